@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from arena.actions import CALL, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
 from arena.cards import CARDS, SUIT_MASKS, Card, CardMask, Suit, cards_of, format_cards, mask_of
@@ -86,14 +85,42 @@ class HandState:
     """A hand in progress. Create it with ``HandState(rules, deal, dealer)``."""
 
     __slots__ = (
-        "_active", "_best", "_captured", "_captured_tricks",
-        "_cp_limits", "_deal", "_dealer", "_decision", "_early_end", "_first", "_hands",
-        "_events", "_hidden", "_last_win_after", "_leader", "_led", "_led_bonus", "_legal",
-        "_method", "_orders",
-        
-        "_n_tricks", "_next", "_on_request", "_pile", "_pile_tricks", "_result", "_reveal",
-        "_rules", "_setting", "_streak", "_sweep", "_to_move", "_trick",
-        "_tricks", "_trump", "_undealt",
+        "_active",
+        "_best",
+        "_captured",
+        "_captured_tricks",
+        "_cp_limits",
+        "_deal",
+        "_dealer",
+        "_decision",
+        "_early_end",
+        "_events",
+        "_first",
+        "_hands",
+        "_hidden",
+        "_last_win_after",
+        "_leader",
+        "_led",
+        "_led_bonus",
+        "_legal",
+        "_method",
+        "_n_tricks",
+        "_next",
+        "_on_request",
+        "_orders",
+        "_pile",
+        "_pile_tricks",
+        "_result",
+        "_reveal",
+        "_rules",
+        "_setting",
+        "_streak",
+        "_sweep",
+        "_to_move",
+        "_trick",
+        "_tricks",
+        "_trump",
+        "_undealt",
     )
 
     def __init__(self, rules: Rules, deal: Deal, dealer: Seat) -> None:
@@ -266,8 +293,8 @@ class HandState:
     @property
     def history(self) -> tuple[tuple[Seat, Action], ...]:
         """Every decision taken so far, in order, with the seat that took it."""
-        plays = [(s, PLAY[c]) for t in self._tricks for s, c in zip(self._orders[t[0]], t[1])]
-        plays += zip(self._orders[self._leader], map(PLAY.__getitem__, self._trick))
+        plays = [(s, PLAY[c]) for t in self._tricks for s, c in zip(self._orders[t[0]], t[1], strict=True)]
+        plays += zip(self._orders[self._leader], map(PLAY.__getitem__, self._trick), strict=False)
         out: list[tuple[Seat, Action]] = []
         done = 0
         for before, seat, action in self._events:
@@ -381,8 +408,7 @@ class HandState:
                 best = ((card % 13 + 16) << 2) | len(trick)
             else:
                 best = -1
-            if best > self._best:
-                self._best = best
+            self._best = max(self._best, best)
         trick.append(card)
         if len(trick) == 4:
             self._finish_trick()
@@ -466,7 +492,7 @@ class HandState:
         if not self._hands[self._to_move] >> card & 1:
             raise IllegalActionError(
                 f"hide {CARDS[card]}: not among seat {self._to_move}'s first cards "
-                f"({formatcards_of(self._hands[self._to_move])})"
+                f"({format_cards(self._hands[self._to_move])})"
             )
         self._events.append((0, self._to_move, HIDE[card]))
         self._hands[self._to_move] ^= 1 << card
@@ -610,12 +636,6 @@ class HandState:
             other._trump = hidden_card // 13
         other._update_legal()
         return other
-
-    def to_json(self) -> dict[str, Any]:
-        """The public hand record of a hand (see ``arena.record``)."""
-        from arena.record import hand_record  # local import: record depends on this module
-
-        return hand_record(self)
 
 
 _RawTrick = tuple[Seat, tuple[int, ...], Seat, int | None, int]

@@ -1,0 +1,145 @@
+"""The ``dehla`` command line: rules, self-play and record scoring.
+
+Bad input exits with code 2 and one line naming the problem; never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from arena.errors import ArenaError
+from arena.record import hand_record, load_record
+from arena.rules import PRESET_SUMMARIES, PRESETS, Rules, parse_option, rules_for
+from arena.selfplay import SelfPlaySummary, selfplay_hands
+
+
+def fail(message: str) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+def build_rules(preset: str, options: tuple[str, ...]) -> Rules:
+    try:
+        return rules_for(preset, dict(parse_option(o) for o in options))
+    except ArenaError as exc:
+        fail(str(exc))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="dehla-arena")
+def main() -> None:
+    """Dehla Arena: rules engine, referee and ladder for Dehla Pakad and its family."""
+
+
+@main.command("rules")
+@click.option("--json", "as_json", is_flag=True, help="Print the presets as JSON.")
+def rules_command(as_json: bool) -> None:
+    """List the rule presets and their options."""
+    presets = {name: rules_for(name).options() for name in PRESETS}
+    if as_json:
+        click.echo(json.dumps(presets, indent=2))
+        return
+    console = Console()
+    table = Table(title="Rule presets (override any option with --option name=value)")
+    table.add_column("preset", style="bold")
+    table.add_column("what it is")
+    table.add_column("options")
+    for name, options in presets.items():
+        table.add_row(name, PRESET_SUMMARIES[name], "\n".join(f"{k}={v}" for k, v in options.items()))
+    console.print(table)
+
+
+@main.command("selfplay")
+@click.option("--preset", default="dehla-pakad", show_default=True, help="Rules preset.")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="Override a rule option.")
+@click.option("--hands", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--records", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write every hand's JSON record into this folder.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+def selfplay_command(preset: str, options: tuple[str, ...], hands: int, seed: int,
+                     records: Path | None, as_json: bool) -> None:
+    """Play random legal hands as one match and print a summary."""
+    rules = build_rules(preset, options)
+    if records is not None:
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            fail(f"--records {records}: cannot create folder ({exc.strerror})")
+    summary = SelfPlaySummary()
+    start = time.perf_counter()
+    for number, (state, score) in enumerate(selfplay_hands(rules, hands, seed)):
+        assert state.result is not None
+        summary.add(state.result)
+        summary.final = score
+        if records is not None:
+            path = records / f"hand-{number:05d}.json"
+            path.write_text(json.dumps(hand_record(state), indent=1) + "\n", encoding="utf-8")
+    elapsed = time.perf_counter() - start
+    report = _summary_json(rules, preset, seed, summary, elapsed)
+    if as_json:
+        click.echo(json.dumps(report))
+    else:
+        _print_summary(report)
+
+
+def _summary_json(rules: Rules, preset: str, seed: int, summary: SelfPlaySummary,
+                  elapsed: float) -> dict[str, Any]:
+    final = summary.final
+    assert final is not None
+    unit = "kots" if rules.scores_kots else "points"
+    return {
+        "preset": preset,
+        "rules": rules.options(),
+        "seed": seed,
+        "hands": summary.hands,
+        "hands_won": summary.hands_won,
+        "draws": summary.draws,
+        "outcomes": dict(sorted(summary.outcomes.items())),
+        "kot_hands": summary.hand_kots,
+        "mean_tens": [round(t / summary.hands, 3) for t in summary.tens],
+        "match_unit": unit,
+        "match_score": list(final.score(rules)),
+        "match_winner": final.winner(rules),
+        "seconds": round(elapsed, 3),
+        "hands_per_second": round(summary.hands / elapsed) if elapsed else None,
+    }
+
+
+def _print_summary(report: dict[str, Any]) -> None:
+    console = Console()
+    table = Table(title=f"Self-play: {report['hands']} random hands of {report['preset']} "
+                        f"(seed {report['seed']})")
+    table.add_column("")
+    table.add_column("team 0 (seats 0+2)", justify="right")
+    table.add_column("team 1 (seats 1+3)", justify="right")
+    table.add_row("hands won", *map(str, report["hands_won"]))
+    table.add_row("kot hands", *map(str, report["kot_hands"]))
+    table.add_row("mean tens per hand", *map(str, report["mean_tens"]))
+    table.add_row(f"match {report['match_unit']}", *map(str, report["match_score"]))
+    console.print(table)
+    outcomes = ", ".join(f"{k}: {v}" for k, v in report["outcomes"].items())
+    console.print(f"outcomes: {outcomes}; draws: {report['draws']}")
+    winner = report["match_winner"]
+    console.print("match: " + ("level" if winner is None else f"team {winner} wins"))
+    console.print(f"{report['hands_per_second']} hands/s ({report['seconds']} s)")
+
+
+@main.command("score")
+@click.argument("record", type=click.Path(path_type=Path))
+def score_command(record: Path) -> None:
+    """Replay a JSON hand record and print its result as JSON (exit 2 if it is bad)."""
+    try:
+        state = load_record(record)
+    except ArenaError as exc:
+        fail(str(exc))
+    assert state.result is not None
+    click.echo(json.dumps(state.result.to_json()))
