@@ -389,7 +389,8 @@ class HandState:
         self._hands[seat] ^= 1 << card
         suit = card // 13
         trick = self._trick
-        if not trick:
+        played = len(trick)
+        if not played:
             self._led = suit
             self._leader = seat
             if suit == self._active:
@@ -400,18 +401,19 @@ class HandState:
                 self._best = (card % 13) << 2
         else:
             if suit == self._led:
-                best = ((card % 13 + self._led_bonus) << 2) | len(trick)
+                best = ((card % 13 + self._led_bonus) << 2) | played
             elif suit == self._active:
-                best = ((card % 13 + 16) << 2) | len(trick)
+                best = ((card % 13 + 16) << 2) | played
             elif self._trump < 0 and self._method in _CARD_SETS_TRUMP:
                 self._set_trump_by_card(seat, card, len(self._tricks) + 1)
-                best = ((card % 13 + 16) << 2) | len(trick)
+                best = ((card % 13 + 16) << 2) | played
             else:
                 best = -1
-            self._best = max(self._best, best)
+            if best > self._best:
+                self._best = best
         trick.append(card)
-        if len(trick) == 4:
-            self._finish_trick()
+        if played == 3:
+            self._finish_trick(trick)
             return
         seat = self._to_move = self._next[seat]
         if self._hidden >= 0:
@@ -421,28 +423,32 @@ class HandState:
         hand = self._hands[seat]
         self._legal = (hand & SUIT_MASKS[self._led]) or hand
 
-    def _finish_trick(self) -> None:
+    def _finish_trick(self, trick: list[int]) -> None:
         position = self._best & 3
-        winner = self._orders[self._leader][position]
+        leader = self._leader
+        winner = self._orders[leader][position]
         team = winner & 1
-        number = len(self._tricks) + 1
-        a, b, c, d = self._trick
-        self._pile |= (1 << a) | (1 << b) | (1 << c) | (1 << d)
-        self._pile_tricks += 1
+        tricks = self._tricks
+        number = len(tricks) + 1
+        a, b, c, d = trick
+        pile = self._pile | (1 << a) | (1 << b) | (1 << c) | (1 << d)
+        pile_tricks = self._pile_tricks + 1
         last = number == self._n_tricks
-        take = True
         if self._sweep and not last:
             take = self._streak == winner and self._sweep_allowed(number)
             self._streak = NOBODY if take else winner
-        taken = self._pile_tricks if take else 0
+        else:
+            take = True
         if take:
-            self._captured[team] |= self._pile
-            self._captured_tricks[team] += self._pile_tricks
+            self._captured[team] |= pile
+            self._captured_tricks[team] += pile_tricks
+            tricks.append((leader, trick, winner, team, pile_tricks))
             self._pile = 0
             self._pile_tricks = 0
-        self._tricks.append(
-            (self._leader, tuple(self._trick), winner, team if take else None, taken)
-        )
+        else:
+            tricks.append((leader, trick, winner, None, 0))
+            self._pile = pile
+            self._pile_tricks = pile_tricks
         if self._cp_limits:
             reveal = self._reveal
             self._last_win_after = reveal is not None and (
@@ -638,7 +644,7 @@ class HandState:
         return other
 
 
-_RawTrick = tuple[Seat, tuple[int, ...], Seat, int | None, int]
+_RawTrick = tuple[Seat, list[int], Seat, int | None, int]
 """(leader, cards in play order, winner, team that took the pile, tricks taken)."""
 
 _CARD_SETS_TRUMP = (TrumpMethod.CUT, TrumpMethod.FIRST_DISCARD)

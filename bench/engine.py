@@ -127,8 +127,8 @@ def best_rate(run: Callable[[], int], count: int, times: list[float]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=3000, help="hands per timed run")
-    parser.add_argument("--rounds", type=int, default=5, help="alternating runs of each")
+    parser.add_argument("--hands", type=int, default=800, help="hands per timed run")
+    parser.add_argument("--rounds", type=int, default=15, help="alternating runs of each")
     args = parser.parse_args()
     rules = rules_for("dehla-pakad")
     # Same deals and same random choices: both must reach the same results.
