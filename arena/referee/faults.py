@@ -1,0 +1,52 @@
+"""Faults: the closed set of ways a bot can fail, and what the referee does about them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class FaultKind(StrEnum):
+    """How a bot failed. Each maps from exactly one kind of evidence."""
+
+    TIMEOUT = "timeout"
+    """No reply within the per-move limit plus the remaining bank."""
+    ILLEGAL_ACTION = "illegal_action"
+    """A well-formed action that the rules do not allow now (incl. a card not in hand)."""
+    MALFORMED_REPLY = "malformed_reply"
+    """A reply that is not an action, is oversized, or echoes the wrong request id."""
+    CRASH = "crash"
+    """The bot's process died, closed its endpoint or raised inside its servicer."""
+    FAILED_START = "failed_start"
+    """The bot did not become healthy and accept StartMatch within the start-up budget."""
+
+
+class FaultPolicy(StrEnum):
+    """``forfeit``: the faulty partnership loses the match (rated play).
+    ``substitute``: the referee plays the lowest legal action, counts a strike, goes on."""
+
+    FORFEIT = "forfeit"
+    SUBSTITUTE = "substitute"
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """One recorded fault: which seat, what kind, where in the match, and the evidence."""
+
+    seat: int
+    bot: str
+    kind: FaultKind
+    detail: str
+    hand: int | None = None
+    decision: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "bot": self.bot, "kind": self.kind.value, "detail": self.detail,
+            "hand": self.hand, "decision": self.decision,
+        }
+
+
+class PlatformError(RuntimeError):
+    """The referee's own failure: the match is void, no bot is blamed."""

@@ -1,0 +1,103 @@
+"""What the referee says to a seat and hears back, as engine-level values.
+
+The wire adapter (``arena.wire``) turns these into protobuf messages and back; the in-process
+seat (``sdk.harness``) hands them to a bot object directly. Both sides therefore see exactly
+the same information.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from arena.actions import Action
+from arena.cards import Card
+from arena.match import MatchScore
+from arena.observation import Observation
+from arena.outcome import HandResult
+from arena.referee.clock import TimeControl
+from arena.referee.faults import FaultKind
+from arena.rules import Rules
+
+PROTOCOL_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStart:
+    """Sent once per match before any decision, with its own start-up budget."""
+
+    match_id: str
+    seat: int
+    partner: int
+    preset: str
+    rules: Rules
+    match_format: str
+    time_control: TimeControl
+    protocol_version: int = PROTOCOL_VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRequest:
+    """One decision: the seat's complete view, its clock, and an opaque id to echo."""
+
+    request_id: str
+    hand_index: int
+    observation: Observation
+    per_move: float
+    bank_left: float
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionReply:
+    request_id: str
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnd:
+    """After each hand: the result, and all four hands (now public) in deal order."""
+
+    hand_index: int
+    result: HandResult
+    hands: tuple[tuple[Card, ...], ...]
+    score: MatchScore | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnd:
+    """After the match: the winning team (None for a draw) and the final score per team."""
+
+    winner_team: int | None
+    score: tuple[float, float]
+    reason: str
+
+
+class BotFault(Exception):  # noqa: N818 - a fault of the bot, not of the program
+    """Raised by a seat endpoint when its bot failed in one of the typed ways."""
+
+    def __init__(self, kind: FaultKind, detail: str) -> None:
+        super().__init__(f"{kind.value}: {detail}")
+        self.kind = kind
+        self.detail = detail
+
+
+class SeatEndpoint(Protocol):
+    """A bot as the referee sees it. Implementations raise ``BotFault`` for bot failures and
+    let anything else propagate (a platform fault)."""
+
+    name: str
+
+    async def start(self, start: MatchStart, timeout: float) -> None: ...
+
+    async def decide(self, request: DecisionRequest, timeout: float) -> DecisionReply: ...
+
+    async def end_hand(self, end: HandEnd, timeout: float) -> None: ...
+
+    async def end_match(self, end: MatchEnd, timeout: float) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+def seat_names(endpoints: Sequence[SeatEndpoint]) -> list[str]:
+    return [e.name for e in endpoints]

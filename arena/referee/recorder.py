@@ -1,0 +1,70 @@
+"""Match records: one JSON Lines file per match, written as the match goes.
+
+Lines, each an object with a ``type``:
+- ``match_start``: match id, seed, preset, rules, format, time control, policy, seat names;
+- ``hand``: index, the full hand record (replayable by ``dehla score``), and every decision
+  with its request id, action, time taken, remaining bank and fault;
+- ``match_end``: the outcome (status, winner, score, faults, substitutions).
+A match that dies midway still leaves every finished hand on disk.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from arena.errors import RecordError
+from arena.hand import HandState
+from arena.record import hand_record
+
+if TYPE_CHECKING:
+    from arena.referee.table import DecisionLog, MatchOutcome, TableConfig
+
+
+class MatchRecorder:
+    """Appends the lines of one match record to ``path``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = path.open("w", encoding="utf-8")
+
+    def _write(self, line: dict[str, Any]) -> None:
+        self._file.write(json.dumps(line, separators=(",", ":")) + "\n")
+        self._file.flush()
+
+    def match_start(self, config: TableConfig, seats: Sequence[str]) -> None:
+        self._write({
+            "type": "match_start", "match_id": config.match_id, "seed": config.seed,
+            "preset": config.preset, "rules": config.rules.options(),
+            "format": str(config.match_format), "time_control": config.time_control.model_dump(),
+            "policy": config.policy.value, "seats": list(seats),
+        })
+
+    def hand(self, index: int, state: HandState, decisions: Sequence[DecisionLog]) -> None:
+        self._write({
+            "type": "hand", "index": index, "complete": state.is_over,
+            "record": hand_record(state), "decisions": [d.to_json() for d in decisions],
+        })
+
+    def match_end(self, outcome: MatchOutcome) -> None:
+        self._write({"type": "match_end", **outcome.to_json()})
+        self._file.close()
+
+
+def read_match_record(path: Path) -> Iterator[dict[str, Any]]:
+    """The lines of a match record; a bad line is a ``RecordError`` naming its number."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read ({exc.strerror})") from None
+    for number, text in enumerate(lines, start=1):
+        try:
+            line = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{path}:{number}: not JSON ({exc.msg})") from None
+        if not isinstance(line, dict) or "type" not in line:
+            raise RecordError(f"{path}:{number}: expected an object with a 'type'")
+        yield line

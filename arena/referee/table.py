@@ -1,0 +1,325 @@
+"""One table: a match between four seat endpoints, with clocks, faults and the match format.
+
+Bots keep their seats for the whole match (partnership A at seats 0 and 2). In ``duplicate``
+format each deal is played a second time rotated one seat on, dealer included, so the other
+partnership holds the same cards in the same relation to the dealer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.actions import Action, CallTrump, HideTrump, PlayCard
+from arena.chance import choose_index, derive_seed
+from arena.deal import Deal
+from arena.errors import IllegalActionError
+from arena.hand import HandState
+from arena.match import FormatKind, MatchFormat, MatchScore
+from arena.observation import observe
+from arena.outcome import HandResult
+from arena.referee.clock import SeatClock, TimeControl
+from arena.referee.faults import Fault, FaultKind, FaultPolicy, PlatformError
+from arena.referee.messages import (
+    BotFault,
+    DecisionReply,
+    DecisionRequest,
+    HandEnd,
+    MatchEnd,
+    MatchStart,
+    SeatEndpoint,
+)
+from arena.referee.recorder import MatchRecorder
+from arena.rules import Rules
+
+NOTIFY_TIMEOUT = 2.0
+"""Seconds a bot gets to acknowledge end-of-hand and end-of-match notifications."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    match_id: str
+    rules: Rules
+    preset: str
+    match_format: MatchFormat
+    seed: int
+    time_control: TimeControl = field(default_factory=TimeControl)
+    policy: FaultPolicy = FaultPolicy.FORFEIT
+    max_hands: int = 2000
+    """Safety cap for ``kots:K`` matches that take too long; the score then decides."""
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionLog:
+    """What one decision cost: for records, figures and fault evidence."""
+
+    hand: int
+    seat: int
+    request_id: str
+    decision: str
+    legal: int
+    action: str
+    elapsed: float
+    bank_left: float
+    fault: FaultKind | None
+    substituted: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "request_id": self.request_id, "decision": self.decision,
+            "legal": self.legal, "action": self.action, "ms": round(self.elapsed * 1000, 3),
+            "bank_left": round(self.bank_left, 4),
+            "fault": self.fault.value if self.fault else None, "substituted": self.substituted,
+        }
+
+
+@dataclass
+class MatchOutcome:
+    """The result of a match as the ladder and the CLI need it."""
+
+    match_id: str
+    status: str
+    """``done`` or ``void`` (a platform fault: no bot is blamed, no rating changes)."""
+    winner_team: int | None
+    score: tuple[float, float]
+    hands: list[HandResult] = field(default_factory=list)
+    hand_values: list[float] = field(default_factory=list)
+    """Each hand's value for team 0 (+ won, - lost; 1 per hand plus 1 per kot, or points)."""
+    deal_scores: list[float] = field(default_factory=list)
+    """Duplicate format: per deal, the sum of both plays' values for team 0."""
+    faults: list[Fault] = field(default_factory=list)
+    forfeit_team: int | None = None
+    substitutions: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    decision_times: list[list[float]] = field(default_factory=lambda: [[], [], [], []])
+    void_reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "match_id": self.match_id, "status": self.status, "winner_team": self.winner_team,
+            "score": list(self.score), "hands_played": len(self.hands),
+            "hand_values": self.hand_values, "deal_scores": self.deal_scores,
+            "faults": [f.to_json() for f in self.faults], "forfeit_team": self.forfeit_team,
+            "substitutions": self.substitutions, "void_reason": self.void_reason,
+        }
+
+
+class _Forfeit(Exception):  # noqa: N818 - control flow, never escapes this module
+    def __init__(self, team: int) -> None:
+        super().__init__(team)
+        self.team = team
+
+
+def hand_value(rules: Rules, result: HandResult) -> float:
+    """A hand's value for team 0: +v won, -v lost, 0 drawn (v = 1 + kot, or match points)."""
+    if result.winner is None:
+        return 0.0
+    value = float(result.points if not rules.scores_kots else 1 + int(result.kot))
+    return value if result.winner == 0 else -value
+
+
+def substitute_action(legal: Sequence[Action]) -> Action:
+    """The action the referee plays for a faulty seat: its lowest legal card (or first suit)."""
+    def key(action: Action) -> tuple[int, int, int]:
+        if isinstance(action, PlayCard | HideTrump):
+            return (0, int(action.card.rank), int(action.card.suit))
+        if isinstance(action, CallTrump):
+            return (1, int(action.suit), 0)
+        return (2, 0, 0)
+    return min(legal, key=key)
+
+
+class Table:
+    """Runs one match. The caller owns the endpoints (starts and closes the bots)."""
+
+    def __init__(self, config: TableConfig, endpoints: Sequence[SeatEndpoint],
+                 recorder: MatchRecorder | None = None) -> None:
+        if len(endpoints) != 4:
+            raise ValueError("a table needs four seat endpoints")
+        self.config = config
+        self.endpoints = list(endpoints)
+        self.recorder = recorder
+        self.clocks = [SeatClock.new(config.time_control) for _ in range(4)]
+        self.dead = [False, False, False, False]
+        self.outcome = MatchOutcome(config.match_id, "done", None, (0.0, 0.0))
+
+    async def run(self) -> MatchOutcome:
+        config = self.config
+        if self.recorder:
+            self.recorder.match_start(config, [e.name for e in self.endpoints])
+        try:
+            await self._start_all()
+            if config.match_format.kind is FormatKind.DUPLICATE:
+                await self._run_duplicate()
+            else:
+                await self._run_match()
+            self._decide_winner()
+        except _Forfeit as forfeit:
+            self.outcome.forfeit_team = forfeit.team
+            self.outcome.winner_team = 1 - forfeit.team
+        except Exception as exc:  # anything not a bot fault is the platform's
+            self.outcome.status = "void"
+            self.outcome.winner_team = None
+            self.outcome.void_reason = f"{type(exc).__name__}: {exc}"
+        await self._notify_all(lambda e: e.end_match(MatchEnd(
+            self.outcome.winner_team, self.outcome.score,
+            self.outcome.void_reason or ("forfeit" if self.outcome.forfeit_team is not None else "played"),
+        ), NOTIFY_TIMEOUT))
+        if self.recorder:
+            self.recorder.match_end(self.outcome)
+        return self.outcome
+
+    # ------------------------------------------------------------------ phases
+    async def _start_all(self) -> None:
+        config = self.config
+
+        async def start(seat: int) -> None:
+            start = MatchStart(config.match_id, seat, seat ^ 2, config.preset, config.rules,
+                               str(config.match_format), config.time_control)
+            try:
+                await self.endpoints[seat].start(start, config.time_control.startup)
+            except BotFault as exc:
+                self._record_fault(seat, FaultKind.FAILED_START, f"{exc.kind.value}: {exc.detail}",
+                                   None, None)
+
+        await asyncio.gather(*(start(s) for s in range(4)))
+        failed = {f.seat & 1 for f in self.outcome.faults}
+        if failed and config.policy is FaultPolicy.FORFEIT:
+            if len(failed) == 2:
+                raise PlatformError("bots of both partnerships failed to start")
+            raise _Forfeit(failed.pop())
+        for fault in self.outcome.faults:
+            self.dead[fault.seat] = True
+
+    async def _run_duplicate(self) -> None:
+        config = self.config
+        score = [0.0, 0.0]
+        for number in range(config.match_format.count):
+            deal = Deal.from_seed(config.rules, derive_seed(config.seed, "deal", number))
+            dealer = number % 4
+            pair = 0.0
+            for rotation in (0, 1):
+                result = await self._play_hand(
+                    len(self.outcome.hands), deal.rotated(rotation), (dealer + rotation) % 4, None
+                )
+                pair += hand_value(config.rules, result)
+            self.outcome.deal_scores.append(pair)
+            score[0] += pair
+            score[1] -= pair
+            self.outcome.score = (score[0], score[1])
+
+    async def _run_match(self) -> None:
+        config = self.config
+        score = MatchScore(dealer=choose_index(4, config.seed, "first-dealer"))
+        number = 0
+        while not score.is_over(config.rules, config.match_format) and number < config.max_hands:
+            deal = Deal.from_seed(config.rules, derive_seed(config.seed, "deal", number))
+            result = await self._play_hand(number, deal, score.dealer, score)
+            score = score.after(config.rules, result)
+            a, b = score.score(config.rules)
+            self.outcome.score = (float(a), float(b))
+            number += 1
+
+    def _decide_winner(self) -> None:
+        a, b = self.outcome.score
+        self.outcome.winner_team = None if a == b else (0 if a > b else 1)
+
+    # ------------------------------------------------------------------- hands
+    async def _play_hand(self, index: int, deal: Deal, dealer: int,
+                         score: MatchScore | None) -> HandResult:
+        state = HandState(self.config.rules, deal, dealer)
+        decisions: list[DecisionLog] = []
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            action = await self._decide(state, seat, index, score, decisions)
+            state.apply(action)
+        result = state.result
+        assert result is not None
+        self.outcome.hands.append(result)
+        self.outcome.hand_values.append(hand_value(self.config.rules, result))
+        if self.recorder:
+            self.recorder.hand(index, state, decisions)
+        end = HandEnd(index, result, deal.hands, score.after(self.config.rules, result) if score else None)
+        await self._notify_all(lambda e: e.end_hand(end, NOTIFY_TIMEOUT))
+        return result
+
+    async def _decide(self, state: HandState, seat: int, hand: int, score: MatchScore | None,
+                      decisions: list[DecisionLog]) -> Action:
+        legal = state.legal_actions()
+        clock = self.clocks[seat]
+        decision = state.decision.value if state.decision else ""
+        request_id = secrets.token_hex(8)
+        fault: tuple[FaultKind, str] | None = None
+        elapsed = 0.0
+        action: Action | None = None
+        if not self.dead[seat]:
+            request = DecisionRequest(request_id, hand, observe(state, seat, score),
+                                      clock.control.per_move, clock.bank_left)
+            start = time.perf_counter()
+            try:
+                reply: DecisionReply | None = await self.endpoints[seat].decide(request, clock.deadline)
+            except BotFault as exc:
+                reply, fault = None, (exc.kind, exc.detail)
+            elapsed = time.perf_counter() - start
+            within = clock.charge(elapsed)
+            if fault is None and reply is not None:
+                fault = self._check_reply(state, reply, request_id, legal, within, elapsed, clock)
+                action = reply.action if fault is None else None
+        substituted = action is None
+        if fault is not None:
+            self._record_fault(seat, fault[0], fault[1], hand, len(decisions))
+            if self.config.policy is FaultPolicy.FORFEIT:
+                decisions.append(DecisionLog(hand, seat, request_id, decision, len(legal), "-",
+                                             elapsed, clock.bank_left, fault[0], False))
+                if self.recorder:
+                    self.recorder.hand(hand, state, decisions)
+                raise _Forfeit(seat & 1)
+            if fault[0] is FaultKind.CRASH:
+                self.dead[seat] = True
+        if action is None:
+            action = substitute_action(legal)
+            self.outcome.substitutions[seat] += 1
+        else:
+            self.outcome.decision_times[seat].append(elapsed)
+        decisions.append(DecisionLog(hand, seat, request_id, decision, len(legal), str(action),
+                                     elapsed, clock.bank_left, fault[0] if fault else None, substituted))
+        return action
+
+    @staticmethod
+    def _check_reply(state: HandState, reply: DecisionReply, request_id: str,
+                     legal: Sequence[Action], within: bool, elapsed: float,
+                     clock: SeatClock) -> tuple[FaultKind, str] | None:
+        if not within:
+            return FaultKind.TIMEOUT, (f"answered after {elapsed:.3f} s; allowance was "
+                                       f"{clock.control.per_move:.3f} s + bank")
+        if reply.request_id != request_id:
+            return FaultKind.MALFORMED_REPLY, (f"reply echoes request id {reply.request_id!r}, "
+                                               f"expected {request_id!r}")
+        if reply.action not in legal:
+            try:
+                state.clone().apply(reply.action)
+                why = f"{reply.action}: not legal now"
+            except IllegalActionError as exc:
+                why = str(exc)
+            return FaultKind.ILLEGAL_ACTION, why
+        return None
+
+    def _record_fault(self, seat: int, kind: FaultKind, detail: str, hand: int | None,
+                      decision: int | None) -> None:
+        fault = Fault(seat, self.endpoints[seat].name, kind, detail, hand, decision)
+        self.outcome.faults.append(fault)
+
+    async def _notify_all(self, send: Any) -> None:
+        """Best-effort notifications: a failing bot here is caught at its next decision."""
+        async def one(seat: int) -> None:
+            if self.dead[seat]:
+                return
+            try:
+                await send(self.endpoints[seat])
+            except BotFault:
+                return
+        await asyncio.gather(*(one(s) for s in range(4)))

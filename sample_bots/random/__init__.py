@@ -1,0 +1,1 @@
+"""``random``: plays a uniformly random legal action. The floor every bot should beat."""

@@ -1,0 +1,95 @@
+"""The ``Bot`` base class: one method per decision kind, typed views in, typed actions out."""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+
+from arena.actions import CALL, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard, RevealTrump
+from arena.cards import Card, Suit
+from arena.hand import Decision
+from arena.observation import Observation
+from arena.referee.messages import HandEnd, MatchEnd, MatchStart
+
+
+@dataclass(frozen=True, slots=True)
+class BotView:
+    """What a bot gets for a decision: the seat's observation plus its clock.
+
+    ``observation`` is exactly the engine's per-seat view (``arena.observation``); the
+    shortcuts below save typing for the common questions.
+    """
+
+    observation: Observation
+    per_move: float
+    bank_left: float
+
+    @property
+    def seat(self) -> int:
+        return self.observation.seat
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        return self.observation.hand
+
+    @property
+    def legal_cards(self) -> tuple[Card, ...]:
+        """Cards that may be played (or set face down) now, lowest suit and rank first."""
+        return tuple(a.card for a in self.observation.legal_actions if isinstance(a, PlayCard | HideTrump))
+
+    @property
+    def may_reveal(self) -> bool:
+        """True when asking for (or showing) the face-down trump is allowed now."""
+        return REVEAL in self.observation.legal_actions
+
+
+class Bot(abc.ABC):
+    """Subclass it and implement ``play``; ``call_trump`` and ``hide_trump`` have sensible
+    defaults (the longest suit of the first five cards). Exceptions are reported to the
+    referee as a crash of this decision, never swallowed silently."""
+
+    name: str = "bot"
+
+    def on_match_start(self, start: MatchStart) -> None:
+        """Called once before the first hand; ``start.seat`` and ``start.rules`` are here."""
+
+    def call_trump(self, view: BotView) -> Suit:
+        """Name trumps after seeing the first five cards (called-trump rules)."""
+        return longest_suit(view.hand)
+
+    def hide_trump(self, view: BotView) -> Card:
+        """Choose one of the first five cards to put face down; its suit is trumps."""
+        suit = longest_suit(view.hand)
+        return max((c for c in view.hand if c.suit == suit), key=lambda c: c.rank)
+
+    @abc.abstractmethod
+    def play(self, view: BotView) -> Card | RevealTrump:
+        """Play a card from ``view.legal_cards`` (or return ``REVEAL`` when ``view.may_reveal``)."""
+
+    def on_hand_end(self, end: HandEnd) -> None:
+        """Called after each hand with its result and all four hands."""
+
+    def on_match_end(self, end: MatchEnd) -> None:
+        """Called once when the match is over."""
+
+    def decide(self, view: BotView) -> Action:
+        """Dispatch to the method for this decision and turn its answer into an action."""
+        decision = view.observation.decision
+        if decision is Decision.CALL_TRUMP:
+            return CALL[Suit(self.call_trump(view))]
+        if decision is Decision.HIDE_TRUMP:
+            return HIDE[self.hide_trump(view)]
+        answer = self.play(view)
+        if isinstance(answer, RevealTrump):
+            return REVEAL
+        if isinstance(answer, PlayCard | CallTrump | HideTrump):
+            return answer
+        return PLAY[answer]
+
+
+def longest_suit(cards: tuple[Card, ...]) -> Suit:
+    """The suit with most cards, ties broken by the higher total rank."""
+    def strength(suit: Suit) -> tuple[int, int]:
+        in_suit = [c for c in cards if c.suit == suit]
+        return len(in_suit), sum(int(c.rank) for c in in_suit)
+    return max(Suit, key=strength)
