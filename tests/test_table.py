@@ -1,0 +1,167 @@
+"""The referee's table logic with in-process bots: formats, faults, policies, records."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from arena.actions import RevealTrump
+from arena.cards import Card
+from arena.match import MatchFormat
+from arena.referee.clock import SeatClock, TimeControl
+from arena.referee.faults import FaultKind, FaultPolicy
+from arena.referee.messages import DecisionReply, DecisionRequest
+from arena.referee.recorder import MatchRecorder, read_match_record
+from arena.referee.table import MatchOutcome, Table, TableConfig, hand_value
+from arena.record import replay_record
+from arena.rules import rules_for
+from sample_bots.random.bot import RandomBot
+from sdk.bot import Bot, BotView
+from sdk.harness import InProcessSeat, play_in_process
+
+
+class IllegalBot(Bot):
+    """Plays a card it does not hold at its third decision."""
+
+    name = "illegal"
+
+    def __init__(self) -> None:
+        self.decisions = 0
+
+    def play(self, view: BotView) -> Card | RevealTrump:
+        self.decisions += 1
+        if self.decisions == 3:
+            return next(c for c in map(Card, range(52)) if c not in view.hand)
+        return view.legal_cards[0]
+
+
+class RaisingBot(Bot):
+    name = "raising"
+
+    def play(self, view: BotView) -> Card | RevealTrump:
+        raise RuntimeError("bug in my bot")
+
+
+def four(bot: Bot, seat: int = 1) -> list[Bot]:
+    bots: list[Bot] = [RandomBot(s) for s in range(4)]
+    bots[seat] = bot
+    return bots
+
+
+def test_duplicate_plays_each_deal_twice_rotated(tmp_path: Path) -> None:
+    record = tmp_path / "m.jsonl"
+    outcome = play_in_process([RandomBot(s) for s in range(4)], deals=6, seed=5, record=record)
+    assert outcome.status == "done"
+    assert len(outcome.hands) == 12
+    assert len(outcome.deal_scores) == 6
+    assert outcome.score[0] == sum(outcome.deal_scores) == -outcome.score[1]
+    hands = [line for line in read_match_record(record) if line["type"] == "hand"]
+    first, second = hands[0]["record"], hands[1]["record"]
+    assert second["dealer"] == (first["dealer"] + 1) % 4
+    assert [second["deal"]["hands"][(s + 1) % 4] for s in range(4)] == first["deal"]["hands"]
+    for line in hands:
+        assert replay_record(line["record"]).result is not None
+
+
+def test_hand_value_counts_kots_and_sign() -> None:
+    rules = rules_for()
+    outcome = play_in_process([RandomBot(s) for s in range(4)], deals=20, seed=9)
+    for result, value in zip(outcome.hands, outcome.hand_values, strict=True):
+        assert value == hand_value(rules, result)
+        assert abs(value) == 1 + int(result.kot)
+        assert (value > 0) == (result.winner == 0)
+
+
+@pytest.mark.parametrize("match_format", ["hands:7", "kots:2"])
+def test_traditional_formats_end_as_specified(match_format: str) -> None:
+    outcome = play_in_process([RandomBot(s) for s in range(4)], seed=3, match_format=match_format)
+    fmt = MatchFormat.parse(match_format)
+    if fmt.kind.value == "hands":
+        assert len(outcome.hands) == 7
+    else:
+        assert max(outcome.score) == 2
+    assert outcome.winner_team == (None if outcome.score[0] == outcome.score[1] else
+                                   0 if outcome.score[0] > outcome.score[1] else 1)
+
+
+def test_illegal_card_forfeits_the_partnership() -> None:
+    outcome = play_in_process(four(IllegalBot(), seat=1), deals=3, seed=1)
+    assert outcome.forfeit_team == 1
+    assert outcome.winner_team == 0
+    (fault,) = outcome.faults
+    assert (fault.seat, fault.kind, fault.bot) == (1, FaultKind.ILLEGAL_ACTION, "illegal")
+    assert "does not hold it" in fault.detail
+
+
+def test_substitute_policy_plays_the_lowest_card_and_goes_on() -> None:
+    outcome = play_in_process(four(RaisingBot(), seat=2), deals=2, seed=1, policy=FaultPolicy.SUBSTITUTE)
+    assert outcome.status == "done"
+    assert len(outcome.hands) == 4
+    assert outcome.faults[0].kind is FaultKind.CRASH
+    assert "bug in my bot" in outcome.faults[0].detail
+    assert outcome.substitutions[2] > 0
+    assert outcome.substitutions[0] == outcome.substitutions[1] == outcome.substitutions[3] == 0
+
+
+class WrongIdSeat(InProcessSeat):
+    async def decide(self, request: DecisionRequest, timeout: float) -> DecisionReply:
+        reply = await super().decide(request, timeout)
+        return DecisionReply("stale-" + reply.request_id, reply.action)
+
+
+class PlatformBrokenSeat(InProcessSeat):
+    async def decide(self, request: DecisionRequest, timeout: float) -> DecisionReply:
+        raise OSError("referee disk full")
+
+
+def run_table(seats: list[InProcessSeat], tmp_path: Path) -> tuple[MatchOutcome, list[dict[str, object]]]:
+    config = TableConfig("t1", rules_for(), "dehla-pakad", MatchFormat.parse("duplicate:2"), seed=4)
+    path = tmp_path / "t1.jsonl"
+    outcome = asyncio.run(Table(config, seats, MatchRecorder(path)).run())
+    return outcome, list(read_match_record(path))
+
+
+def test_a_reply_echoing_another_request_id_is_malformed(tmp_path: Path) -> None:
+    seats = [InProcessSeat(RandomBot(s)) for s in range(4)]
+    seats[3] = WrongIdSeat(RandomBot(3))
+    outcome, lines = run_table(seats, tmp_path)
+    assert outcome.faults[0].kind is FaultKind.MALFORMED_REPLY
+    assert "expected" in outcome.faults[0].detail
+    assert lines[-1]["type"] == "match_end" and lines[-1]["forfeit_team"] == 1
+
+
+def test_a_platform_error_voids_the_match_and_blames_nobody(tmp_path: Path) -> None:
+    seats = [InProcessSeat(RandomBot(s)) for s in range(4)]
+    seats[0] = PlatformBrokenSeat(RandomBot(0))
+    outcome, lines = run_table(seats, tmp_path)
+    assert outcome.status == "void"
+    assert outcome.faults == [] and outcome.winner_team is None
+    assert "referee disk full" in json.dumps(lines[-1])
+
+
+def test_seat_clock_charges_only_time_beyond_the_move_limit() -> None:
+    clock = SeatClock.new(TimeControl(per_move=1.0, bank=2.0, grace=0.05))
+    assert clock.deadline == pytest.approx(3.05)
+    assert clock.charge(0.5) and clock.bank_left == 2.0
+    assert clock.charge(1.75) and clock.bank_left == pytest.approx(1.25)
+    assert not clock.charge(2.5)
+    assert clock.bank_left == 0.0
+    assert clock.allowance == 1.0
+
+
+def test_observations_sent_match_the_engine_view() -> None:
+    seen: list[DecisionRequest] = []
+
+    class Spy(InProcessSeat):
+        async def decide(self, request: DecisionRequest, timeout: float) -> DecisionReply:
+            seen.append(request)
+            return await super().decide(request, timeout)
+
+    config = TableConfig("spy", rules_for(), "dehla-pakad", MatchFormat.parse("duplicate:1"), seed=8)
+    asyncio.run(Table(config, [Spy(RandomBot(s)) for s in range(4)]).run())
+    assert {r.observation.seat for r in seen} == {0, 1, 2, 3}
+    assert all(r.observation.to_move == r.observation.seat for r in seen)
+    assert len({r.request_id for r in seen}) == len(seen)
