@@ -1,5 +1,7 @@
 """Seeded deals are the same on every machine and Python version, and explicit deals are checked."""
 
+import hashlib
+
 import pytest
 
 from arena.chance import choose_index, derive_seed, random_number, shuffled
@@ -23,8 +25,6 @@ PINNED_SEED_1 = [
 
 
 def test_random_number_is_blake2b_of_the_labels() -> None:
-    import hashlib
-
     expected = int.from_bytes(hashlib.blake2b(b"5/x/3", digest_size=64).digest(), "big")
     assert random_number(5, "x", 3) == expected
 

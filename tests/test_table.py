@@ -11,12 +11,12 @@ import pytest
 from arena.actions import RevealTrump
 from arena.cards import Card
 from arena.match import MatchFormat
+from arena.record import replay_record
 from arena.referee.clock import SeatClock, TimeControl
 from arena.referee.faults import FaultKind, FaultPolicy
 from arena.referee.messages import DecisionReply, DecisionRequest
 from arena.referee.recorder import MatchRecorder, read_match_record
 from arena.referee.table import MatchOutcome, Table, TableConfig, hand_value
-from arena.record import replay_record
 from arena.rules import rules_for
 from sample_bots.random.bot import RandomBot
 from sdk.bot import Bot, BotView
