@@ -1,1 +1,21 @@
-"""Placeholder package; filled in by a later issue."""
+"""The bot protocol: gRPC service ``dehla.arena.v1.BotService``, served by bots, called by the referee.
+
+The source of truth is ``protocol/dehla/arena/v1/arena.proto``; ``protocol/gen`` holds the
+Python code generated from it by ``python tools/gen_protocol.py`` (never edit it by hand).
+``docs/protocol.md`` is the guide for bot authors. This module holds the protocol's constants
+only, so that importing it does not load the generated code.
+"""
+
+from __future__ import annotations
+
+PROTOCOL_VERSION: tuple[int, int] = (1, 0)
+"""(major, minor) sent in StartMatch; the major is the proto package's ``v1``."""
+
+SERVICE_NAME = "dehla.arena.v1.BotService"
+"""The gRPC service a bot serves; also the name the referee asks the health service about."""
+
+ADDRESS_ENV = "DEHLA_BOT_ADDRESS"
+"""Environment variable with the address a bot must serve on (``unix:PATH`` or ``HOST:PORT``)."""
+
+ADDRESS_ARG = "--address"
+"""Command-line option with the same meaning; it wins over the environment variable."""
