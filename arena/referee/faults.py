@@ -40,11 +40,12 @@ class Fault:
     detail: str
     hand: int | None = None
     decision: int | None = None
+    request_id: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "seat": self.seat, "bot": self.bot, "kind": self.kind.value, "detail": self.detail,
-            "hand": self.hand, "decision": self.decision,
+            "hand": self.hand, "decision": self.decision, "request_id": self.request_id,
         }
 
 

@@ -9,18 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Protocol
 
 from arena.actions import Action
 from arena.cards import Card
-from arena.match import MatchScore
+from arena.match import MatchFormat, MatchScore
 from arena.observation import Observation
 from arena.outcome import HandResult
 from arena.referee.clock import TimeControl
-from arena.referee.faults import FaultKind
+from arena.referee.faults import Fault, FaultKind, FaultPolicy
 from arena.rules import Rules
-
-PROTOCOL_VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,9 +31,9 @@ class MatchStart:
     partner: int
     preset: str
     rules: Rules
-    match_format: str
+    match_format: MatchFormat
     time_control: TimeControl
-    protocol_version: int = PROTOCOL_VERSION
+    policy: FaultPolicy = FaultPolicy.FORFEIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,13 +63,21 @@ class HandEnd:
     score: MatchScore | None
 
 
+class Termination(StrEnum):
+    COMPLETED = "completed"
+    FAULT = "fault"
+    ABORTED = "aborted"
+
+
 @dataclass(frozen=True, slots=True)
 class MatchEnd:
-    """After the match: the winning team (None for a draw) and the final score per team."""
+    """After the match: why it ended, the winning team (None: level or aborted), the score
+    and every fault in order."""
 
+    termination: Termination
     winner_team: int | None
-    score: tuple[float, float]
-    reason: str
+    score: MatchScore
+    faults: tuple[Fault, ...] = ()
 
 
 class BotFault(Exception):  # noqa: N818 - a fault of the bot, not of the program

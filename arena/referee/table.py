@@ -11,7 +11,7 @@ import asyncio
 import secrets
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from arena.actions import Action, CallTrump, HideTrump, PlayCard
@@ -32,6 +32,7 @@ from arena.referee.messages import (
     MatchEnd,
     MatchStart,
     SeatEndpoint,
+    Termination,
 )
 from arena.referee.recorder import MatchRecorder
 from arena.rules import Rules
@@ -86,6 +87,8 @@ class MatchOutcome:
     """``done`` or ``void`` (a platform fault: no bot is blamed, no rating changes)."""
     winner_team: int | None
     score: tuple[float, float]
+    final: MatchScore | None = None
+    """The match score at the end (duplicate: hands won and their values per team)."""
     hands: list[HandResult] = field(default_factory=list)
     hand_values: list[float] = field(default_factory=list)
     """Each hand's value for team 0 (+ won, - lost; 1 per hand plus 1 per kot, or points)."""
@@ -119,6 +122,21 @@ def hand_value(rules: Rules, result: HandResult) -> float:
         return 0.0
     value = float(result.points if not rules.scores_kots else 1 + int(result.kot))
     return value if result.winner == 0 else -value
+
+
+def _duplicate_tally(tally: MatchScore, result: HandResult, value: float) -> MatchScore:
+    """Duplicate play keeps no kots race: per team, hands won and the value of those hands."""
+    if result.winner is None:
+        return replace(tally, hands_played=tally.hands_played + 1)
+    team = result.winner
+    won = list(tally.hands_won)
+    points = list(tally.points)
+    kots = list(tally.kots)
+    won[team] += 1
+    points[team] += int(abs(value))
+    kots[team] += int(result.kot)
+    return replace(tally, hands_played=tally.hands_played + 1, hands_won=(won[0], won[1]),
+                   points=(points[0], points[1]), kots=(kots[0], kots[1]))
 
 
 def substitute_action(legal: Sequence[Action]) -> Action:
@@ -164,10 +182,12 @@ class Table:
             self.outcome.status = "void"
             self.outcome.winner_team = None
             self.outcome.void_reason = f"{type(exc).__name__}: {exc}"
-        await self._notify_all(lambda e: e.end_match(MatchEnd(
-            self.outcome.winner_team, self.outcome.score,
-            self.outcome.void_reason or ("forfeit" if self.outcome.forfeit_team is not None else "played"),
-        ), NOTIFY_TIMEOUT))
+        outcome = self.outcome
+        termination = (Termination.ABORTED if outcome.status == "void" else
+                       Termination.FAULT if outcome.forfeit_team is not None else Termination.COMPLETED)
+        end = MatchEnd(termination, outcome.winner_team, outcome.final or MatchScore(dealer=0),
+                       tuple(outcome.faults))
+        await self._notify_all(lambda e: e.end_match(end, NOTIFY_TIMEOUT))
         if self.recorder:
             self.recorder.match_end(self.outcome)
         return self.outcome
@@ -178,7 +198,7 @@ class Table:
 
         async def start(seat: int) -> None:
             start = MatchStart(config.match_id, seat, seat ^ 2, config.preset, config.rules,
-                               str(config.match_format), config.time_control)
+                               config.match_format, config.time_control, config.policy)
             try:
                 await self.endpoints[seat].start(start, config.time_control.startup)
             except BotFault as exc:
@@ -196,20 +216,20 @@ class Table:
 
     async def _run_duplicate(self) -> None:
         config = self.config
-        score = [0.0, 0.0]
+        tally = MatchScore(dealer=0)
         for number in range(config.match_format.count):
             deal = Deal.from_seed(config.rules, derive_seed(config.seed, "deal", number))
-            dealer = number % 4
             pair = 0.0
             for rotation in (0, 1):
-                result = await self._play_hand(
-                    len(self.outcome.hands), deal.rotated(rotation), (dealer + rotation) % 4, None
-                )
-                pair += hand_value(config.rules, result)
+                dealer = (number + rotation) % 4
+                tally = replace(tally, dealer=dealer)
+                result = await self._play_hand(len(self.outcome.hands), deal.rotated(rotation), dealer, tally)
+                value = hand_value(config.rules, result)
+                pair += value
+                tally = _duplicate_tally(tally, result, value)
             self.outcome.deal_scores.append(pair)
-            score[0] += pair
-            score[1] -= pair
-            self.outcome.score = (score[0], score[1])
+            self.outcome.final = tally
+            self.outcome.score = (float(tally.points[0]), float(tally.points[1]))
 
     async def _run_match(self) -> None:
         config = self.config
@@ -221,6 +241,7 @@ class Table:
             score = score.after(config.rules, result)
             a, b = score.score(config.rules)
             self.outcome.score = (float(a), float(b))
+            self.outcome.final = score
             number += 1
 
     def _decide_winner(self) -> None:
@@ -243,7 +264,9 @@ class Table:
         self.outcome.hand_values.append(hand_value(self.config.rules, result))
         if self.recorder:
             self.recorder.hand(index, state, decisions)
-        end = HandEnd(index, result, deal.hands, score.after(self.config.rules, result) if score else None)
+        after = (score.after(self.config.rules, result)
+                 if self.config.match_format.kind is not FormatKind.DUPLICATE and score else score)
+        end = HandEnd(index, result, deal.hands, after)
         await self._notify_all(lambda e: e.end_hand(end, NOTIFY_TIMEOUT))
         return result
 
@@ -271,7 +294,7 @@ class Table:
                 action = reply.action if fault is None else None
         substituted = action is None
         if fault is not None:
-            self._record_fault(seat, fault[0], fault[1], hand, len(decisions))
+            self._record_fault(seat, fault[0], fault[1], hand, len(decisions), request_id)
             if self.config.policy is FaultPolicy.FORFEIT:
                 decisions.append(DecisionLog(hand, seat, request_id, decision, len(legal), "-",
                                              elapsed, clock.bank_left, fault[0], False))
@@ -309,8 +332,8 @@ class Table:
         return None
 
     def _record_fault(self, seat: int, kind: FaultKind, detail: str, hand: int | None,
-                      decision: int | None) -> None:
-        fault = Fault(seat, self.endpoints[seat].name, kind, detail, hand, decision)
+                      decision: int | None, request_id: str = "") -> None:
+        fault = Fault(seat, self.endpoints[seat].name, kind, detail, hand, decision, request_id)
         self.outcome.faults.append(fault)
 
     async def _notify_all(self, send: Any) -> None:
