@@ -14,4 +14,11 @@ Example::
 
 from sdk.bot import Bot, BotView
 
-__all__ = ["Bot", "BotView"]
+__all__ = ["Bot", "BotView", "run"]
+
+
+def run(bot: Bot) -> None:
+    """Serve ``bot`` on the address the referee passes (see ``sdk.server.run``)."""
+    from sdk.server import run as serve  # noqa: PLC0415 - keeps ``import sdk`` free of gRPC
+
+    serve(bot)

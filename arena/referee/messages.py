@@ -55,11 +55,13 @@ class DecisionReply:
 
 @dataclass(frozen=True, slots=True)
 class HandEnd:
-    """After each hand: the result, and all four hands (now public) in deal order."""
+    """After each hand: the result, all four hands (now public) in deal order, the seat's final
+    view of the hand and the match score after it."""
 
     hand_index: int
     result: HandResult
     hands: tuple[tuple[Card, ...], ...]
+    observation: Observation
     score: MatchScore | None
 
 

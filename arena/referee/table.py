@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -154,12 +154,14 @@ class Table:
     """Runs one match. The caller owns the endpoints (starts and closes the bots)."""
 
     def __init__(self, config: TableConfig, endpoints: Sequence[SeatEndpoint],
-                 recorder: MatchRecorder | None = None) -> None:
+                 recorder: MatchRecorder | None = None,
+                 on_hand: Callable[[int, HandResult], None] | None = None) -> None:
         if len(endpoints) != 4:
             raise ValueError("a table needs four seat endpoints")
         self.config = config
         self.endpoints = list(endpoints)
         self.recorder = recorder
+        self.on_hand = on_hand
         self.clocks = [SeatClock.new(config.time_control) for _ in range(4)]
         self.dead = [False, False, False, False]
         self.outcome = MatchOutcome(config.match_id, "done", None, (0.0, 0.0))
@@ -187,7 +189,7 @@ class Table:
                        Termination.FAULT if outcome.forfeit_team is not None else Termination.COMPLETED)
         end = MatchEnd(termination, outcome.winner_team, outcome.final or MatchScore(dealer=0),
                        tuple(outcome.faults))
-        await self._notify_all(lambda e: e.end_match(end, NOTIFY_TIMEOUT))
+        await self._notify_all(lambda seat: self.endpoints[seat].end_match(end, NOTIFY_TIMEOUT))
         if self.recorder:
             self.recorder.match_end(self.outcome)
         return self.outcome
@@ -264,10 +266,12 @@ class Table:
         self.outcome.hand_values.append(hand_value(self.config.rules, result))
         if self.recorder:
             self.recorder.hand(index, state, decisions)
+        if self.on_hand:
+            self.on_hand(index, result)
         after = (score.after(self.config.rules, result)
                  if self.config.match_format.kind is not FormatKind.DUPLICATE and score else score)
-        end = HandEnd(index, result, deal.hands, after)
-        await self._notify_all(lambda e: e.end_hand(end, NOTIFY_TIMEOUT))
+        ends = [HandEnd(index, result, deal.hands, observe(state, seat, score), after) for seat in range(4)]
+        await self._notify_all(lambda seat: self.endpoints[seat].end_hand(ends[seat], NOTIFY_TIMEOUT))
         return result
 
     async def _decide(self, state: HandState, seat: int, hand: int, score: MatchScore | None,
@@ -342,7 +346,7 @@ class Table:
             if self.dead[seat]:
                 return
             try:
-                await send(self.endpoints[seat])
+                await send(seat)
             except BotFault:
                 return
         await asyncio.gather(*(one(s) for s in range(4)))

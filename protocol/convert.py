@@ -1,0 +1,514 @@
+"""The one module that converts between protobuf messages and engine objects.
+
+Nothing else imports the generated code. Enums map by name (engine value ``on_void`` is proto
+``REVEAL_ON_VOID``), cards and suits by number plus one, hands by number plus one. Decoding
+what a bot sent raises ``ConversionError`` with the field that was wrong: the referee turns
+that into a *malformed reply* fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Any, TypeVar
+
+from arena.actions import CALL, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
+from arena.cards import CARDS, Card, Suit
+from arena.errors import ArenaError
+from arena.hand import Decision, RevealReason, TrumpReveal, TrumpSetting
+from arena.match import FormatKind, MatchFormat, MatchScore
+from arena.observation import Observation
+from arena.outcome import HandOutcome, HandResult, Trick
+from arena.referee.clock import TimeControl
+from arena.referee.faults import Fault, FaultKind, FaultPolicy
+from arena.referee.messages import (
+    DecisionReply,
+    DecisionRequest,
+    HandEnd,
+    MatchEnd,
+    MatchStart,
+    Termination,
+)
+from arena.rules import (
+    Capture,
+    DeckKind,
+    Direction,
+    HandResultRule,
+    Reveal,
+    Rules,
+    SweepLimits,
+    TrumpMethod,
+    TwoTwo,
+    make_rules,
+)
+from protocol import PROTOCOL_VERSION
+from protocol.gen.dehla.arena.v1 import arena_pb2 as pb
+from protocol.gen.dehla.arena.v1 import arena_pb2_grpc as pb_grpc
+
+E = TypeVar("E", bound=StrEnum)
+T = TypeVar("T")
+PbEnum = Any
+"""A protobuf enum number; typed ``Any`` because the stubs type each enum as its own int type."""
+
+NOTIFY_MS = 2000
+MAX_REQUEST_ID = 64
+
+
+class ConversionError(ArenaError):
+    """A message that does not decode into engine values; the text names the field."""
+
+
+# ------------------------------------------------------------------------ scalars and enums
+def _enum_to_pb(wrapper: Any, prefix: str, value: StrEnum | None) -> PbEnum:
+    if value is None:
+        return 0
+    return wrapper.Value(f"{prefix}_{value.value.upper()}")
+
+
+def _enum_from_pb(wrapper: Any, prefix: str, number: int, engine: type[E], where: str) -> E | None:
+    if number == 0:
+        return None
+    try:
+        name: str = wrapper.Name(number)
+    except ValueError:
+        raise ConversionError(f"{where}: {number} is not a known value") from None
+    return engine(name.removeprefix(prefix + "_").lower())
+
+
+def _required(value: T | None, where: str) -> T:
+    if value is None:
+        raise ConversionError(f"{where}: must be set")
+    return value
+
+
+def card_to_pb(card: int) -> PbEnum:
+    return card + 1
+
+
+def card_from_pb(number: int, where: str) -> Card:
+    if not 1 <= number <= 52:
+        raise ConversionError(f"{where}: {number} is not a card (expected CARD_2S..CARD_AC)")
+    return CARDS[number - 1]
+
+
+def _cards_from_pb(numbers: Sequence[int], where: str) -> tuple[Card, ...]:
+    return tuple(card_from_pb(n, f"{where}[{i}]") for i, n in enumerate(numbers))
+
+
+def _optional_card(card: int | None) -> PbEnum:
+    return 0 if card is None else card + 1
+
+
+def suit_to_pb(suit: int | None) -> PbEnum:
+    return 0 if suit is None else suit + 1
+
+
+def suit_from_pb(number: int, where: str) -> Suit | None:
+    if number == 0:
+        return None
+    if not 1 <= number <= 4:
+        raise ConversionError(f"{where}: {number} is not a suit")
+    return Suit(number - 1)
+
+
+def _opt(message: Any, field: str) -> int | None:
+    return getattr(message, field) if message.HasField(field) else None
+
+
+def _pair(values: Sequence[int], where: str) -> tuple[int, int]:
+    if len(values) != 2:
+        raise ConversionError(f"{where}: expected 2 entries (by team), got {len(values)}")
+    return (values[0], values[1])
+
+
+def _four(values: Sequence[int], where: str) -> tuple[int, int, int, int]:
+    if len(values) != 4:
+        raise ConversionError(f"{where}: expected 4 entries (by seat), got {len(values)}")
+    return (values[0], values[1], values[2], values[3])
+
+
+# ------------------------------------------------------------------------------ actions
+def action_to_pb(action: Action) -> pb.Action:
+    if isinstance(action, PlayCard):
+        return pb.Action(play_card=pb.PlayCard(card=card_to_pb(action.card)))
+    if isinstance(action, CallTrump):
+        return pb.Action(call_trump=pb.CallTrump(suit=suit_to_pb(action.suit)))
+    if isinstance(action, HideTrump):
+        return pb.Action(hide_trump=pb.HideTrump(card=card_to_pb(action.card)))
+    return pb.Action(reveal_trump=pb.RevealTrump())
+
+
+def action_from_pb(message: pb.Action, where: str = "action") -> Action:
+    kind = message.WhichOneof("kind")
+    if kind == "play_card":
+        return PLAY[card_from_pb(message.play_card.card, f"{where}.play_card.card")]
+    if kind == "hide_trump":
+        return HIDE[card_from_pb(message.hide_trump.card, f"{where}.hide_trump.card")]
+    if kind == "call_trump":
+        suit = suit_from_pb(message.call_trump.suit, f"{where}.call_trump.suit")
+        return CALL[_required(suit, f"{where}.call_trump.suit")]
+    if kind == "reveal_trump":
+        return REVEAL
+    raise ConversionError(f"{where}: no action is set")
+
+
+# ------------------------------------------------------------------------- match set-up
+_RULE_ENUMS: list[tuple[str, str, type[StrEnum]]] = [
+    ("direction", "DIRECTION", Direction), ("deck", "DECK_KIND", DeckKind),
+    ("trump", "TRUMP_METHOD", TrumpMethod), ("reveal", "REVEAL", Reveal),
+    ("capture", "CAPTURE", Capture), ("sweep_limits", "SWEEP_LIMITS", SweepLimits),
+    ("hand_result", "HAND_RESULT_RULE", HandResultRule), ("two_two", "TWO_TWO", TwoTwo),
+]
+_PB_ENUM = {
+    "direction": pb.Direction, "deck": pb.DeckKind, "trump": pb.TrumpMethod, "reveal": pb.Reveal,
+    "capture": pb.Capture, "sweep_limits": pb.SweepLimits, "hand_result": pb.HandResultRule,
+    "two_two": pb.TwoTwo,
+}
+
+
+def rules_to_pb(rules: Rules) -> pb.Rules:
+    options = rules.options()
+    message = pb.Rules(
+        bonus_aces=rules.bonus_aces, mendikot_bonus=rules.mendikot_bonus,
+        kot_bonus=rules.kot_bonus, early_end=rules.early_end,
+    )
+    for name, prefix, _ in _RULE_ENUMS:
+        value = getattr(rules, name) if name in options else None
+        setattr(message, name, _enum_to_pb(_PB_ENUM[name], prefix, value))
+    return message
+
+
+def rules_from_pb(message: pb.Rules, where: str = "rules") -> Rules:
+    values: dict[str, Any] = {
+        "bonus_aces": message.bonus_aces, "mendikot_bonus": message.mendikot_bonus,
+        "kot_bonus": message.kot_bonus, "early_end": message.early_end,
+    }
+    for name, prefix, engine in _RULE_ENUMS:
+        value = _enum_from_pb(_PB_ENUM[name], prefix, getattr(message, name), engine, f"{where}.{name}")
+        if value is not None:
+            values[name] = value
+    try:
+        return make_rules(values, context=where)
+    except ArenaError as exc:
+        raise ConversionError(str(exc)) from None
+
+
+def match_format_to_pb(match_format: MatchFormat) -> pb.MatchFormat:
+    kind = _enum_to_pb(pb.MatchFormatKind, "MATCH_FORMAT_KIND", match_format.kind)
+    return pb.MatchFormat(kind=kind, count=match_format.count)
+
+
+def match_format_from_pb(message: pb.MatchFormat, where: str = "match_format") -> MatchFormat:
+    kind = _enum_from_pb(pb.MatchFormatKind, "MATCH_FORMAT_KIND", message.kind, FormatKind, f"{where}.kind")
+    return MatchFormat(_required(kind, f"{where}.kind"), message.count)
+
+
+def _ms(seconds: float) -> int:
+    return round(seconds * 1000)
+
+
+def time_control_to_pb(control: TimeControl) -> pb.TimeControl:
+    return pb.TimeControl(per_move_ms=_ms(control.per_move), time_bank_ms=_ms(control.bank),
+                          grace_ms=_ms(control.grace), start_up_ms=_ms(control.startup),
+                          notify_ms=NOTIFY_MS)
+
+
+def time_control_from_pb(message: pb.TimeControl) -> TimeControl:
+    return TimeControl(per_move=message.per_move_ms / 1000, bank=message.time_bank_ms / 1000,
+                       grace=message.grace_ms / 1000, startup=message.start_up_ms / 1000)
+
+
+def start_to_pb(start: MatchStart) -> pb.StartMatchRequest:
+    major, minor = PROTOCOL_VERSION
+    return pb.StartMatchRequest(
+        protocol_version=pb.ProtocolVersion(major=major, minor=minor),
+        match_id=start.match_id, seat=start.seat, partner=start.partner, preset=start.preset,
+        rules=rules_to_pb(start.rules), match_format=match_format_to_pb(start.match_format),
+        time_control=time_control_to_pb(start.time_control),
+        fault_policy=_enum_to_pb(pb.FaultPolicy, "FAULT_POLICY", start.policy),
+    )
+
+
+def start_from_pb(message: pb.StartMatchRequest) -> MatchStart:
+    policy = _enum_from_pb(pb.FaultPolicy, "FAULT_POLICY", message.fault_policy, FaultPolicy,
+                           "fault_policy")
+    return MatchStart(
+        match_id=message.match_id, seat=message.seat, partner=message.partner, preset=message.preset,
+        rules=rules_from_pb(message.rules), match_format=match_format_from_pb(message.match_format),
+        time_control=time_control_from_pb(message.time_control),
+        policy=policy or FaultPolicy.FORFEIT,
+    )
+
+
+# ------------------------------------------------------------------------------ the view
+def observation_to_pb(obs: Observation) -> pb.Observation:
+    message = pb.Observation(
+        rules=rules_to_pb(obs.rules), seat=obs.seat, dealer=obs.dealer,
+        first_player=obs.first_player,
+        decision=_enum_to_pb(pb.Decision, "DECISION", obs.decision),
+        legal_actions=[action_to_pb(a) for a in obs.legal_actions],
+        hand=[card_to_pb(c) for c in obs.hand], hand_sizes=obs.hand_sizes,
+        cards_to_come=obs.cards_to_come, trump=suit_to_pb(obs.trump),
+        trump_in_force=suit_to_pb(obs.trump_in_force),
+        hidden_trump_card=_optional_card(obs.hidden_trump_card),
+        must_play_trump=obs.must_play_trump, trick_number=obs.trick_number,
+        current_trick=[pb.Play(seat=s, card=card_to_pb(c)) for s, c in obs.current_trick],
+        tricks=[_trick_to_pb(t) for t in obs.tricks], pile=[card_to_pb(c) for c in obs.pile],
+        pile_tricks=obs.pile_tricks,
+        captured=[pb.Cards(cards=[card_to_pb(c) for c in team]) for team in obs.captured],
+        tens=obs.tens, tricks_won=obs.tricks_won, tricks_captured=obs.tricks_captured,
+    )
+    if obs.to_move is not None:
+        message.to_move = obs.to_move
+    if obs.hidden_trump_holder is not None:
+        message.hidden_trump_holder = obs.hidden_trump_holder
+    if obs.streak_holder is not None:
+        message.streak_holder = obs.streak_holder
+    if obs.trump_setting is not None:
+        message.trump_setting.CopyFrom(_setting_to_pb(obs.trump_setting))
+    if obs.reveal is not None:
+        message.reveal.CopyFrom(_reveal_to_pb(obs.reveal))
+    if obs.result is not None:
+        message.result.CopyFrom(result_to_pb(obs.result))
+    if obs.match is not None:
+        message.match.CopyFrom(score_to_pb(obs.match))
+    return message
+
+
+def observation_from_pb(message: pb.Observation, where: str = "observation") -> Observation:
+    hidden = message.hidden_trump_card
+    return Observation(
+        rules=rules_from_pb(message.rules, f"{where}.rules"), seat=message.seat,
+        dealer=message.dealer, first_player=message.first_player, to_move=_opt(message, "to_move"),
+        decision=_enum_from_pb(pb.Decision, "DECISION", message.decision, Decision, f"{where}.decision"),
+        legal_actions=tuple(action_from_pb(a, f"{where}.legal_actions[{i}]")
+                            for i, a in enumerate(message.legal_actions)),
+        hand=_cards_from_pb(message.hand, f"{where}.hand"),
+        hand_sizes=_four(message.hand_sizes, f"{where}.hand_sizes"),
+        cards_to_come=_four(message.cards_to_come, f"{where}.cards_to_come"),
+        trump=suit_from_pb(message.trump, f"{where}.trump"),
+        trump_in_force=suit_from_pb(message.trump_in_force, f"{where}.trump_in_force"),
+        trump_setting=(_setting_from_pb(message.trump_setting, f"{where}.trump_setting")
+                       if message.HasField("trump_setting") else None),
+        hidden_trump_holder=_opt(message, "hidden_trump_holder"),
+        hidden_trump_card=card_from_pb(hidden, f"{where}.hidden_trump_card") if hidden else None,
+        reveal=_reveal_from_pb(message.reveal, f"{where}.reveal") if message.HasField("reveal") else None,
+        must_play_trump=message.must_play_trump, trick_number=message.trick_number,
+        current_trick=tuple((p.seat, card_from_pb(p.card, f"{where}.current_trick[{i}]"))
+                            for i, p in enumerate(message.current_trick)),
+        tricks=tuple(_trick_from_pb(t, f"{where}.tricks[{i}]") for i, t in enumerate(message.tricks)),
+        pile=_cards_from_pb(message.pile, f"{where}.pile"), pile_tricks=message.pile_tricks,
+        streak_holder=_opt(message, "streak_holder"),
+        captured=_captured_from_pb(message.captured, f"{where}.captured"),
+        tens=_pair(message.tens, f"{where}.tens"),
+        tricks_won=_pair(message.tricks_won, f"{where}.tricks_won"),
+        tricks_captured=_pair(message.tricks_captured, f"{where}.tricks_captured"),
+        result=result_from_pb(message.result, f"{where}.result") if message.HasField("result") else None,
+        match=score_from_pb(message.match) if message.HasField("match") else None,
+    )
+
+
+def _captured_from_pb(teams: Sequence[pb.Cards], where: str) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    if len(teams) != 2:
+        raise ConversionError(f"{where}: expected 2 entries (by team), got {len(teams)}")
+    return (_cards_from_pb(teams[0].cards, f"{where}[0]"), _cards_from_pb(teams[1].cards, f"{where}[1]"))
+
+
+def _trick_to_pb(trick: Trick) -> pb.Trick:
+    message = pb.Trick(
+        number=trick.number, leader=trick.leader, winner=trick.winner,
+        plays=[pb.Play(seat=s, card=card_to_pb(c)) for s, c in zip(trick.seats, trick.cards, strict=True)],
+        tricks_taken=trick.tricks_taken,
+    )
+    if trick.taken_by is not None:
+        message.taken_by = trick.taken_by
+    return message
+
+
+def _trick_from_pb(message: pb.Trick, where: str) -> Trick:
+    plays = [(p.seat, card_from_pb(p.card, f"{where}.plays[{i}]")) for i, p in enumerate(message.plays)]
+    return Trick(message.number, message.leader, tuple(s for s, _ in plays), tuple(c for _, c in plays),
+                 message.winner, _opt(message, "taken_by"), message.tricks_taken)
+
+
+def _setting_to_pb(setting: TrumpSetting) -> pb.TrumpSetting:
+    message = pb.TrumpSetting(
+        suit=suit_to_pb(setting.suit), method=_enum_to_pb(pb.TrumpMethod, "TRUMP_METHOD", setting.method),
+        trick=setting.trick, card=_optional_card(setting.card),
+    )
+    if setting.seat is not None:
+        message.seat = setting.seat
+    return message
+
+
+def _setting_from_pb(message: pb.TrumpSetting, where: str) -> TrumpSetting:
+    method = _enum_from_pb(pb.TrumpMethod, "TRUMP_METHOD", message.method, TrumpMethod, f"{where}.method")
+    return TrumpSetting(
+        suit=_required(suit_from_pb(message.suit, f"{where}.suit"), f"{where}.suit"),
+        method=_required(method, f"{where}.method"), trick=message.trick,
+        card=card_from_pb(message.card, f"{where}.card") if message.card else None,
+        seat=_opt(message, "seat"),
+    )
+
+
+def _reveal_to_pb(reveal: TrumpReveal) -> pb.TrumpReveal:
+    return pb.TrumpReveal(trick=reveal.trick, position=reveal.position, seat=reveal.seat,
+                          card=card_to_pb(reveal.card),
+                          reason=_enum_to_pb(pb.RevealReason, "REVEAL_REASON", reveal.reason))
+
+
+def _reveal_from_pb(message: pb.TrumpReveal, where: str) -> TrumpReveal:
+    reason = _enum_from_pb(pb.RevealReason, "REVEAL_REASON", message.reason, RevealReason, f"{where}.reason")
+    return TrumpReveal(message.trick, message.position, message.seat,
+                       card_from_pb(message.card, f"{where}.card"), _required(reason, f"{where}.reason"))
+
+
+# ------------------------------------------------------------------------------- results
+def result_to_pb(result: HandResult) -> pb.HandResult:
+    message = pb.HandResult(
+        outcome=_enum_to_pb(pb.HandOutcome, "HAND_OUTCOME", result.outcome), tens=result.tens,
+        tricks_won=result.tricks_won, tricks_captured=result.tricks_captured,
+        tricks_played=result.tricks_played, kot=result.kot, mendikot=result.mendikot,
+        all_aces=result.all_aces, points=result.points,
+    )
+    if result.winner is not None:
+        message.winner = result.winner
+    return message
+
+
+def result_from_pb(message: pb.HandResult, where: str = "result") -> HandResult:
+    outcome = _enum_from_pb(pb.HandOutcome, "HAND_OUTCOME", message.outcome, HandOutcome, f"{where}.outcome")
+    return HandResult(
+        winner=_opt(message, "winner"), outcome=_required(outcome, f"{where}.outcome"),
+        tens=_pair(message.tens, f"{where}.tens"),
+        tricks_won=_pair(message.tricks_won, f"{where}.tricks_won"),
+        tricks_captured=_pair(message.tricks_captured, f"{where}.tricks_captured"),
+        tricks_played=message.tricks_played, kot=message.kot, mendikot=message.mendikot,
+        all_aces=message.all_aces, points=message.points,
+    )
+
+
+def score_to_pb(score: MatchScore) -> pb.MatchScore:
+    return pb.MatchScore(dealer=score.dealer, hands_played=score.hands_played, kots=score.kots,
+                         points=score.points, hands_won=score.hands_won, runs=score.runs)
+
+
+def score_from_pb(message: pb.MatchScore, where: str = "match") -> MatchScore:
+    return MatchScore(
+        dealer=message.dealer, hands_played=message.hands_played,
+        kots=_pair(message.kots, f"{where}.kots"), points=_pair(message.points, f"{where}.points"),
+        hands_won=_pair(message.hands_won, f"{where}.hands_won"), runs=_pair(message.runs, f"{where}.runs"),
+    )
+
+
+def fault_to_pb(fault: Fault) -> pb.Fault:
+    return pb.Fault(seat=fault.seat, kind=_enum_to_pb(pb.FaultKind, "FAULT_KIND", fault.kind),
+                    detail=fault.detail, hand_number=0 if fault.hand is None else fault.hand + 1,
+                    request_id=fault.request_id)
+
+
+def fault_from_pb(message: pb.Fault, where: str = "fault") -> Fault:
+    kind = _enum_from_pb(pb.FaultKind, "FAULT_KIND", message.kind, FaultKind, f"{where}.kind")
+    return Fault(message.seat, "", _required(kind, f"{where}.kind"), message.detail,
+                 message.hand_number - 1 if message.hand_number else None, None, message.request_id)
+
+
+# ------------------------------------------------------------------------------ the calls
+def decision_to_pb(request: DecisionRequest, match_id: str) -> pb.DecideRequest:
+    return pb.DecideRequest(
+        request_id=request.request_id, match_id=match_id, hand_number=request.hand_index + 1,
+        observation=observation_to_pb(request.observation), per_move_ms=_ms(request.per_move),
+        time_bank_ms=_ms(request.bank_left),
+    )
+
+
+def decision_from_pb(message: pb.DecideRequest) -> DecisionRequest:
+    return DecisionRequest(
+        request_id=message.request_id, hand_index=message.hand_number - 1,
+        observation=observation_from_pb(message.observation), per_move=message.per_move_ms / 1000,
+        bank_left=message.time_bank_ms / 1000,
+    )
+
+
+def reply_to_pb(reply: DecisionReply) -> pb.DecideResponse:
+    return pb.DecideResponse(request_id=reply.request_id, action=action_to_pb(reply.action))
+
+
+def reply_from_pb(message: pb.DecideResponse) -> DecisionReply:
+    """Decode a bot's reply; anything off is a ``ConversionError`` (a malformed reply)."""
+    if len(message.request_id) > MAX_REQUEST_ID:
+        raise ConversionError(f"request_id: longer than {MAX_REQUEST_ID} characters")
+    if not message.HasField("action"):
+        raise ConversionError("action: no action in the reply")
+    return DecisionReply(message.request_id, action_from_pb(message.action))
+
+
+def hand_end_to_pb(end: HandEnd, match_id: str) -> pb.EndHandRequest:
+    message = pb.EndHandRequest(
+        match_id=match_id, hand_number=end.hand_index + 1, result=result_to_pb(end.result),
+        deal=[pb.Cards(cards=[card_to_pb(c) for c in hand]) for hand in end.hands],
+        observation=observation_to_pb(end.observation),
+    )
+    if end.score is not None:
+        message.match.CopyFrom(score_to_pb(end.score))
+    return message
+
+
+def hand_end_from_pb(message: pb.EndHandRequest) -> HandEnd:
+    return HandEnd(
+        hand_index=message.hand_number - 1, result=result_from_pb(message.result),
+        hands=tuple(_cards_from_pb(h.cards, f"deal[{i}]") for i, h in enumerate(message.deal)),
+        observation=observation_from_pb(message.observation),
+        score=score_from_pb(message.match) if message.HasField("match") else None,
+    )
+
+
+def match_end_to_pb(end: MatchEnd, match_id: str) -> pb.EndMatchRequest:
+    result = pb.MatchResult(
+        termination=_enum_to_pb(pb.Termination, "TERMINATION", end.termination),
+        score=score_to_pb(end.score), faults=[fault_to_pb(f) for f in end.faults],
+    )
+    if end.winner_team is not None:
+        result.winner = end.winner_team
+    return pb.EndMatchRequest(match_id=match_id, result=result)
+
+
+def match_end_from_pb(message: pb.EndMatchRequest) -> MatchEnd:
+    result = message.result
+    termination = _enum_from_pb(pb.Termination, "TERMINATION", result.termination, Termination,
+                                "result.termination")
+    return MatchEnd(
+        termination=_required(termination, "result.termination"), winner_team=_opt(result, "winner"),
+        score=score_from_pb(result.score, "result.score"),
+        faults=tuple(fault_from_pb(f, f"result.faults[{i}]") for i, f in enumerate(result.faults)),
+    )
+
+
+# ------------------------------------------------------------------- service bindings
+# Re-exported so that no other module imports the generated code.
+BotServiceStub: Any = pb_grpc.BotServiceStub
+BotServiceServicer = pb_grpc.BotServiceServicer
+add_bot_service: Any = pb_grpc.add_BotServiceServicer_to_server
+
+
+def protocol_major(request: pb.StartMatchRequest) -> int:
+    return request.protocol_version.major
+
+
+def start_response(bot_name: str, bot_version: str) -> pb.StartMatchResponse:
+    major, minor = PROTOCOL_VERSION
+    return pb.StartMatchResponse(protocol_version=pb.ProtocolVersion(major=major, minor=minor),
+                                 bot_name=bot_name, bot_version=bot_version)
+
+
+def end_hand_response() -> pb.EndHandResponse:
+    return pb.EndHandResponse()
+
+
+def end_match_response() -> pb.EndMatchResponse:
+    return pb.EndMatchResponse()
+
+
+def start_response_from_pb(message: pb.StartMatchResponse) -> tuple[int, str, str]:
+    """(protocol major, bot name, bot version) from a bot's StartMatch answer."""
+    return message.protocol_version.major, message.bot_name, message.bot_version
