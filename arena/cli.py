@@ -143,3 +143,13 @@ def score_command(record: Path) -> None:
         fail(str(exc))
     assert state.result is not None
     click.echo(json.dumps(state.result.to_json()))
+
+
+def _register_referee_commands() -> None:
+    from arena.referee.commands import match_command, replay_command  # noqa: PLC0415 - keeps gRPC off `dehla rules`
+
+    main.add_command(match_command)
+    main.add_command(replay_command)
+
+
+_register_referee_commands()

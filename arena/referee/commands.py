@@ -1,0 +1,194 @@
+"""``dehla match`` (local head-to-head) and ``dehla replay`` (read a match record)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table as RichTable
+
+from arena.errors import ArenaError
+from arena.match import FormatKind, MatchFormat
+from arena.outcome import HandResult
+from arena.referee.clock import TimeControl
+from arena.referee.faults import FaultPolicy
+from arena.referee.launcher import resolve_partnership
+from arena.referee.local import play_local_match
+from arena.referee.recorder import read_match_record
+from arena.referee.stats import mean_interval
+from arena.referee.table import MatchOutcome, TableConfig
+from arena.rules import parse_option, rules_for
+
+
+def fail(message: str) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.command("match")
+@click.argument("partnership_a")
+@click.argument("partnership_b")
+@click.option("--deals", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Deals for --format duplicate (each is played twice).")
+@click.option("--format", "format_text", default="duplicate", show_default=True,
+              help="duplicate, hands:N or kots:K.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--preset", default="dehla-pakad", show_default=True)
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="Override a rule option.")
+@click.option("--policy", type=click.Choice([p.value for p in FaultPolicy]), default="forfeit", show_default=True)
+@click.option("--per-move", type=click.FloatRange(min=0.001), default=1.0, show_default=True, help="Seconds.")
+@click.option("--bank", type=click.FloatRange(min=0), default=30.0, show_default=True, help="Seconds.")
+@click.option("--records", type=click.Path(file_okay=False, path_type=Path), default=Path("matches"),
+              show_default=True, help="Folder for the match record and bot logs.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+def match_command(partnership_a: str, partnership_b: str, deals: int, format_text: str, seed: int,
+                  preset: str, options: tuple[str, ...], policy: str, per_move: float, bank: float,
+                  records: Path, as_json: bool) -> None:
+    """Play PARTNERSHIP_A against PARTNERSHIP_B with local bot processes.
+
+    A partnership is a bot (partnered with a copy of itself) or BOT1+BOT2. A bot is a sample
+    bot name (e.g. random) or a command line that starts a bot serving the protocol.
+    """
+    try:
+        a = resolve_partnership(partnership_a)
+        b = resolve_partnership(partnership_b)
+        rules = rules_for(preset, dict(parse_option(o) for o in options))
+        match_format = MatchFormat.parse(f"duplicate:{deals}" if format_text == "duplicate" else format_text)
+        records.mkdir(parents=True, exist_ok=True)
+    except ArenaError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"--records {records}: {exc.strerror}")
+    match_id = f"match-{time.strftime('%Y%m%d-%H%M%S')}-{seed}"
+    config = TableConfig(match_id, rules, preset, match_format, seed,
+                         TimeControl(per_move=per_move, bank=bank), FaultPolicy(policy))
+    total = match_format.count * (2 if match_format.kind is FormatKind.DUPLICATE else 1)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True, disable=as_json) as progress:
+        task = progress.add_task(f"{partnership_a} vs {partnership_b}",
+                                 total=total if match_format.kind is not FormatKind.KOTS else None)
+
+        def advance(index: int, result: HandResult) -> None:
+            progress.advance(task)
+
+        outcome = asyncio.run(play_local_match(a, b, config, records, advance))
+    report = match_report(outcome, partnership_a, partnership_b, records / f"{match_id}.jsonl")
+    if as_json:
+        click.echo(json.dumps(report))
+    else:
+        print_match_report(report)
+    if outcome.status == "void":
+        sys.exit(1)
+    if outcome.faults and any(f.kind.value == "failed_start" for f in outcome.faults):
+        first = next(f for f in outcome.faults if f.kind.value == "failed_start")
+        click.echo(f"error: bot {first.bot!r} (seat {first.seat}) did not start: {first.detail}", err=True)
+        sys.exit(2)
+
+
+def match_report(outcome: MatchOutcome, name_a: str, name_b: str, record: Path) -> dict[str, Any]:
+    """Everything ``dehla match`` prints, as JSON (partnership A is team 0)."""
+    units = outcome.deal_scores or outcome.hand_values
+    interval = mean_interval(units)
+    hands_won = [sum(1 for h in outcome.hands if h.winner == t) for t in (0, 1)]
+    kots = [sum(1 for h in outcome.hands if h.winner == t and h.kot) for t in (0, 1)]
+    return {
+        "match_id": outcome.match_id,
+        "status": outcome.status,
+        "partnerships": [name_a, name_b],
+        "winner": None if outcome.winner_team is None else "AB"[outcome.winner_team],
+        "score": list(outcome.score),
+        "hands": len(outcome.hands),
+        "hands_won": hands_won,
+        "kots": kots,
+        "unit": "deal pair" if outcome.deal_scores else "hand",
+        "mean_difference": round(interval.mean, 4),
+        "ci95": [round(interval.low, 4), round(interval.high, 4)],
+        "won_share": round(interval.won_share, 4),
+        "faults": [f.to_json() for f in outcome.faults],
+        "substitutions": outcome.substitutions,
+        "void_reason": outcome.void_reason,
+        "record": str(record),
+    }
+
+
+def print_match_report(report: dict[str, Any]) -> None:
+    console = Console()
+    table = RichTable(title=f"{report['partnerships'][0]} vs {report['partnerships'][1]}: "
+                            f"{report['hands']} hands ({report['status']})")
+    table.add_column("")
+    table.add_column("partnership")
+    table.add_column("seats")
+    table.add_column("hands won", justify="right")
+    table.add_column("kots", justify="right")
+    table.add_column("score", justify="right")
+    for team in (0, 1):
+        table.add_row("AB"[team], report["partnerships"][team], "0+2" if team == 0 else "1+3",
+                      str(report["hands_won"][team]), str(report["kots"][team]), f"{report['score'][team]:g}")
+    console.print(table)
+    low, high = report["ci95"]
+    console.print(f"mean difference per {report['unit']}: {report['mean_difference']:+.3f} "
+                  f"(95% CI {low:+.3f} to {high:+.3f}); {report['won_share']:.0%} of {report['unit']}s won "
+                  f"by A")
+    winner = report["winner"]
+    console.print("winner: " + (f"{winner} ({report['partnerships']['AB'.index(winner)]})" if winner
+                                else "none (level)"))
+    for fault in report["faults"]:
+        console.print(f"fault: seat {fault['seat']} ({fault['bot']}) {fault['kind']}: {fault['detail']}")
+    if report["void_reason"]:
+        console.print(f"void: {report['void_reason']}")
+    console.print(f"record: {report['record']}")
+
+
+@click.command("replay")
+@click.argument("record", type=click.Path(path_type=Path))
+def replay_command(record: Path) -> None:
+    """Print a match record (JSON Lines) hand by hand."""
+    try:
+        lines = list(read_match_record(record))
+    except ArenaError as exc:
+        fail(str(exc))
+    console = Console()
+    for line in lines:
+        kind = line["type"]
+        if kind == "match_start":
+            console.print(f"[bold]{line['match_id']}[/bold] {line['preset']} {line['format']} seed {line['seed']}; "
+                          f"seats: " + ", ".join(f"{s}={n}" for s, n in enumerate(line["seats"])))
+        elif kind == "hand":
+            _print_hand(console, line)
+        elif kind == "match_end":
+            console.print(f"[bold]end[/bold]: {line['status']}, winner team {line['winner_team']}, "
+                          f"score {line['score']}")
+            for fault in line["faults"]:
+                console.print(f"  fault: seat {fault['seat']} {fault['kind']}: {fault['detail']}")
+
+
+def _print_hand(console: Console, line: dict[str, Any]) -> None:
+    record = line["record"]
+    console.print(f"\n[bold]hand {line['index'] + 1}[/bold] dealer {record['dealer']}")
+    for seat, hand in enumerate(record["deal"]["hands"]):
+        console.print(f"  seat {seat}: {' '.join(hand)}")
+    decisions = line["decisions"]
+    trick: list[str] = []
+    for decision in decisions:
+        note = f" [{decision['fault']}]" if decision["fault"] else ""
+        text = f"{decision['seat']}:{decision['action'].removeprefix('play ')} ({decision['ms']:.0f}ms){note}"
+        if decision["action"].startswith("play"):
+            trick.append(text)
+            if len(trick) == 4:
+                console.print("  " + "  ".join(trick))
+                trick = []
+        else:
+            console.print(f"  {text}")
+    if trick:
+        console.print("  " + "  ".join(trick))
+    result = record.get("result")
+    if result:
+        console.print(f"  result: team {result['winner']} ({result['outcome']}), tens {result['tens']}, "
+                      f"kot {result['kot']}")
