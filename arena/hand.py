@@ -12,8 +12,10 @@ played after it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from arena.actions import CALL, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
 from arena.cards import CARDS, SUIT_MASKS, Card, CardMask, Suit, cards_of, format_cards, mask_of
@@ -23,6 +25,9 @@ from arena.errors import IllegalActionError, InvalidActionError
 from arena.outcome import HandResult, Trick, decide_hand, majority
 from arena.rules import Capture, HandResultRule, Reveal, Rules, SweepLimits, TrumpMethod
 from arena.table import Seat, next_seats, play_order, play_orders
+
+if TYPE_CHECKING:
+    from arena.observation import Observation
 
 NO_SUIT = -1
 NOBODY = -1
@@ -616,6 +621,107 @@ class HandState:
         other._captured_tricks = self._captured_tricks[:]
         other._events = self._events[:]
         return other
+
+    @classmethod
+    def from_observation(
+        cls,
+        obs: Observation,
+        hands: Sequence[CardMask],
+        undealt: Sequence[CardMask],
+        hidden_card: int | None,
+    ) -> HandState:
+        """A playable state that ``obs.seat`` cannot tell from the real one.
+
+        The seat's view fixes everything public; ``hands``, ``undealt`` and ``hidden_card``
+        place the cards it cannot see (its own hand must be its real one). Search bots build
+        their imagined worlds this way, on the engine's own rules.
+        """
+        rules = obs.rules
+        if len(hands) != 4 or len(undealt) != 4:
+            raise ValueError("from_observation needs four hands and four undealt sets")
+        if hands[obs.seat] != mask_of(obs.hand):
+            raise ValueError("the observing seat's own hand must be the one it sees")
+        for seat in range(4):
+            if hands[seat].bit_count() != obs.hand_sizes[seat]:
+                raise ValueError(f"seat {seat} must hold {obs.hand_sizes[seat]} cards")
+            if undealt[seat].bit_count() != obs.cards_to_come[seat]:
+                raise ValueError(f"seat {seat} must have {obs.cards_to_come[seat]} cards to come")
+        if (hidden_card is None) != (obs.hidden_trump_holder is None):
+            raise ValueError("a hidden card must be placed exactly when one is face down")
+        state = cls.__new__(cls)
+        state._rules = rules
+        state._deal = None
+        state._dealer = obs.dealer
+        state._next = next_seats(rules.direction)
+        state._orders = play_orders(rules.direction)
+        state._first = obs.first_player
+        state._n_tricks = rules.hand_size
+        state._method = rules.trump
+        state._sweep = rules.capture is Capture.SWEEP
+        state._cp_limits = rules.sweep_limits is SweepLimits.COURT_PIECE
+        state._on_request = rules.reveal is Reveal.ON_REQUEST
+        state._early_end = rules.early_end and rules.hand_result is HandResultRule.SEVEN_TRICKS
+        state._hands = list(hands)
+        state._undealt = list(undealt)
+        state._active = obs.trump_in_force if obs.trump_in_force is not None else NO_SUIT
+        state._hidden = hidden_card if hidden_card is not None else -1
+        if hidden_card is not None:
+            state._trump = hidden_card // 13
+        elif obs.trump_setting is not None:
+            state._trump = obs.trump_setting.suit
+        else:
+            state._trump = state._active
+        state._reveal = obs.reveal
+        state._setting = obs.trump_setting
+        state._decision = obs.decision
+        state._to_move = obs.to_move if obs.to_move is not None else obs.first_player
+        state._tricks = [
+            (t.leader, [int(c) for c in t.cards], t.winner, t.taken_by, t.tricks_taken) for t in obs.tricks
+        ]
+        state._trick = [int(c) for _, c in obs.current_trick]
+        state._leader = obs.current_trick[0][0] if obs.current_trick else state._to_move
+        state._led = obs.current_trick[0][1] // 13 if obs.current_trick else NO_SUIT
+        state._led_bonus = 16 if state._trick and state._led == state._active else 0
+        state._best = state._replay_best()
+        state._pile = mask_of(obs.pile)
+        state._pile_tricks = obs.pile_tricks
+        state._captured = [mask_of(obs.captured[0]), mask_of(obs.captured[1])]
+        state._captured_tricks = list(obs.tricks_captured)
+        state._streak = obs.streak_holder if obs.streak_holder is not None else NOBODY
+        state._last_win_after = state._winning_card_after_reveal()
+        state._events = []
+        if obs.must_play_trump and obs.to_move is not None:
+            state._events.append((state._plays_made(), obs.to_move, REVEAL))
+        state._result = obs.result
+        state._update_legal()
+        return state
+
+    def _replay_best(self) -> int:
+        """The packed best of the current trick, as ``play`` would have left it."""
+        best = -1
+        reveal = self._reveal
+        number = len(self._tricks) + 1
+        for position, card in enumerate(self._trick):
+            suit, rank = card // 13, card % 13
+            counts_as_trump = suit == self._active and not (
+                reveal is not None and reveal.trick == number and position < reveal.position
+            )
+            if suit == self._led:
+                key = rank + self._led_bonus
+            elif counts_as_trump:
+                key = rank + 16
+            else:
+                key = -1
+            if key >= 0:
+                best = max(best, key << 2 | position)
+        return best
+
+    def _winning_card_after_reveal(self) -> bool:
+        if not self._tricks or self._reveal is None:
+            return False
+        leader, _, winner, _, _ = self._tricks[-1]
+        position = self._orders[leader].index(winner)
+        return self._reveal.trick < len(self._tricks) or position >= self._reveal.position
 
     def resampled(
         self, hands: list[CardMask], undealt: list[CardMask], hidden_card: int | None
