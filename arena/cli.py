@@ -15,6 +15,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from arena.bots.scaffold import scaffold_bot
 from arena.errors import ArenaError
 from arena.record import hand_record, load_record
 from arena.rules import PRESET_SUMMARIES, PRESETS, Rules, parse_option, rules_for
@@ -143,6 +144,28 @@ def score_command(record: Path) -> None:
         fail(str(exc))
     assert state.result is not None
     click.echo(json.dumps(state.result.to_json()))
+
+
+@main.group("bot")
+def bot_group() -> None:
+    """Bot folders: create one to start writing a bot."""
+
+
+@bot_group.command("new")
+@click.argument("name")
+@click.option("--dir", "parent", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+              show_default=True, help="Folder to create the bot folder in.")
+@click.option("--author", default="you", show_default=True)
+def bot_new_command(name: str, parent: Path, author: str) -> None:
+    """Create a bot folder NAME with code, manifest, Dockerfile and a test that passes."""
+    try:
+        folder = scaffold_bot(name, parent, author)
+    except ArenaError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"{parent / name}: {exc.strerror}")
+    click.echo(f"created {folder}: edit bot.py, then `pytest {folder / 'test_bot.py'}` "
+               f"and `dehla match {folder} random`")
 
 
 def _register_referee_commands() -> None:

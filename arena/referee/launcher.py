@@ -18,6 +18,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.bots.manifest import load_manifest
 from arena.errors import ArenaError
 
 ADDRESS_ENV = "DEHLA_BOT_ADDRESS"
@@ -36,6 +37,7 @@ class BotCommand:
     name: str
     argv: tuple[str, ...]
     env: tuple[tuple[str, str], ...] = ()
+    cwd: str | None = None
 
 
 def sample_bot_names() -> list[str]:
@@ -44,12 +46,17 @@ def sample_bot_names() -> list[str]:
 
 
 def resolve_bot(spec: str) -> BotCommand:
-    """A sample bot name (``random``) or a command line that starts a bot serving the protocol."""
+    """A sample bot name (``random``), a bot folder (with ``bot.toml``), or a command line that
+    starts a bot serving the protocol."""
     spec = spec.strip()
     if not spec:
         raise BotSpecError("empty bot spec")
     if spec in sample_bot_names():
         return BotCommand(spec, (sys.executable, "-m", f"{SAMPLE_BOTS_PACKAGE}.{spec}"))
+    folder = Path(spec)
+    if folder.is_dir():
+        manifest = load_manifest(folder)
+        return BotCommand(manifest.name, manifest.argv(), cwd=str(folder.resolve()))
     try:
         argv = shlex.split(spec)
     except ValueError as exc:
@@ -98,6 +105,7 @@ class BotProcess:
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
             env=env,
+            cwd=self.command.cwd,
             start_new_session=True,
         )
         self._pump = asyncio.create_task(self._pump_log())
