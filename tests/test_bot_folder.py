@@ -32,7 +32,7 @@ def test_a_good_manifest_loads_with_default_resources(tmp_path: Path) -> None:
     (GOOD.replace('version = "1.2.0"\n', ""), "version: missing"),
     (GOOD + "colour = 'red'\n", "colour: unknown field"),
     (GOOD + "[resources]\nmemory_mb = 99999\n", "resources.memory_mb: Input should be less than or equal to 4096"),
-    (GOOD.replace('["python", "bot.py"]', "[]"), "command: List should have at least 1 item"),
+    (GOOD.replace('["python", "bot.py"]', "[]"), "command: Tuple should have at least 1 item"),
     ("name = ", "not valid TOML"),
 ])
 def test_manifest_errors_name_the_field(tmp_path: Path, text: str, message: str) -> None:
