@@ -1,0 +1,1 @@
+"""``search``: determinized Monte Carlo search over sampled hidden hands, within its time budget."""
