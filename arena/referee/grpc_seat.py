@@ -2,8 +2,8 @@
 
 Every call has a deadline; every failure becomes one typed ``BotFault``:
 DEADLINE_EXCEEDED is a timeout, an oversized or undecodable reply is malformed, a lost
-connection or an error status from the bot is a crash. If the bot runs as a local process,
-its exit code and the tail of its log go into the fault's detail.
+connection or an error status from the bot is a crash (whatever text the bot attaches). If the
+bot runs as a local process, its exit code and the tail of its log go into the fault's detail.
 """
 
 from __future__ import annotations
@@ -70,6 +70,8 @@ class GrpcSeat:
                                                    timeout=max(0.001, deadline - loop.time()))
         except grpc.aio.AioRpcError as exc:
             raise BotFault(FaultKind.FAILED_START, self._explain(exc)) from None
+        if response is None:  # grpc.aio hands back None for a reply that does not decode
+            raise BotFault(FaultKind.FAILED_START, "StartMatch reply is not a StartMatchResponse")
         major, self.bot_name, _ = convert.start_response_from_pb(response)
         if major != PROTOCOL_VERSION[0]:
             raise BotFault(FaultKind.FAILED_START, f"bot speaks protocol {major}, referee {PROTOCOL_VERSION[0]}")
@@ -99,6 +101,8 @@ class GrpcSeat:
             response = await self._stub.Decide(convert.decision_to_pb(request, self.match_id), timeout=timeout)
         except grpc.aio.AioRpcError as exc:
             raise self._fault(exc) from None
+        if response is None:  # grpc.aio hands back None for a reply that does not decode
+            raise BotFault(FaultKind.MALFORMED_REPLY, "reply is not a DecideResponse")
         try:
             return convert.reply_from_pb(response)
         except convert.ConversionError as exc:
@@ -132,8 +136,6 @@ class GrpcSeat:
             return BotFault(FaultKind.TIMEOUT, "no reply before the deadline")
         if code is grpc.StatusCode.RESOURCE_EXHAUSTED:
             return BotFault(FaultKind.MALFORMED_REPLY, f"reply larger than {MAX_REPLY_BYTES} bytes")
-        if code is grpc.StatusCode.INTERNAL and "deserializ" in (exc.details() or "").lower():
-            return BotFault(FaultKind.MALFORMED_REPLY, "reply is not a DecideResponse")
         return BotFault(FaultKind.CRASH, self._explain(exc))
 
     def _explain(self, exc: grpc.aio.AioRpcError) -> str:

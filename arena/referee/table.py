@@ -183,6 +183,8 @@ class Table:
         except Exception as exc:  # anything not a bot fault is the platform's
             self.outcome.status = "void"
             self.outcome.winner_team = None
+            while isinstance(exc, ExceptionGroup):
+                exc = exc.exceptions[0]
             self.outcome.void_reason = f"{type(exc).__name__}: {exc}"
         outcome = self.outcome
         termination = (Termination.ABORTED if outcome.status == "void" else
@@ -207,7 +209,10 @@ class Table:
                 self._record_fault(seat, FaultKind.FAILED_START, f"{exc.kind.value}: {exc.detail}",
                                    None, None)
 
-        await asyncio.gather(*(start(s) for s in range(4)))
+        # A platform error in one start cancels the others before the match is declared void.
+        async with asyncio.TaskGroup() as group:
+            for seat in range(4):
+                group.create_task(start(seat))
         failed = {f.seat & 1 for f in self.outcome.faults}
         if failed and config.policy is FaultPolicy.FORFEIT:
             if len(failed) == 2:

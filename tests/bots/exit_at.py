@@ -1,0 +1,30 @@
+"""Exits in the middle of a hand: ``os._exit(--code)`` at its ``--at``-th play, while the
+referee's Decide call is in flight (no reply, no clean shutdown)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from arena.actions import RevealTrump
+from arena.cards import Card
+from sdk.bot import BotView
+from sdk.server import run
+from tests.bots.common import ScriptedBot, arguments
+
+
+class ExitingBot(ScriptedBot):
+    name = "exit-at"
+
+    def __init__(self, at: int, code: int) -> None:
+        super().__init__(at)
+        self.code = code
+
+    def misbehave(self, view: BotView) -> Card | RevealTrump:
+        print(f"exit_at: leaving at play {self.plays} with code {self.code}", file=sys.stderr, flush=True)
+        os._exit(self.code)
+
+
+if __name__ == "__main__":
+    args = arguments(__doc__ or "", extra=[("--code", {"type": int, "default": 17})])
+    run(ExitingBot(args.at, args.code))
