@@ -1,0 +1,1 @@
+"""``heuristic``: plays as the rule texts advise (streaks, tens, partner, trumps). Deterministic."""

@@ -1,0 +1,393 @@
+"""The heuristic sample bot: plays as the rule texts advise, with a little arithmetic.
+
+Every candidate card gets an expected value in "tens" (Dehla Pakad, Mendikot) or "tricks"
+(Court Piece): who is likely to end up winning the trick if the card is played (the tracker's
+voids and unseen cards give rough odds for the players still to play), what that winner then
+gains (the pile if they hold the streak or it is the last trick; otherwise an edge on the pile
+for becoming the streak holder), minus the value of the card as a resource (a master trump kept
+for the decisive second trick or the last one). The texts' advice falls out of it:
+
+- break an opponent's streak: if they win this trick they sweep, so winning it is worth a lot;
+- help a partner who has just won: their win sweeps, mine would only start a new streak;
+- play tens late: a ten thrown into a trick the opponents may take counts against us;
+- plan double tricks: a winner is worth more when another sure winner can follow it;
+- lead an ace before its ten; discard low cards of long suits.
+
+Trumps: call (or hide) the longest, strongest suit of the first five; hide its top card, which,
+if never shown, is its owner's last card and takes the last trick. With on-request reveals, ask
+(or show) when the expected value with trumps in force beats the best plain card, averaged over
+the suits the face-down card may be; under Court Piece Double Sir, where no claim counts before
+the reveal, the owner's side never shows it and the other side asks at once.
+
+Deterministic: the same observation always gets the same answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from arena.actions import REVEAL, RevealTrump
+from arena.cards import SUIT_MASKS, TENS, Card, CardMask, Rank, Suit, cards_of
+from arena.rules import Capture, HandResultRule, Reveal, Rules, SweepLimits, TrumpMethod, TwoTwo
+from arena.table import Seat
+from sdk.bot import Bot, BotView
+from sdk.tracker import TRUMP_BONUS, CardTracker
+
+NO_TRUMP = -1
+PILE_KEEP = 0.15
+"""Sweep games: the master trump is also worth this share of the pile already in the centre."""
+EDGE_NO_CLAIM = 0.1
+"""Streak edge when the next trick cannot claim the pile (Court Piece limits)."""
+SHOW_COST = 0.15
+"""Hidden trump: what showing our own trump suit gives away, in stakes units."""
+ASK_COST = 0.05
+"""Hidden trump: what asking for the reveal gives away (we commit to a trump if able)."""
+
+_HCP = {Rank.ACE: 4.0, Rank.KING: 3.0, Rank.QUEEN: 2.0, Rank.JACK: 1.0, Rank.TEN: 1.0}
+"""High-card points for judging a trump suit (the ten counts: it is the prize)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Values:
+    """What a card and a trick are worth under the rules in force, in one unit."""
+
+    ten: float
+    trick: float
+    keep_master_trump: float
+    """Cost of spending the highest trump still in play: it is the sure winner of a later trick."""
+    streak_edge: float
+    """Share of a pile's value a player gains (or an opponent loses) by holding the streak."""
+
+    @classmethod
+    def for_rules(cls, rules: Rules) -> Values:
+        sweep = rules.capture is Capture.SWEEP
+        if rules.hand_result is HandResultRule.SEVEN_TRICKS:
+            return cls(ten=0.0, trick=1.0, keep_master_trump=0.35, streak_edge=0.35 if sweep else 0.0)
+        if rules.hand_result is HandResultRule.MENDIKOT:
+            return cls(ten=1.0, trick=0.2, keep_master_trump=0.25, streak_edge=0.35 if sweep else 0.0)
+        by_tricks = rules.two_two in (TwoTwo.TRICKS_CAPTURED, TwoTwo.TRICKS_WON_AT_TABLE)
+        return cls(ten=1.0, trick=0.1 if by_tricks else 0.04, keep_master_trump=0.3,
+                   streak_edge=0.35 if sweep else 0.0)
+
+
+class HeuristicBot(Bot):
+    """Rule-of-thumb play for every preset; see the module docstring."""
+
+    name = "heuristic"
+    version = "1"
+
+    def call_trump(self, view: BotView) -> Suit:
+        return best_trump_suit(view.hand)
+
+    def hide_trump(self, view: BotView) -> Card:
+        suit = best_trump_suit(view.hand)
+        in_suit = sorted((c for c in view.hand if c.suit == suit), key=lambda c: c.rank)
+        # Hide the highest: a card never shown is its owner's last card, and then, as the top
+        # trump, it surely takes the last trick (and with it the whole pile under sweep rules).
+        return in_suit[-1]
+
+    def play(self, view: BotView) -> Card | RevealTrump:
+        legal = view.legal_cards
+        think = Thinking(view)
+        if view.may_reveal and think.should_reveal():
+            return REVEAL
+        if len(legal) == 1:
+            return legal[0]
+        return think.best_card(legal)
+
+
+def best_trump_suit(hand: tuple[Card, ...]) -> Suit:
+    """The longest, strongest suit of the first cards (a card of length is worth 2.5 points,
+    an ace 4, a king 3, a queen 2, a jack or a ten 1)."""
+    def score(suit: Suit) -> tuple[float, int]:
+        cards = [c for c in hand if c.suit == suit]
+        return 2.5 * len(cards) + sum(_HCP.get(c.rank, 0.0) for c in cards), -int(suit)
+    return max(Suit, key=score)
+
+
+class Thinking:
+    """One decision's worth of reasoning over a ``CardTracker``."""
+
+    def __init__(self, view: BotView) -> None:
+        obs = view.observation
+        self.obs = obs
+        self.rules = obs.rules
+        self.t = CardTracker.from_view(obs)
+        self.me: Seat = obs.seat
+        self.values = Values.for_rules(obs.rules)
+        self.sweep = obs.rules.capture is Capture.SWEEP
+        t = self.t
+        self.room = [t.hand_sizes[s] - t.known[s].bit_count() for s in range(4)]
+        self.spare = sum(t.cards_to_come) + (
+            1 if t.hidden_holder is not None and t.hidden_holder != self.me else 0
+        )
+        self.active = int(t.trump_in_force) if t.trump_in_force is not None else NO_TRUMP
+        self._lead_odds: dict[tuple[int, int], float] = {}
+        self._p_card = self._card_odds()
+        self.claim_next = self._claim_next()
+
+    # ------------------------------------------------------------ card odds
+    def p_card(self, seat: Seat, suit: int) -> float:
+        """Rough chance that ``seat`` holds a given unknown card of ``suit`` in hand now."""
+        return self._p_card[seat][suit]
+
+    def _card_odds(self) -> list[list[float]]:
+        t = self.t
+        odds = [[0.0] * 4 for _ in range(4)]
+        for suit in range(4):
+            places = self.spare + sum(
+                self.room[s] for s in range(4) if s != self.me and not t.void(s, suit)
+            )
+            for seat in range(4):
+                if seat != self.me and places and not t.void(seat, suit):
+                    odds[seat][suit] = self.room[seat] / places
+        return odds
+
+    def p_any(self, seat: Seat, mask: CardMask) -> float:
+        """Rough chance that ``seat`` holds at least one card of ``mask``."""
+        t = self.t
+        if seat == self.me:
+            return 1.0 if t.hand & mask else 0.0
+        if t.known[seat] & mask:
+            return 1.0
+        unknown = t.unknown & mask
+        if not unknown:
+            return 0.0
+        miss = 1.0
+        odds = self._p_card[seat]
+        for suit in range(4):
+            n = (unknown & SUIT_MASKS[suit]).bit_count()
+            if n:
+                miss *= (1.0 - odds[suit]) ** n
+        return 1.0 - miss
+
+    def p_void(self, seat: Seat, suit: int) -> float:
+        t = self.t
+        if t.known[seat] & SUIT_MASKS[suit]:
+            return 0.0
+        if t.void(seat, suit):
+            return 1.0
+        return 1.0 - self.p_any(seat, t.unknown & SUIT_MASKS[suit])
+
+    def p_ruff(self, seat: Seat, led: int, trump: int) -> float:
+        """Chance that ``seat``, out of ``led``, can play a trump that counts."""
+        t = self.t
+        if trump == NO_TRUMP:
+            if t.trump_may_be_set_now:
+                return 1.0  # the first card off the led suit sets trumps and wins
+            if t.hidden_holder is not None and t.trump is None:
+                return 1.0 if seat == t.hidden_holder else 0.55  # a reveal may follow
+            return 0.0
+        if trump == led:
+            return 0.0
+        if seat == t.hidden_holder:
+            return 1.0  # the face-down card comes back to its owner's hand on a reveal
+        return self.p_any(seat, t.out & SUIT_MASKS[trump])
+
+    def p_beats(self, seat: Seat, card: int, key: int, led: int, trump: int) -> float:
+        """Chance that ``seat`` can beat ``card`` (with trick key ``key``) in a trick led ``led``."""
+        higher = self.t.higher_out(card)
+        if key >= TRUMP_BONUS:
+            over = self.p_any(seat, higher) if higher else 0.0
+            if card // 13 == led:
+                return over
+            return self.p_void(seat, led) * over
+        over = self.p_any(seat, higher) if higher else 0.0
+        return min(1.0, over + self.p_void(seat, led) * self.p_ruff(seat, led, trump))
+
+    # ------------------------------------------------------------ trick outcomes
+    def key_of(self, card: int, trump: int) -> int:
+        """The key ``card`` gets if played now with ``trump`` in force."""
+        rank, suit = card % 13, card // 13
+        led = self.t.led
+        if led is None:
+            return rank + TRUMP_BONUS if suit == trump else rank
+        if suit == led:
+            return rank + (TRUMP_BONUS if led == trump else 0)
+        if suit == trump or (trump == NO_TRUMP and self.t.trump_may_be_set_now):
+            return rank + TRUMP_BONUS
+        return -1
+
+    def winners(self, card: int, trump: int) -> dict[Seat, float]:
+        """Who ends up winning the trick, with what chance, if this seat plays ``card``."""
+        t = self.t
+        key = self.key_of(card, trump)
+        led = t.led if t.led is not None else card // 13
+        if key > t.best_key:
+            holder, top, top_key = self.me, card, key
+        else:
+            assert t.winning is not None
+            holder, top = t.winning
+            top_key = t.best_key
+        out: dict[Seat, float] = {}
+        self._spread(list(t.to_play), holder, top, top_key, led, trump, 1.0, 1.0, out)
+        return out
+
+    def _spread(self, later: list[Seat], holder: Seat, top: int, key: int, led: int, trump: int,
+                strength: float, weight: float, out: dict[Seat, float]) -> None:
+        if not later:
+            out[holder] = out.get(holder, 0.0) + weight
+            return
+        seat, rest = later[0], later[1:]
+        if (seat ^ holder) & 1 == 0:  # the holder's partner does not overtake
+            self._spread(rest, holder, top, key, led, trump, strength, weight, out)
+            return
+        beat = strength * self.p_beats(seat, top, key, led, trump)
+        if beat > 0:
+            self._spread(rest, seat, top, key, led, trump, strength * 0.5, weight * beat, out)
+        self._spread(rest, holder, top, key, led, trump, strength, weight * (1 - beat), out)
+
+    def trick_value(self, card: int, winner: Seat, follow_up: bool) -> float:
+        """The value for this seat's team of ``winner`` taking the trick with ``card`` in it."""
+        t, v = self.t, self.values
+        side = 1.0 if (winner ^ self.me) & 1 == 0 else -1.0
+        trick = t.trick_cards | (1 << card)
+        if not self.sweep:
+            return side * (v.ten * (trick & TENS).bit_count() + v.trick)
+        total = v.ten * ((trick | t.pile) & TENS).bit_count() + v.trick * (t.pile_tricks + 1)
+        if t.last_trick or (winner == t.streak_holder and t.sweep_on_win):
+            return side * total
+        edge = v.streak_edge if self.claim_next else EDGE_NO_CLAIM
+        if winner == self.me:
+            edge += 0.35 if follow_up else 0.0
+        elif side < 0:
+            edge += 0.05
+        return side * edge * total
+
+    def _claim_next(self) -> bool:
+        """Could the winner of this trick take the pile by winning the next one too?"""
+        t, rules = self.t, self.rules
+        following = t.trick_number + 1
+        if following >= t.tricks_per_hand:
+            return True
+        if rules.sweep_limits is SweepLimits.COURT_PIECE:
+            if following <= 2 or following == t.tricks_per_hand - 1:
+                return False
+            if rules.trump is TrumpMethod.HIDDEN and t.hidden_holder is not None:
+                return False  # a claim needs a winning card played after the reveal
+        return True
+
+    def card_cost(self, card: int, trump: int) -> float:
+        """What playing ``card`` spends: high cards and trumps are worth keeping."""
+        t = self.t
+        suit, rank = card // 13, card % 13
+        cost = 0.01 * rank / 12
+        known_trump = trump if trump != NO_TRUMP else (int(t.trump) if t.trump is not None else NO_TRUMP)
+        if suit == known_trump:
+            cost += 0.06 + 0.05 * rank / 12
+            if t.is_master(card) and not t.last_trick:
+                cost += self.keep_master(t)
+        elif t.is_master(card) and rank >= Rank.JACK:
+            cost += 0.05
+        if t.led is not None and suit not in (t.led, known_trump):
+            # Discard from long suits; keep the short ones (they guard tens and make voids later).
+            length = (t.hand & SUIT_MASKS[suit]).bit_count()
+            cost += 0.03 * max(0, 3 - length)
+        if t.trump_may_be_set_now and t.led is not None and suit != t.led:
+            cost -= 0.08 * (t.hand & SUIT_MASKS[suit]).bit_count() + 0.02 * _suit_hcp(t.hand, suit)
+        return cost
+
+    def keep_master(self, t: CardTracker) -> float:
+        """Cost of spending the master trump: the last trick (or a decisive second) needs it."""
+        v = self.values
+        keep = v.keep_master_trump * (0.5 if t.trick_number >= t.tricks_per_hand - 1 else 1.0)
+        if self.sweep:
+            pile = v.ten * (t.pile & TENS).bit_count() + v.trick * t.pile_tricks
+            keep += PILE_KEEP * pile
+        return keep
+
+    def lead_odds(self, card: int, trump: int) -> float:
+        """Chance that ``card``, led, is not beaten by an opponent (for planning a second trick)."""
+        cached = self._lead_odds.get((card, trump))
+        if cached is not None:
+            return cached
+        key = card % 13 + (TRUMP_BONUS if card // 13 == trump else 0)
+        keep = 1.0
+        for opp in (self.me ^ 1, self.me ^ 3):
+            keep *= 1.0 - self.p_beats(opp, card, key, card // 13, trump)
+        self._lead_odds[(card, trump)] = keep
+        return keep
+
+    def follow_up(self, card: int, trump: int) -> bool:
+        """After ``card``, does this seat still hold a likely winner to lead next?"""
+        rest = self.t.hand & ~(1 << card)
+        return any(self.lead_odds(c, trump) >= 0.75 for c in cards_of(rest))
+
+    def value(self, card: int, trump: int) -> float:
+        """Expected value of playing ``card`` now with ``trump`` in force."""
+        t = self.t
+        chances = self.winners(card, trump)
+        follow = self.follow_up(card, trump) if self.sweep and chances.get(self.me, 0.0) > 0 else False
+        total = sum(p * self.trick_value(card, w, follow and w == self.me) for w, p in chances.items())
+        total -= self.card_cost(card, trump)
+        if t.led is None:
+            total += self.lead_bonus(card, trump)
+        return total
+
+    def lead_bonus(self, card: int, trump: int) -> float:
+        """Leading advice: an ace (or master) before its ten; no bare ten; no trumps for nothing."""
+        t = self.t
+        suit, rank = card // 13, card % 13
+        ten_bit = 1 << (suit * 13 + Rank.TEN)
+        bonus = 0.0
+        if rank > Rank.TEN and t.hand & ten_bit and t.is_master(card):
+            bonus += 0.12 * self.values.ten
+        if rank == Rank.TEN and not t.is_master(card):
+            bonus -= 0.1 * self.values.ten
+        return bonus
+
+    # ------------------------------------------------------------ decisions
+    def best_card(self, legal: tuple[Card, ...]) -> Card:
+        scored = [(self.value(c, self.active), -int(c)) for c in legal]
+        best = max(range(len(legal)), key=lambda i: scored[i])
+        return legal[best]
+
+    def should_reveal(self) -> bool:
+        """On-request hidden trump: ask for (or show) the trump when a trump is worth it."""
+        t = self.t
+        obs = self.obs
+        if obs.rules.trump is not TrumpMethod.HIDDEN or obs.rules.reveal is not Reveal.ON_REQUEST:
+            return False
+        if obs.rules.sweep_limits is SweepLimits.COURT_PIECE and t.hidden_holder is not None:
+            # Double Sir: no claim counts until the trump is shown, and a card never shown is its
+            # owner's last card, a trump that takes the last trick and with it the whole pile.
+            # So the owner's side keeps it down and the other side asks as soon as it may.
+            return (t.hidden_holder ^ self.me) & 1 == 1
+        plain = max(self.value(c, self.active) for c in cards_of(self._legal_mask()))
+        if t.trump is not None:
+            # This seat set the trump: it knows the suit, and the card comes back to its hand.
+            trump = int(t.trump)
+            own = t.hand & SUIT_MASKS[trump]
+            if t.own_hidden is not None:
+                own |= 1 << t.own_hidden
+            revealed = max(self.value(c, trump) for c in cards_of(own))
+            return revealed - SHOW_COST * self._stakes_unit() > plain
+        # Asking: the suit is unknown; weigh each suit by the unseen cards that could be the one.
+        led = t.led
+        weights = [(t.unknown & SUIT_MASKS[s]).bit_count() for s in range(4)]
+        total = sum(weights)
+        if not total or led is None:
+            return False
+        expected = 0.0
+        for s in range(4):
+            if not weights[s]:
+                continue
+            options = (t.hand & SUIT_MASKS[s]) or t.hand  # a trump if able, else anything
+            expected += weights[s] / total * max(self.value(c, s) for c in cards_of(options))
+        return expected - ASK_COST * self._stakes_unit() > plain
+
+    def _legal_mask(self) -> CardMask:
+        mask = 0
+        for action in self.obs.legal_actions:
+            c = getattr(action, "card", None)
+            if c is not None:
+                mask |= 1 << c
+        return mask
+
+    def _stakes_unit(self) -> float:
+        v = self.values
+        return v.ten if v.ten else v.trick
+
+
+def _suit_hcp(hand: CardMask, suit: int) -> float:
+    return sum(_HCP.get(c.rank, 0.0) for c in cards_of(hand & SUIT_MASKS[suit]))
