@@ -272,6 +272,16 @@ class HandState:
         return tuple(out)
 
     @property
+    def trick_cards(self) -> tuple[int, ...]:
+        """The cards of the trick in progress as plain ints, in play order (cheap, for search)."""
+        return tuple(self._trick)
+
+    @property
+    def trick_leader(self) -> Seat:
+        """The seat that led (or is to lead) the trick in progress."""
+        return self._leader
+
+    @property
     def led_suit(self) -> Suit | None:
         return Suit(self._led) if self._trick else None
 

@@ -10,16 +10,15 @@ hand, and never close to the deadline.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass
 
 from arena.actions import REVEAL, Action, RevealTrump
-from arena.cards import TENS, Card, Rank, Suit
+from arena.cards import SUIT_MASKS, TENS, Card, Rank
 from arena.hand import Decision, HandState
 from arena.referee.messages import MatchStart
-from arena.rules import HandResultRule, Rules
+from arena.rules import Direction, HandResultRule, Rules
 from sdk.bot import Bot, BotView
 from sdk.sampling import Sampler
 
@@ -33,7 +32,7 @@ class SearchBudget:
 
     share_of_move: float = 0.5
     max_per_move: float | None = None
-    min_samples: int = 8
+    min_samples: int = 4
 
 
 class SearchBot(Bot):
@@ -68,6 +67,8 @@ class SearchBot(Bot):
         return time.perf_counter() + budget
 
     def _search(self, view: BotView) -> Action:
+        """Score every legal action on the same imagined worlds (paired comparison), as many
+        worlds as the budget allows; play the best total."""
         start = time.perf_counter()
         legal = view.observation.legal_actions
         if len(legal) == 1:
@@ -77,31 +78,21 @@ class SearchBot(Bot):
         seat = obs.seat
         rules = obs.rules
         totals = [0.0] * len(legal)
-        visits = [0] * len(legal)
-        runs = 0
         sampler = Sampler(obs)
-        while runs < self.budget.min_samples * len(legal) or time.perf_counter() < deadline:
-            world = sampler.state(sampler.sample(self.rng))
-            index = _ucb_pick(totals, visits, runs)
-            world.apply(legal[index])
-            _rollout(world, self.rng)
-            totals[index] += _reward(rules, world, seat)
-            visits[index] += 1
-            runs += 1
-            if runs >= 20000:
+        worlds = 0
+        while worlds < self.budget.min_samples or time.perf_counter() < deadline:
+            base = sampler.state(sampler.sample(self.rng))
+            for index, action in enumerate(legal):
+                world = base.clone()
+                world.apply(action)
+                _rollout(world)
+                totals[index] += _reward(rules, world, seat)
+            worlds += 1
+            if worlds >= 5000:
                 break
         self.move_times.append(time.perf_counter() - start)
-        best = max(range(len(legal)), key=lambda i: (totals[i] / visits[i]) if visits[i] else -math.inf)
+        best = max(range(len(legal)), key=totals.__getitem__)
         return legal[best]
-
-
-def _ucb_pick(totals: list[float], visits: list[int], runs: int) -> int:
-    for i, n in enumerate(visits):
-        if n == 0:
-            return i
-    log_runs = math.log(runs)
-    return max(range(len(totals)),
-               key=lambda i: totals[i] / visits[i] + EXPLORATION * math.sqrt(log_runs / visits[i]))
 
 
 def _reward(rules: Rules, state: HandState, seat: int) -> float:
@@ -121,56 +112,97 @@ def _reward(rules: Rules, state: HandState, seat: int) -> float:
     return value + 0.25 * edge
 
 
-def _rollout(state: HandState, rng: random.Random) -> None:
-    """Finish the hand fast: win a trick cheaply when it holds a ten or the streak is at stake,
-    else throw the lowest card; trump calls and hides by the longest suit."""
+def _rollout(state: HandState) -> None:
+    """Finish the hand with a perfect-information greedy policy (the world is fully known)."""
+    rules = state.rules
+    last_trick = rules.hand_size
+    order = _ORDER[int(rules.direction is not Direction.CLOCKWISE)]
     while not state.is_over:
-        decision = state.decision
-        if decision is not Decision.PLAY:
-            actions = state.legal_actions()
-            state.apply(actions[rng.randrange(len(actions))])
+        if state.decision is not Decision.PLAY:
+            state.apply(state.legal_actions()[0])
             continue
         mask = state.legal_mask()
         if mask & (mask - 1) == 0:
             state.play(mask.bit_length() - 1)
-            continue
-        state.play(_greedy_card(state, mask, rng))
+        else:
+            state.play(_greedy_card(state, mask, order, last_trick))
 
 
-def _greedy_card(state: HandState, mask: int, rng: random.Random) -> int:
-    trick = state.current_trick
-    if not trick:
-        # Lead: a random card, preferring not to lead a ten.
-        safe = mask & ~TENS or mask
-        return _random_bit(safe, rng)
-    seat = state.to_move
-    assert seat is not None
-    led = trick[0][1] // 13
-    trump = state.trump_in_force
-    best_seat, best_card = trick[0]
-    for s, c in trick[1:]:
-        if _beats(c, best_card, led, trump):
-            best_seat, best_card = s, c
-    partner_winning = best_seat == seat ^ 2
-    stakes = any(c % 13 == TEN_RANK for _, c in trick) or state.pile & TENS or state.streak_holder is not None
-    winners = [c for c in _bits(mask) if _beats(c, best_card, led, trump)]
-    if winners and not partner_winning and (stakes or rng.random() < 0.5):
-        return min(winners, key=lambda c: (c // 13 == trump, c % 13))
-    # Lose (or let partner win) as cheaply as possible; keep tens for partner's tricks.
-    cards = _bits(mask)
-    if partner_winning:
-        tens = [c for c in cards if c % 13 == TEN_RANK]
-        if tens:
-            return tens[0]
+def _cheapest(cards: list[int], trump: int) -> int:
+    """The least valuable card: not a ten, not a trump, lowest rank."""
     return min(cards, key=lambda c: (c % 13 == TEN_RANK, c // 13 == trump, c % 13))
 
 
-def _beats(card: int, best: int, led: int, trump: Suit | None) -> bool:
+def _cheapest_winner(cards: list[int], trump: int) -> int:
+    return min(cards, key=lambda c: (c // 13 == trump, c % 13))
+
+
+def _greedy_card(state: HandState, mask: int, order: tuple[tuple[int, ...], ...], last_trick: int) -> int:
+    seat = state.to_move
+    assert seat is not None
+    trump_suit = state.trump_in_force
+    trump = -1 if trump_suit is None else int(trump_suit)
+    trick = state.trick_cards
+    later = order[seat][: 3 - len(trick)]
+    hands = [state.hand(s) for s in range(4)]
+    streak = state.streak_holder
+    last = state.trick_number == last_trick
+    at_stake = last or bool(state.pile & TENS)
+    sweeping = last or streak == seat
+    cards = _bits(mask)
+    if not trick:
+        sure = [c for c in cards if _unbeatable(c, c // 13, trump, later, hands)]
+        if sure and (sweeping or at_stake or (streak is not None and streak & 1 != seat & 1)):
+            return _cheapest_winner(sure, trump)
+        return _cheapest(cards, trump)
+    led = trick[0] // 13
+    leader = state.trick_leader
+    best_at, best = 0, trick[0]
+    for i in range(1, len(trick)):
+        if _beats(trick[i], best, trump):
+            best_at, best = i, trick[i]
+    best_seat = order[leader][best_at - 1] if best_at else leader
+    at_stake = at_stake or any(c % 13 == TEN_RANK for c in trick)
+    if best_seat == seat ^ 2 and _unbeatable(best, led, trump, later, hands):
+        tens = [c for c in cards if c % 13 == TEN_RANK]
+        return tens[0] if tens else _cheapest_winner(cards, trump)
+    sure = [c for c in cards if _beats(c, best, trump) and _unbeatable(c, led, trump, later, hands)]
+    if sure and (sweeping or at_stake or best_seat & 1 != seat & 1
+                 or (streak is not None and streak & 1 != seat & 1)):
+        return _cheapest_winner(sure, trump)
+    return _cheapest(cards, trump)
+
+
+def _unbeatable(card: int, led: int, trump: int, later: tuple[int, ...], hands: list[int]) -> bool:
+    """No player still to play in this trick can beat ``card`` with a legal card."""
+    suit = card // 13
+    for seat in later:
+        hand = hands[seat]
+        follow = hand & SUIT_MASKS[led]
+        options = follow or hand
+        if suit == trump:
+            if options & SUIT_MASKS[trump] & ~((2 << card) - 1):
+                return False
+        elif (options & SUIT_MASKS[suit] & ~((2 << card) - 1)) or (
+            trump >= 0 and not follow and hand & SUIT_MASKS[trump]
+        ):
+            return False
+    return True
+
+
+def _beats(card: int, best: int, trump: int) -> bool:
     """Does ``card`` beat the trick's best card so far (same suit higher, or a trump)?"""
     suit, best_suit = card // 13, best // 13
-    if trump is not None and suit == trump and best_suit != trump:
+    if suit == trump and best_suit != trump:
         return True
     return suit == best_suit and card > best
+
+
+_ORDER = (
+    tuple(tuple((s + i) % 4 for i in range(1, 4)) for s in range(4)),
+    tuple(tuple((s - i) % 4 for i in range(1, 4)) for s in range(4)),
+)
+"""_ORDER[anticlockwise][seat]: the players after ``seat`` in play order."""
 
 
 def _bits(mask: int) -> list[int]:
@@ -180,12 +212,3 @@ def _bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def _random_bit(mask: int, rng: random.Random) -> int:
-    k = rng.randrange(mask.bit_count())
-    while k:
-        mask &= mask - 1
-        k -= 1
-    return (mask & -mask).bit_length() - 1
-
