@@ -123,6 +123,7 @@ class HandState:
         "_sweep",
         "_to_move",
         "_trick",
+        "_trick_values",
         "_tricks",
         "_trump",
         "_undealt",
@@ -164,6 +165,7 @@ class HandState:
         self._best = -1
         self._orders = play_orders(rules.direction)
         self._tricks: list[_RawTrick] = []
+        self._trick_values: list[Trick] = []
         self._legal: CardMask = 0
         self._pile = 0
         self._pile_tricks = 0
@@ -250,7 +252,11 @@ class HandState:
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
-        return tuple(self._trick_value(i) for i in range(len(self._tricks)))
+        """The finished tricks; each ``Trick`` value is built once, when first asked for."""
+        values = self._trick_values
+        for index in range(len(values), len(self._tricks)):
+            values.append(self._trick_value(index))
+        return tuple(values)
 
     def _trick_value(self, index: int) -> Trick:
         leader, cards, winner, taken_by, taken = self._tricks[index]
@@ -627,6 +633,7 @@ class HandState:
         other._undealt = self._undealt[:]
         other._trick = self._trick[:]
         other._tricks = self._tricks[:]
+        other._trick_values = self._trick_values[:]
         other._captured = self._captured[:]
         other._captured_tricks = self._captured_tricks[:]
         other._events = self._events[:]
@@ -688,6 +695,7 @@ class HandState:
         state._tricks = [
             (t.leader, [int(c) for c in t.cards], t.winner, t.taken_by, t.tricks_taken) for t in obs.tricks
         ]
+        state._trick_values = list(obs.tricks)
         state._trick = [int(c) for _, c in obs.current_trick]
         state._leader = obs.current_trick[0][0] if obs.current_trick else state._to_move
         state._led = obs.current_trick[0][1] // 13 if obs.current_trick else NO_SUIT

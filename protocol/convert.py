@@ -8,6 +8,7 @@ that into a *malformed reply* fault.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -92,7 +93,15 @@ def card_from_pb(number: int, where: str) -> Card:
 
 
 def _cards_from_pb(numbers: Sequence[int], where: str) -> tuple[Card, ...]:
-    return tuple(card_from_pb(n, f"{where}[{i}]") for i, n in enumerate(numbers))
+    """Decode a list of cards; the field path is only built when a card is bad."""
+    if numbers and (min(numbers) < 1 or max(numbers) > 52):
+        for i, n in enumerate(numbers):
+            card_from_pb(n, f"{where}[{i}]")
+    return tuple(map(_CARD_OF_PB.__getitem__, numbers))
+
+
+_CARD_OF_PB: tuple[Card, ...] = (CARDS[0], *CARDS)
+"""Proto card number -> card (index 0 is never read: it is rejected above)."""
 
 
 def _optional_card(card: int | None) -> PbEnum:
@@ -167,6 +176,14 @@ _PB_ENUM = {
 
 
 def rules_to_pb(rules: Rules) -> pb.Rules:
+    """The rules message, built once per rules object (it is sent with every decision)."""
+    message = pb.Rules()
+    message.CopyFrom(_rules_message(rules))
+    return message
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_message(rules: Rules) -> pb.Rules:
     options = rules.options()
     message = pb.Rules(
         bonus_aces=rules.bonus_aces, mendikot_bonus=rules.mendikot_bonus,
@@ -179,6 +196,13 @@ def rules_to_pb(rules: Rules) -> pb.Rules:
 
 
 def rules_from_pb(message: pb.Rules, where: str = "rules") -> Rules:
+    """Decode and validate rules; cached by the message's bytes (they repeat every decision)."""
+    return _rules_from_bytes(message.SerializeToString(deterministic=True), where)
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_from_bytes(data: bytes, where: str) -> Rules:
+    message = pb.Rules.FromString(data)
     values: dict[str, Any] = {
         "bonus_aces": message.bonus_aces, "mendikot_bonus": message.mendikot_bonus,
         "kot_bonus": message.kot_bonus, "early_end": message.early_end,
@@ -253,7 +277,7 @@ def observation_to_pb(obs: Observation) -> pb.Observation:
         hidden_trump_card=_optional_card(obs.hidden_trump_card),
         must_play_trump=obs.must_play_trump, trick_number=obs.trick_number,
         current_trick=[pb.Play(seat=s, card=card_to_pb(c)) for s, c in obs.current_trick],
-        tricks=[_trick_to_pb(t) for t in obs.tricks], pile=[card_to_pb(c) for c in obs.pile],
+        tricks=[_trick_message(t) for t in obs.tricks], pile=[card_to_pb(c) for c in obs.pile],
         pile_tricks=obs.pile_tricks,
         captured=[pb.Cards(cards=[card_to_pb(c) for c in team]) for team in obs.captured],
         tens=obs.tens, tricks_won=obs.tricks_won, tricks_captured=obs.tricks_captured,
@@ -294,8 +318,9 @@ def observation_from_pb(message: pb.Observation, where: str = "observation") -> 
         hidden_trump_card=card_from_pb(hidden, f"{where}.hidden_trump_card") if hidden else None,
         reveal=_reveal_from_pb(message.reveal, f"{where}.reveal") if message.HasField("reveal") else None,
         must_play_trump=message.must_play_trump, trick_number=message.trick_number,
-        current_trick=tuple((p.seat, card_from_pb(p.card, f"{where}.current_trick[{i}]"))
-                            for i, p in enumerate(message.current_trick)),
+        current_trick=tuple(zip((p.seat for p in message.current_trick),
+                                _cards_from_pb([p.card for p in message.current_trick], f"{where}.current_trick"),
+                                strict=True)),
         tricks=tuple(_trick_from_pb(t, f"{where}.tricks[{i}]") for i, t in enumerate(message.tricks)),
         pile=_cards_from_pb(message.pile, f"{where}.pile"), pile_tricks=message.pile_tricks,
         streak_holder=_opt(message, "streak_holder"),
@@ -314,6 +339,12 @@ def _captured_from_pb(teams: Sequence[pb.Cards], where: str) -> tuple[tuple[Card
     return (_cards_from_pb(teams[0].cards, f"{where}[0]"), _cards_from_pb(teams[1].cards, f"{where}[1]"))
 
 
+@functools.lru_cache(maxsize=4096)
+def _trick_message(trick: Trick) -> pb.Trick:
+    """A finished trick never changes: its message is built once and reused."""
+    return _trick_to_pb(trick)
+
+
 def _trick_to_pb(trick: Trick) -> pb.Trick:
     message = pb.Trick(
         number=trick.number, leader=trick.leader, winner=trick.winner,
@@ -326,8 +357,25 @@ def _trick_to_pb(trick: Trick) -> pb.Trick:
 
 
 def _trick_from_pb(message: pb.Trick, where: str) -> Trick:
-    plays = [(p.seat, card_from_pb(p.card, f"{where}.plays[{i}]")) for i, p in enumerate(message.plays)]
-    return Trick(message.number, message.leader, tuple(s for s, _ in plays), tuple(c for _, c in plays),
+    """Decode a finished trick; the same tricks come with every request, so decoded ones are
+    kept by their bytes (a bounded cache)."""
+    key = message.SerializeToString(deterministic=True)
+    trick = _DECODED_TRICKS.get(key)
+    if trick is None:
+        trick = _decode_trick(message, where)
+        if len(_DECODED_TRICKS) >= 4096:
+            _DECODED_TRICKS.clear()
+        _DECODED_TRICKS[key] = trick
+    return trick
+
+
+_DECODED_TRICKS: dict[bytes, Trick] = {}
+
+
+def _decode_trick(message: pb.Trick, where: str) -> Trick:
+    plays = message.plays
+    cards = _cards_from_pb([p.card for p in plays], f"{where}.plays")
+    return Trick(message.number, message.leader, tuple(p.seat for p in plays), cards,
                  message.winner, _opt(message, "taken_by"), message.tricks_taken)
 
 
