@@ -133,17 +133,8 @@ class HandState:
         full = deal.check(rules)
         if dealer not in (0, 1, 2, 3):
             raise IllegalActionError(f"dealer must be a seat 0..3, not {dealer!r}")
-        self._rules = rules
         self._deal: Deal | None = deal
-        self._dealer = dealer
-        self._next = next_seats(rules.direction)
-        self._first: Seat = self._next[dealer]
-        self._n_tricks = rules.hand_size
-        self._method = rules.trump
-        self._sweep = rules.capture is Capture.SWEEP
-        self._cp_limits = rules.sweep_limits is SweepLimits.COURT_PIECE
-        self._on_request = rules.reveal is Reveal.ON_REQUEST
-        self._early_end = rules.early_end and rules.hand_result is HandResultRule.SEVEN_TRICKS
+        self._set_table(rules, dealer)
         first_packet = rules.packets[0]
         if self._method in (TrumpMethod.FIRST_DISCARD, TrumpMethod.NONE):
             self._hands = full
@@ -183,6 +174,19 @@ class HandState:
         elif self._method is TrumpMethod.OPEN_RANDOM:
             self._open_random_trump(first_packet)
         self._update_legal()
+
+    def _set_table(self, rules: Rules, dealer: Seat) -> None:
+        """The facts fixed for the whole hand: the rules' switches, the seats' order."""
+        self._rules = rules
+        self._dealer = dealer
+        self._next = next_seats(rules.direction)
+        self._first = self._next[dealer]
+        self._n_tricks = rules.hand_size
+        self._method = rules.trump
+        self._sweep = rules.capture is Capture.SWEEP
+        self._cp_limits = rules.sweep_limits is SweepLimits.COURT_PIECE
+        self._on_request = rules.reveal is Reveal.ON_REQUEST
+        self._early_end = rules.early_end and rules.hand_result is HandResultRule.SEVEN_TRICKS
 
     # ----------------------------------------------------------------- queries
     @property
@@ -666,18 +670,8 @@ class HandState:
         if (hidden_card is None) != (obs.hidden_trump_holder is None):
             raise ValueError("a hidden card must be placed exactly when one is face down")
         state = cls.__new__(cls)
-        state._rules = rules
         state._deal = None
-        state._dealer = obs.dealer
-        state._next = next_seats(rules.direction)
-        state._orders = play_orders(rules.direction)
-        state._first = obs.first_player
-        state._n_tricks = rules.hand_size
-        state._method = rules.trump
-        state._sweep = rules.capture is Capture.SWEEP
-        state._cp_limits = rules.sweep_limits is SweepLimits.COURT_PIECE
-        state._on_request = rules.reveal is Reveal.ON_REQUEST
-        state._early_end = rules.early_end and rules.hand_result is HandResultRule.SEVEN_TRICKS
+        state._set_table(rules, obs.dealer)
         state._hands = list(hands)
         state._undealt = list(undealt)
         state._active = obs.trump_in_force if obs.trump_in_force is not None else NO_SUIT

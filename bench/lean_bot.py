@@ -11,18 +11,12 @@ Run: ``DEHLA_BOT_ADDRESS=unix:/tmp/b.sock python bench/lean_bot.py``.
 
 from __future__ import annotations
 
-import signal
-import threading
-from concurrent import futures
 from typing import Any
 
-import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-
 from arena.referee.messages import DecisionReply
-from protocol import SERVICE_NAME, convert
+from protocol import convert
 from sdk.bot import Bot, BotView
-from sdk.server import BotServicer, parse_address
+from sdk.server import BotServicer, run
 
 
 class FirstLegal(Bot):
@@ -42,20 +36,7 @@ class LeanServicer(BotServicer):
 
 
 def main() -> None:
-    address = parse_address()
-    done = threading.Event()
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4), options=[("grpc.so_reuseport", 0)])
-    convert.add_bot_service(LeanServicer(FirstLegal(), done.set), server)
-    health_servicer = health.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    server.add_insecure_port(address)
-    server.start()
-    for name in ("", SERVICE_NAME):
-        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: done.set())
-    done.wait()
-    server.stop(grace=0.5).wait()
+    run(None, servicer=lambda on_end: LeanServicer(FirstLegal(), on_end))
 
 
 if __name__ == "__main__":

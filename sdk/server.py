@@ -95,12 +95,30 @@ def parse_address(argv: Sequence[str] | None = None) -> str:
     return str(address)
 
 
-def serve(bot: Bot, address: str) -> tuple[grpc.Server, threading.Event]:
-    """Start serving ``bot`` on ``address``; returns the server and an event set at EndMatch."""
+ServicerFactory = Callable[[Callable[[], None]], Any]
+"""Builds the BotService servicer from the callback it must call at EndMatch."""
+
+
+def serve(
+    bot: Bot | None,
+    address: str,
+    *,
+    servicer: ServicerFactory | None = None,
+    interceptors: Sequence[Any] = (),
+) -> tuple[grpc.Server, threading.Event]:
+    """Start serving on ``address``; returns the server and an event set at EndMatch.
+
+    ``servicer`` replaces the SDK's own servicer (test and benchmark bots that speak the
+    protocol at a lower level); ``interceptors`` go in front of it.
+    """
     done = threading.Event()
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4),
+    if servicer is None:
+        if bot is None:
+            raise ValueError("serve needs a bot or a servicer")
+        servicer = lambda on_end: BotServicer(bot, on_end)  # noqa: E731
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4), interceptors=list(interceptors),
                          options=[("grpc.so_reuseport", 0)])
-    convert.add_bot_service(BotServicer(bot, done.set), server)
+    convert.add_bot_service(servicer(done.set), server)
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     if server.add_insecure_port(address) == 0 and not address.startswith("unix:"):
@@ -111,13 +129,19 @@ def serve(bot: Bot, address: str) -> tuple[grpc.Server, threading.Event]:
     return server, done
 
 
-def run(bot: Bot, argv: Sequence[str] | None = None) -> None:
-    """Serve ``bot`` until the match ends or the referee stops the process."""
+def run(
+    bot: Bot | None,
+    argv: Sequence[str] | None = None,
+    *,
+    servicer: ServicerFactory | None = None,
+    interceptors: Sequence[Any] = (),
+) -> None:
+    """Serve until the match ends or the referee stops the process."""
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s %(message)s")
     address = parse_address(argv)
-    server, done = serve(bot, address)
+    server, done = serve(bot, address, servicer=servicer, interceptors=interceptors)
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: done.set())
-    log.info("%s serving on %s", bot.name, address)
+    log.info("%s serving on %s", bot.name if bot else "bot", address)
     done.wait()
     server.stop(grace=0.5).wait()

@@ -15,15 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-import threading
 from collections.abc import Callable, Iterator
-from concurrent import futures
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
 import pytest
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from arena.actions import RevealTrump
 from arena.cards import Card, cards_of
@@ -35,9 +32,8 @@ from arena.referee.messages import MatchStart
 from arena.referee.table import DecisionLog, Table, TableConfig
 from arena.rules import PRESETS, rules_for
 from arena.table import SEATS
-from protocol import SERVICE_NAME, convert
 from sdk.bot import Bot, BotView
-from sdk.server import BotServicer
+from sdk.server import serve
 from tests.bots.common import first_legal
 from tests.test_properties import permuted, play_hand, unseen_by
 
@@ -84,18 +80,10 @@ class RecordingBot:
 
 @pytest.fixture(scope="module")
 def recording_bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RecordingBot]:
-    """An SDK bot served in this process on a unix socket, with the Decide tee in front.
-
-    (``sdk.server.serve`` takes no interceptors, so this repeats its few lines of set-up.)"""
+    """An SDK bot served in this process on a unix socket, with the Decide tee in front."""
     address = f"unix:{tmp_path_factory.mktemp('wire') / 'bot.sock'}"
     tee = DecideTee()
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2), interceptors=[tee])
-    convert.add_bot_service(BotServicer(FirstLegalBot(), threading.Event().set), server)
-    health_servicer = health.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    server.add_insecure_port(address)
-    server.start()
-    health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+    server, _ = serve(FirstLegalBot(), address, interceptors=[tee])
     yield RecordingBot(address, tee)
     server.stop(None)
 

@@ -15,20 +15,15 @@ The ``garbage`` modes wrap the SDK's handler in one that returns raw bytes inste
 
 from __future__ import annotations
 
-import signal
-import threading
 from collections.abc import Callable
-from concurrent import futures
 from typing import Any
 
 import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from arena.actions import RevealTrump
 from arena.cards import Card
-from protocol import SERVICE_NAME, convert
 from sdk.bot import BotView
-from sdk.server import BotServicer, parse_address
+from sdk.server import BotServicer, run
 from tests.bots.common import ScriptedBot, arguments, first_legal
 
 MODES = ("no-action", "unspecified-card", "oversized", "wrong-id", "garbage", "garbage-start")
@@ -97,28 +92,12 @@ class GarbageReply(grpc.ServerInterceptor):  # type: ignore[misc]
 
 def main() -> None:
     args = arguments(__doc__ or "", extra=[("mode", {"choices": MODES})])
-    address = parse_address()
-    done = threading.Event()
     bot = MarkingBot(args.at, args.repeat)
-    servicer = SpoilingServicer(bot, done.set, args.mode)
     interceptors = {
         "garbage": [GarbageReply("Decide", lambda: bot.spoil)],
         "garbage-start": [GarbageReply("StartMatch", lambda: True)],
     }.get(args.mode, [])
-    # sdk.server.serve cannot take another servicer or interceptors, so this repeats its set-up.
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4), interceptors=interceptors,
-                         options=[("grpc.so_reuseport", 0)])
-    convert.add_bot_service(servicer, server)
-    health_servicer = health.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    server.add_insecure_port(address)
-    server.start()
-    for name in ("", SERVICE_NAME):
-        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: done.set())
-    done.wait()
-    server.stop(grace=0.5).wait()
+    run(None, servicer=lambda on_end: SpoilingServicer(bot, on_end, args.mode), interceptors=interceptors)
 
 
 if __name__ == "__main__":
