@@ -15,11 +15,13 @@ from arena.outcome import HandResult
 from arena.rules import Rules
 
 
-def play_randomly(state: HandState, rng: random.Random) -> None:
-    """Finish ``state`` with uniformly random legal actions."""
-    while not state.is_over:
+def play_randomly(state: HandState, rng: random.Random, limit: int | None = None) -> None:
+    """Play uniformly random legal actions until the hand is over (or ``limit`` actions)."""
+    played = 0
+    while not state.is_over and (limit is None or played < limit):
         actions = state.legal_actions()
         state.apply(actions[rng.randrange(len(actions))])
+        played += 1
 
 
 @dataclass

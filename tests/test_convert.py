@@ -15,6 +15,7 @@ from arena.match import MatchScore
 from arena.observation import observe
 from arena.referee.messages import DecisionReply
 from arena.rules import PRESETS, rules_for
+from arena.selfplay import play_randomly
 from protocol import convert
 
 
@@ -25,11 +26,7 @@ def test_observations_round_trip_exactly(preset: str, deal_seed: int, play_seed:
     rules = rules_for(preset)
     state = HandState(rules, Deal.from_seed(rules, deal_seed), deal_seed % 4)
     rng = random.Random(play_seed)
-    for _ in range(stop):
-        if state.is_over:
-            break
-        actions = state.legal_actions()
-        state.apply(actions[rng.randrange(len(actions))])
+    play_randomly(state, rng, limit=stop)
     score = MatchScore(dealer=1, hands_played=3, kots=(1, 0), runs=(0, 2))
     for seat in range(4):
         view = observe(state, seat, score)

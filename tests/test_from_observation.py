@@ -13,6 +13,7 @@ from arena.deal import Deal
 from arena.hand import HandState
 from arena.observation import observe
 from arena.rules import PRESETS, rules_for
+from arena.selfplay import play_randomly
 
 
 def rebuilt(state: HandState, seat: int) -> HandState:
@@ -30,11 +31,7 @@ def test_rebuilt_state_plays_on_identically(preset: str, deal_seed: int, stop: i
     rules = rules_for(preset)
     state = HandState(rules, Deal.from_seed(rules, deal_seed), deal_seed % 4)
     rng = random.Random(play_seed)
-    for _ in range(stop):
-        if state.is_over:
-            break
-        actions = state.legal_actions()
-        state.apply(actions[rng.randrange(len(actions))])
+    play_randomly(state, rng, limit=stop)
     copy = rebuilt(state, seat)
     while True:
         for s in range(4):
