@@ -154,7 +154,6 @@ class HandState:
         self._led = NO_SUIT
         self._led_bonus = 0
         self._best = -1
-        self._orders = play_orders(rules.direction)
         self._tricks: list[_RawTrick] = []
         self._trick_values: list[Trick] = []
         self._legal: CardMask = 0
@@ -180,6 +179,7 @@ class HandState:
         self._rules = rules
         self._dealer = dealer
         self._next = next_seats(rules.direction)
+        self._orders = play_orders(rules.direction)
         self._first = self._next[dealer]
         self._n_tricks = rules.hand_size
         self._method = rules.trump
