@@ -176,3 +176,14 @@ def _register_referee_commands() -> None:
 
 
 _register_referee_commands()
+
+
+def _register_ladder_commands() -> None:
+    from ladder.commands import bots_command, ladder_group, submit_command  # noqa: PLC0415 - keeps the store off `dehla rules`
+
+    main.add_command(ladder_group)
+    main.add_command(submit_command)
+    main.add_command(bots_command)
+
+
+_register_ladder_commands()

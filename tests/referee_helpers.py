@@ -167,14 +167,24 @@ def is_running(pid: int) -> bool:
 
 
 def live_children(parent: int | None = None) -> list[int]:
-    """Live child processes of ``parent`` (default: this process), from procfs; [] without it."""
+    """Live child processes of ``parent`` (default: this process), from procfs; [] without it.
+
+    The standard library's own long-lived helpers (multiprocessing's resource tracker and
+    forkserver, started by process pools in other tests) are not bots and are left out.
+    """
     parent = os.getpid() if parent is None else parent
     children = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
         except (FileNotFoundError, ProcessLookupError, IndexError):
+            continue
+        if any(helper in cmdline for helper in _STDLIB_HELPERS):
             continue
         if int(fields[1]) == parent and fields[0] not in ("Z", "X"):
             children.append(int(stat.parent.name))
     return children
+
+
+_STDLIB_HELPERS = (b"multiprocessing.resource_tracker", b"multiprocessing.forkserver")

@@ -25,6 +25,7 @@ from arena.referee.recorder import read_match_record
 from arena.referee.stats import mean_interval
 from arena.referee.table import MatchOutcome, TableConfig
 from arena.rules import parse_option, rules_for
+from arena.sandbox import RunnerKind, SandboxError, runner_for
 
 
 def fail(message: str) -> NoReturn:
@@ -48,9 +49,12 @@ def fail(message: str) -> NoReturn:
 @click.option("--records", type=click.Path(file_okay=False, path_type=Path), default=Path("matches"),
               show_default=True, help="Folder for the match record and bot logs.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@click.option("--runner", "runner_name", type=click.Choice([k.value for k in RunnerKind]), default="local",
+              show_default=True, envvar="DEHLA_RUNNER",
+              help="How bots are started: local processes, bubblewrap sandboxes (root) or docker containers.")
 def match_command(partnership_a: str, partnership_b: str, deals: int, format_text: str, seed: int,
                   preset: str, options: tuple[str, ...], policy: str, per_move: float, bank: float,
-                  records: Path, as_json: bool) -> None:
+                  records: Path, as_json: bool, runner_name: str) -> None:
     """Play PARTNERSHIP_A against PARTNERSHIP_B with local bot processes.
 
     A partnership is a bot (partnered with a copy of itself) or BOT1+BOT2. A bot is a sample
@@ -66,6 +70,11 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
         fail(str(exc))
     except OSError as exc:
         fail(f"--records {records}: {exc.strerror}")
+    runner = runner_for(runner_name)
+    try:
+        runner.check()
+    except SandboxError as exc:
+        fail(f"--runner {runner_name}: {exc}")
     match_id = f"match-{time.strftime('%Y%m%d-%H%M%S')}-{seed}"
     config = TableConfig(match_id, rules, preset, match_format, seed,
                          TimeControl(per_move=per_move, bank=bank), FaultPolicy(policy))
@@ -78,7 +87,7 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
         def advance(index: int, result: HandResult) -> None:
             progress.advance(task)
 
-        outcome = asyncio.run(play_local_match(a, b, config, records, advance))
+        outcome = asyncio.run(play_local_match(a, b, config, records, advance, runner))
     report = match_report(outcome, partnership_a, partnership_b, records / f"{match_id}.jsonl")
     if as_json:
         click.echo(json.dumps(report))

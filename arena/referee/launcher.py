@@ -1,9 +1,13 @@
-"""Starting bots as local processes: resolving a bot spec, the address, capped logs, clean-up.
+"""Starting bots: resolving a bot spec, the address, the runner, capped logs, clean-up.
 
 A bot is told where to serve by the ``DEHLA_BOT_ADDRESS`` environment variable (``unix:PATH``
-or ``127.0.0.1:PORT``). Each bot runs in its own session (process group), so closing it kills
-everything it started. Its stdout and stderr go to one log capped at ``log_cap`` bytes; the
-rest is drained and counted, so a flooding bot never blocks or fills the disk.
+or ``127.0.0.1:PORT``). A ``Runner`` (``arena.sandbox``) decides how the process is started:
+a plain subprocess (``local``, the default), a bubblewrap sandbox or a docker container. Each
+bot runs in its own session (process group), so closing it kills everything it started there;
+the sandboxed runners also kill whatever else the bot left. Its stdout and stderr go to one
+log capped at ``log_cap`` bytes; the rest is drained slowly and counted, so a flooding bot
+slows only itself and never fills the disk. Sandboxed runners end the log with one line
+saying how the bot ended and what its limits caught.
 """
 
 from __future__ import annotations
@@ -18,12 +22,26 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.bots.manifest import load_manifest
+from arena.bots.manifest import Resources, load_manifest
 from arena.errors import ArenaError
+from arena.sandbox.limits import Limits
+from arena.sandbox.runner import (
+    ADDRESS_ENV,
+    Launch,
+    LocalRunner,
+    Program,
+    Runner,
+    RunnerKind,
+    RunReport,
+    SandboxError,
+)
 
-ADDRESS_ENV = "DEHLA_BOT_ADDRESS"
+__all__ = ["ADDRESS_ENV", "BotCommand", "BotProcess", "BotSpecError", "resolve_bot", "resolve_partnership"]
+
 SAMPLE_BOTS_PACKAGE = "sample_bots"
 DEFAULT_LOG_CAP = 256 * 1024
+DRAIN_PAUSE = 0.05
+"""Seconds between 64 KiB reads once the log is full: a flood drains at about 1 MB/s."""
 
 
 class BotSpecError(ArenaError):
@@ -32,12 +50,17 @@ class BotSpecError(ArenaError):
 
 @dataclass(frozen=True, slots=True)
 class BotCommand:
-    """How to start one bot: a display name and the command line."""
+    """How to start one bot: a display name, the command line, its folder and its resources."""
 
     name: str
     argv: tuple[str, ...]
     env: tuple[tuple[str, str], ...] = ()
     cwd: str | None = None
+    """The bot's own folder (its working directory; a sandbox shows it read-only at /bot)."""
+    resources: Resources = field(default_factory=Resources)
+
+    def program(self) -> Program:
+        return Program(self.argv, self.env, self.cwd)
 
 
 def sample_bot_names() -> list[str]:
@@ -56,7 +79,7 @@ def resolve_bot(spec: str) -> BotCommand:
     folder = Path(spec)
     if folder.is_dir():
         manifest = load_manifest(folder)
-        return BotCommand(manifest.name, manifest.argv(), cwd=str(folder.resolve()))
+        return BotCommand(manifest.name, manifest.argv(), cwd=str(folder.resolve()), resources=manifest.resources)
     try:
         argv = shlex.split(spec)
     except ValueError as exc:
@@ -82,33 +105,54 @@ def resolve_partnership(spec: str) -> tuple[BotCommand, BotCommand]:
 
 @dataclass
 class BotProcess:
-    """One running bot process and its capped log."""
+    """One running bot, started by ``runner``, and its capped log."""
 
     command: BotCommand
     address: str
     log_path: Path
     log_cap: int = DEFAULT_LOG_CAP
+    runner: Runner = field(default_factory=LocalRunner)
+    limits: Limits | None = None
+    """What the bot may use; by default its manifest's resources with an hour of CPU time."""
     process: asyncio.subprocess.Process | None = None
     logged: int = 0
     dropped: int = 0
+    report: RunReport | None = None
+    """What the runner saw, once the bot has been stopped."""
+    launch: Launch | None = field(default=None, repr=False)
     _pump: asyncio.Task[None] | None = field(default=None, repr=False)
 
     async def start(self) -> None:
-        env = dict(os.environ)
-        env.update(self.command.env)
-        env[ADDRESS_ENV] = self.address
-        env.setdefault("PYTHONUNBUFFERED", "1")
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        self.process = await asyncio.create_subprocess_exec(
-            *self.command.argv,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            env=env,
-            cwd=self.command.cwd,
-            start_new_session=True,
-        )
+        limits = self.limits or Limits.from_resources(self.command.resources)
+        launch = self.runner.prepare(self.command.program(), self.address, limits)
+        try:
+            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            self.process = await asyncio.create_subprocess_exec(
+                *launch.argv,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.STDOUT,
+                env=launch.env,
+                cwd=launch.cwd,
+                start_new_session=True,
+                pass_fds=launch.pass_fds,
+            )
+        except OSError as exc:
+            launch.abandon()
+            if launch.argv[:1] != self.command.argv[:1]:  # the runner's own tool failed, not the bot
+                kind = self.runner.kind.value
+                raise SandboxError(f"cannot start the {kind} runner ({launch.argv[0]}): {exc}") from None
+            raise
+        except BaseException:
+            launch.abandon()
+            raise
+        self.launch = launch
         self._pump = asyncio.create_task(self._pump_log())
+        try:
+            launch.started(self.process.pid)
+        except OSError as exc:
+            await self.stop(grace=0)
+            raise SandboxError(f"cannot set up the bot's sandbox after starting it: {exc}") from None
 
     @property
     def exited(self) -> bool:
@@ -124,6 +168,8 @@ class BotProcess:
                     log.flush()
                     self.logged += min(room, len(chunk))
                 self.dropped += max(0, len(chunk) - room)
+                if self.logged >= self.log_cap:
+                    await asyncio.sleep(DRAIN_PAUSE)
             if self.dropped:
                 log.write(f"\n[log capped at {self.log_cap} bytes; {self.dropped} more dropped]\n".encode())
 
@@ -135,12 +181,16 @@ class BotProcess:
         return data[-size:].decode("utf-8", "replace")
 
     async def stop(self, grace: float = 1.0) -> None:
-        """Terminate the bot's whole process group; kill it if it does not go in time."""
+        """Terminate the bot's whole process group (kill it if it does not go in time), let the
+        runner kill whatever else is left and clean up, then close the log."""
         process = self.process
         if process is None:
             return
         if process.returncode is None:
-            _signal_group(process.pid, signal.SIGTERM)
+            if self.launch is not None:
+                self.launch.terminate(process.pid)
+            else:
+                _signal_group(process.pid, signal.SIGTERM)
             try:
                 await asyncio.wait_for(process.wait(), grace)
             except TimeoutError:
@@ -148,9 +198,21 @@ class BotProcess:
                 await process.wait()
         # Whatever the bot left behind in its session goes too.
         _signal_group(process.pid, signal.SIGKILL)
+        launch, self.launch = self.launch, None
+        if launch is not None:
+            self.report = await launch.finish()
         if self._pump is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._pump, grace)
+            self._pump = None
+        # A process the bot left outside its group (possible with the local runner) may still
+        # hold the log pipe: close our end rather than leave the transport to the collector.
+        transport = getattr(process, "_transport", None)
+        if transport is not None:
+            transport.close()
+        if self.report is not None and self.report.runner is not RunnerKind.LOCAL:
+            with contextlib.suppress(OSError), self.log_path.open("ab") as log:
+                log.write(f"\n[{self.report.summary(process.returncode)}]\n".encode())
 
 
 def _signal_group(pid: int, sig: signal.Signals) -> None:

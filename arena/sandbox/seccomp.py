@@ -1,0 +1,87 @@
+"""A small seccomp filter for sandboxed bots: no file locks, no file-access notifications,
+no page-cache probing.
+
+Partners at a table share read-only files (the system, the interpreter, the arena's packages,
+often the same bot code). Without this filter those files would be a channel between them:
+one takes a lock or opens a file, the other sees the lock (``flock``, ``fcntl`` locks), gets an
+event (``inotify``, ``fanotify``, ``F_NOTIFY``) or finds the pages cached (``mincore``). These
+calls fail with EPERM instead. The cost: a bot cannot lock files, so SQLite needs an in-memory
+database or its ``unix-none`` VFS.
+
+The filter is classic BPF for the host's architecture (x86-64 or aarch64); on any other
+architecture there is no filter and the report says so. Calls made through another ABI
+(i386 ``int 0x80``, x32) are refused outright, so the numbers cannot be dodged.
+"""
+
+from __future__ import annotations
+
+import errno
+import platform
+import struct
+from dataclasses import dataclass
+
+# struct seccomp_data: int nr; u32 arch; u64 instruction_pointer; u64 args[6]
+NR_OFFSET = 0
+ARCH_OFFSET = 4
+ARG1_LOW_OFFSET = 24
+
+LD_W_ABS = 0x20  # BPF_LD | BPF_W | BPF_ABS
+JEQ_K = 0x15  # BPF_JMP | BPF_JEQ | BPF_K
+JGE_K = 0x35  # BPF_JMP | BPF_JGE | BPF_K
+RET_K = 0x06  # BPF_RET | BPF_K
+RET_ALLOW = 0x7FFF0000
+RET_ERRNO = 0x00050000
+X32_BIT = 0x40000000
+
+FCNTL_LOCKS = {"F_GETLK": 5, "F_SETLK": 6, "F_SETLKW": 7, "F_OFD_GETLK": 36, "F_OFD_SETLK": 37,
+               "F_OFD_SETLKW": 38, "F_NOTIFY": 1026}
+
+
+@dataclass(frozen=True, slots=True)
+class Abi:
+    audit_arch: int
+    fcntl: int
+    denied: dict[str, int]
+    x32_bit: bool
+
+
+ABIS = {
+    "x86_64": Abi(0xC000003E, 72, {"flock": 73, "inotify_init": 253, "inotify_init1": 294,
+                                   "fanotify_init": 300, "mincore": 27}, True),
+    "aarch64": Abi(0xC00000B7, 25, {"flock": 32, "inotify_init1": 26, "fanotify_init": 262,
+                                    "mincore": 232}, False),
+}
+
+
+def host_abi() -> Abi | None:
+    machine = platform.machine().lower()
+    return ABIS.get({"amd64": "x86_64", "arm64": "aarch64"}.get(machine, machine))
+
+
+def build_filter(abi: Abi, error: int = errno.EPERM) -> bytes:
+    """The BPF program (an array of ``struct sock_filter``) for ``abi``."""
+    deny = RET_ERRNO | error
+    # (code, k, true target, false target); targets are labels resolved below.
+    code: list[tuple[int, int, str | None, str | None]] = [
+        (LD_W_ABS, ARCH_OFFSET, None, None),
+        (JEQ_K, abi.audit_arch, "nr", None),
+        (RET_K, deny, None, None),  # another ABI: refuse everything
+    ]
+    labels = {"nr": len(code)}
+    code.append((LD_W_ABS, NR_OFFSET, None, None))
+    if abi.x32_bit:
+        code.append((JGE_K, X32_BIT, "deny", None))
+    code += [(JEQ_K, number, "deny", None) for number in sorted(abi.denied.values())]
+    code.append((JEQ_K, abi.fcntl, None, "allow"))
+    code.append((LD_W_ABS, ARG1_LOW_OFFSET, None, None))
+    code += [(JEQ_K, command, "deny", None) for command in sorted(FCNTL_LOCKS.values())]
+    labels["allow"] = len(code)
+    code.append((RET_K, RET_ALLOW, None, None))
+    labels["deny"] = len(code)
+    code.append((RET_K, deny, None, None))
+
+    def offset(at: int, label: str | None) -> int:
+        return 0 if label is None else labels[label] - at - 1
+
+    return b"".join(struct.pack("=HBBI", op, offset(at, jt), offset(at, jf), k)
+                    for at, (op, k, jt, jf) in enumerate(code))

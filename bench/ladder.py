@@ -1,0 +1,201 @@
+"""Ladder figures: matches to the true ranking (ladder vs a naive baseline) and throughput.
+
+1. Six in-process bots of known order: the heuristic bot playing its own choice with
+   probability p and a random legal action otherwise, p = 0, 0.2, ..., 1. The ladder (real
+   store, scheduler, duplicate matches of D deals = 2D hands, self partnerships) against a
+   naive baseline (random tables of four different bots, single deals: 2D hands per match,
+   rated by the same TrueSkill environment). Both see the same number of hands per match.
+   For each arm: the number of matches after which the ranking (mu - 3 sigma) equals the true
+   order and stays so to the end of the run. Repeated over seeds; medians compared.
+2. Throughput: the random and heuristic sample bots as processes (sandboxed when the sandbox
+   runs here, else local), a real ``LadderRun`` with a process pool: matches per minute.
+
+The last line printed is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from arena.actions import Action
+from arena.referee.messages import MatchStart
+from ladder.executors import InlineExecutor, pool_factory
+from ladder.jobs import MatchJob, MatchReport, play_match_job, report_from_outcome
+from ladder.loop import LadderRun, RunProgress, StopRule
+from ladder.paths import ArenaData
+from ladder.queue import MatchSettings
+from ladder.ratings import Outcome, RatingEnv, Skill
+from ladder.runners import RunnerUnavailable, check_runner
+from ladder.scheduler import Mode, Scheduler
+from ladder.store import Store
+from ladder.submit import submit
+from ladder.views import ranking
+from sample_bots.heuristic.bot import HeuristicBot
+from sdk.bot import BotView
+from sdk.harness import play_in_process
+
+SKILLS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
+NAMES = [f"p{int(p * 100):03d}" for p in SKILLS]
+TRUE_ORDER = list(reversed(NAMES))
+
+
+class NoisyHeuristic(HeuristicBot):
+    """The heuristic bot's choice with probability p, else a uniformly random legal action."""
+
+    def __init__(self, p: float) -> None:
+        super().__init__()
+        self.p = p
+        self.rng = random.Random(0)
+
+    def on_match_start(self, start: MatchStart) -> None:
+        super().on_match_start(start)
+        self.rng = random.Random(f"{self.p}/{start.match_id}/{start.seat}")
+
+    def decide(self, view: BotView) -> Action:
+        if self.rng.random() < self.p:
+            return super().decide(view)
+        return self.rng.choice(list(view.observation.legal_actions))
+
+
+def bot_for(name: str) -> NoisyHeuristic:
+    return NoisyHeuristic(int(name.split("#", maxsplit=1)[0][1:]) / 100)
+
+
+def play_inprocess_job(job: MatchJob) -> MatchReport:
+    """The ladder's match job, played in this process with the noisy bots."""
+    bots = [bot_for(seat.name) for seat in job.seats]
+    outcome = play_in_process(bots, seed=job.seed, match_format=job.match_format)
+    return report_from_outcome(job, outcome, None, 0.0)
+
+
+def first_stable(correct: list[bool]) -> int | None:
+    """Matches after which the ranking is right and stays right to the end (None: wrong at the end)."""
+    if not correct or not correct[-1]:
+        return None
+    index = len(correct)
+    while index > 0 and correct[index - 1]:
+        index -= 1
+    return index + 1
+
+
+def ladder_arm(seed: int, matches: int, deals: int) -> int | None:
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        store = Store.open(ArenaData(root, f"sqlite:///{root / 'ladder.db'}"))
+        env = RatingEnv()
+        for name in NAMES:
+            bot = root / "src" / name
+            bot.mkdir(parents=True)
+            (bot / "bot.toml").write_text(f'name = "{name}"\nversion = "1"\nauthor = "b"\ncommand = ["python"]\n')
+            submit(store, env, bot, "local", lambda *_: None)
+        correct: list[bool] = []
+
+        def track(_: RunProgress) -> None:
+            with store.reading() as session:
+                correct.append([row.bot for row in ranking(session)] == TRUE_ORDER)
+
+        run = LadderRun(store, env, Scheduler(env, Mode.SELF, random.Random(seed)),
+                        MatchSettings(match_format=f"duplicate:{deals}", runner="local"), InlineExecutor,
+                        play=play_inprocess_job, rng=random.Random(seed + 1), on_progress=track)
+        run.run(StopRule(matches=matches))
+        store.close()
+        return first_stable(correct)
+
+
+def baseline_arm(seed: int, matches: int, deals: int) -> int | None:
+    """Random tables of four different bots, single deals (2D hands per match), same TrueSkill."""
+    rng = random.Random(seed)
+    env = RatingEnv()
+    skills = {name: env.new() for name in NAMES}
+    correct: list[bool] = []
+    for number in range(matches):
+        table = rng.sample(NAMES, 4)
+        outcome = play_in_process([bot_for(n) for n in table], seed=rng.getrandbits(31),
+                                  match_format=f"hands:{2 * deals}")
+        result = (Outcome.DRAW if outcome.winner_team is None else
+                  Outcome.A_WINS if outcome.winner_team == 0 else Outcome.B_WINS)
+        index = {name: i for i, name in enumerate(NAMES)}
+        updated = env.rate_versions((index[table[0]], index[table[2]]), (index[table[1]], index[table[3]]),
+                                    {index[n]: skills[n] for n in NAMES}, result)
+        for i, skill in updated.items():
+            skills[NAMES[i]] = skill
+        order = sorted(NAMES, key=lambda n: -Skill(skills[n].mu, skills[n].sigma).conservative)
+        correct.append(order == TRUE_ORDER)
+        del number
+    return first_stable(correct)
+
+
+def arm(task: tuple[str, int, int, int]) -> tuple[str, int, int | None]:
+    kind, seed, matches, deals = task
+    return kind, seed, (ladder_arm if kind == "ladder" else baseline_arm)(seed, matches, deals)
+
+
+def throughput(matches: int, workers: int, deals: int) -> dict[str, object]:
+    try:
+        check_runner("sandbox")
+        runner = "sandbox"
+    except RunnerUnavailable:
+        runner = "local"
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        store = Store.open(ArenaData(root, f"sqlite:///{root / 'ladder.db'}"))
+        env = RatingEnv()
+        from ladder.folders import sample_folder  # noqa: PLC0415
+
+        for name in ("random", "heuristic"):
+            submit(store, env, sample_folder(name, root / "samples"), runner, lambda *_: None)
+        run = LadderRun(store, env, Scheduler(env, Mode.SELF, random.Random(1)),
+                        MatchSettings(match_format=f"duplicate:{deals}", runner=runner), pool_factory(workers),
+                        workers=workers, play=play_match_job, rng=random.Random(2))
+        start = time.perf_counter()
+        summary = run.run(StopRule(matches=matches))
+        elapsed = time.perf_counter() - start
+    return {"runner": runner, "workers": workers, "matches": summary.counted, "void": summary.voided,
+            "deals_per_match": deals, "seconds": round(elapsed, 1),
+            "matches_per_minute": round(60 * summary.counted / elapsed, 2)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=4)
+    parser.add_argument("--matches", type=int, default=150, help="Matches per arm and seed.")
+    parser.add_argument("--deals", type=int, default=2, help="Ladder: duplicate deals per match (2D hands).")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--throughput-matches", type=int, default=8)
+    args = parser.parse_args()
+    tasks = [(kind, seed, args.matches, args.deals) for seed in range(1, args.seeds + 1)
+             for kind in ("ladder", "baseline")]
+    with ProcessPoolExecutor(args.workers) as pool:
+        results = list(pool.map(arm, tasks))
+    found: dict[str, list[int | None]] = {"ladder": [], "baseline": []}
+    for kind, seed, value in results:
+        found[kind].append(value)
+        print(f"{kind:8} seed {seed}: {value if value is not None else 'not right at the end'}", file=sys.stderr)
+    cap = args.matches + 1  # a run that never settles counts as more than the whole run
+
+    def median(values: list[int | None]) -> float:
+        return float(statistics.median(v if v is not None else cap for v in values))
+
+    ladder_median, baseline_median = median(found["ladder"]), median(found["baseline"])
+    speed = throughput(args.throughput_matches, args.workers, 4)
+    print(json.dumps({
+        "bots": NAMES, "hands_per_match": 2 * args.deals, "matches_per_run": args.matches, "seeds": args.seeds,
+        "ladder_matches_to_true_order": found["ladder"], "baseline_matches_to_true_order": found["baseline"],
+        "ladder_median": ladder_median, "baseline_median": baseline_median,
+        "ratio": round(baseline_median / ladder_median, 2) if ladder_median else None,
+        "throughput": speed,
+    }))
+
+
+if __name__ == "__main__":
+    main()

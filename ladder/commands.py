@@ -1,0 +1,283 @@
+"""``dehla ladder ...``, ``dehla submit`` and ``dehla bots``.
+
+Bad input exits with code 2 and one line naming the problem; never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table as RichTable
+from sqlalchemy import select
+
+from arena.errors import ArenaError
+from ladder.paths import ArenaData
+from ladder.ratings import RatingEnv
+from ladder.runners import DEFAULT_RUNNER, RUNNER_ENV, RUNNERS, RunnerUnavailable, check_runner
+from ladder.scheduler import Mode, Scheduler
+from ladder.schema import Bot, BotVersion
+from ladder.store import Store
+from ladder.views import history, matches, partnerships, ranking
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+def data_option(function: F) -> F:
+    return click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=None,
+                        help="The arena's data folder (default: $DEHLA_DATA or ~/.local/share/dehla-arena).")(function)
+
+
+def runner_option(function: F) -> F:
+    return click.option("--runner", "runner", type=click.Choice(RUNNERS), default=DEFAULT_RUNNER, show_default=True,
+                        envvar=RUNNER_ENV,
+                        help="How submitted bots are started: the sandbox, or (only for bots you trust) "
+                             "plain local processes.")(function)
+
+
+def open_store(data: Path | None) -> Store:
+    try:
+        return Store.open(ArenaData.locate(data))
+    except ArenaError as exc:
+        fail(str(exc))
+
+
+def require_runner(runner: str) -> None:
+    try:
+        check_runner(runner)
+    except RunnerUnavailable as exc:
+        fail(f"--runner {runner}: {exc}")
+
+
+def console() -> Console:
+    """The terminal's width, or a wide table when the output goes to a file or a pipe."""
+    return Console() if sys.stdout.isatty() else Console(width=160)
+
+
+def print_rows(title: str, rows: Sequence[Any], columns: Sequence[tuple[str, str]], as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps([row.to_json() for row in rows]))
+        return
+    table = RichTable(title=title)
+    for header, _ in columns:
+        table.add_column(header)
+    for row in rows:
+        table.add_row(*(_cell(getattr(row, field)) for _, field in columns))
+    console().print(table)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    if isinstance(value, tuple):
+        return "-".join(f"{v:g}" for v in value)
+    return str(value)
+
+
+@click.group("ladder")
+def ladder_group() -> None:
+    """The ladder: run rated matches between submitted bots and show the rankings."""
+
+
+@ladder_group.command("run")
+@click.option("--matches", "count", type=click.IntRange(min=1), default=None,
+              help="Stop after this many matches (default 30 unless --until-stable or --forever).")
+@click.option("--until-stable", is_flag=True, help="Stop once the ranking has settled.")
+@click.option("--forever", is_flag=True, help="Run until Ctrl-C.")
+@click.option("--workers", type=click.IntRange(min=1, max=256), default=1, show_default=True,
+              help="Matches played at once (worker processes).")
+@click.option("--mode", type=click.Choice([m.value for m in Mode]), default="self", show_default=True,
+              help="self: each bot partners a copy of itself; mixed: partnerships drawn among all bots.")
+@click.option("--deals", type=click.IntRange(min=1, max=500), default=8, show_default=True,
+              help="Deals per match, each played twice (duplicate format).")
+@click.option("--preset", default="dehla-pakad", show_default=True)
+@click.option("--per-move", type=click.FloatRange(min=0.01), default=1.0, show_default=True, help="Seconds.")
+@click.option("--seed", type=int, default=None, help="Seed the scheduler (for a reproducible run).")
+@runner_option
+@data_option
+def run_command(count: int | None, until_stable: bool, forever: bool, workers: int, mode: str, deals: int,
+                preset: str, per_move: float, seed: int | None, runner: str, data: Path | None) -> None:
+    """Play rated matches (duplicate format) between the newest version of every bot."""
+    from ladder.executors import pool_factory  # noqa: PLC0415 - the referee loads only to play
+    from ladder.loop import LadderRun, RunProgress, StopRule  # noqa: PLC0415
+    from ladder.queue import MatchSettings  # noqa: PLC0415
+
+    if sum((count is not None, until_stable, forever)) > 1:
+        fail("choose one of --matches, --until-stable and --forever")
+    from arena.rules import rules_for  # noqa: PLC0415
+
+    try:
+        rules_for(preset)
+    except ArenaError as exc:
+        fail(str(exc))
+    require_runner(runner)
+    store = open_store(data)
+    with store.reading() as session:
+        bots = len(list(session.scalars(select(Bot.id))))
+    if bots < 2:
+        fail(f"the ladder needs at least two submitted bots (have {bots}): "
+             "`dehla submit FOLDER` or `dehla submit --sample random --sample heuristic`")
+    stop = StopRule(matches=None if until_stable or forever else (count or 30), until_stable=until_stable)
+    env = RatingEnv()
+    rng = random.Random(seed)
+    settings = MatchSettings(preset=preset, match_format=f"duplicate:{deals}", runner=runner, per_move=per_move)
+    console = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=False) as progress:
+        task = progress.add_task("ladder", total=stop.matches)
+
+        def advance(update: RunProgress) -> None:
+            last = update.last
+            note = "" if last is None else f" (last: m{last.match_id} {last.status})"
+            progress.update(task, completed=update.counted, description=f"ladder{note}")
+
+        run = LadderRun(store, env, Scheduler(env, Mode(mode), random.Random(rng.getrandbits(64))), settings,
+                        pool_factory(workers), workers=workers, rng=rng, on_progress=advance)
+        summary = run.run(stop)
+    state = "interrupted; " if summary.interrupted else ""
+    click.echo(f"{state}{summary.counted} matches counted ({summary.voided} void), {summary.requeued} back in the "
+               f"queue, {summary.failed} failed" + ("; ranking stable" if summary.stable else ""), err=True)
+    print_rows("Ladder", ranking_rows(store), STANDING_COLUMNS, False)
+
+
+STANDING_COLUMNS = [("rank", "rank"), ("bot", "bot"), ("version", "version"), ("rating", "rating"), ("mu", "mu"),
+                    ("sigma", "sigma"), ("matches", "matches"), ("win rate", "win_rate"), ("faults", "faults"),
+                    ("last played", "last_played")]
+
+
+def ranking_rows(store: Store, all_versions: bool = False) -> list[Any]:
+    with store.reading() as session:
+        return list(ranking(session, all_versions))
+
+
+@ladder_group.command("show")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--all", "all_versions", is_flag=True, help="Include older versions.")
+@data_option
+def show_command(as_json: bool, all_versions: bool, data: Path | None) -> None:
+    """Rankings by conservative rating (mu - 3 sigma)."""
+    store = open_store(data)
+    print_rows("Ladder (rating = mu - 3 sigma)", ranking_rows(store, all_versions), STANDING_COLUMNS, as_json)
+
+
+@ladder_group.command("partnerships")
+@click.option("--json", "as_json", is_flag=True)
+@data_option
+def partnerships_command(as_json: bool, data: Path | None) -> None:
+    """Partnerships (unordered pairs of versions) rated as units."""
+    store = open_store(data)
+    with store.reading() as session:
+        rows = partnerships(session)
+    print_rows("Partnerships", rows, [("rank", "rank"), ("partnership", "partnership"), ("rating", "rating"),
+                                      ("mu", "mu"), ("sigma", "sigma"), ("matches", "matches"),
+                                      ("win rate", "win_rate"), ("last played", "last_played")], as_json)
+
+
+@ladder_group.command("history")
+@click.argument("bot")
+@click.option("--json", "as_json", is_flag=True)
+@data_option
+def history_command(bot: str, as_json: bool, data: Path | None) -> None:
+    """BOT's rating after each of its matches."""
+    store = open_store(data)
+    with store.reading() as session:
+        if session.scalar(select(Bot.id).where(Bot.name == bot)) is None:
+            fail(f"unknown bot {bot!r} (see `dehla bots`)")
+        rows = history(session, bot)
+    print_rows(f"History of {bot}", rows, [("match", "match_id"), ("version", "version"), ("result", "outcome"),
+                                           ("rating", "rating"), ("change", "change"), ("mu", "mu"),
+                                           ("sigma", "sigma"), ("when", "when")], as_json)
+
+
+@ladder_group.command("matches")
+@click.option("--bot", default=None, help="Only matches this bot played.")
+@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@data_option
+def matches_command(bot: str | None, limit: int, as_json: bool, data: Path | None) -> None:
+    """Recent matches with their record (replay with `dehla replay DATA/RECORD`)."""
+    store = open_store(data)
+    with store.reading() as session:
+        if bot is not None and session.scalar(select(Bot.id).where(Bot.name == bot)) is None:
+            fail(f"unknown bot {bot!r} (see `dehla bots`)")
+        rows = matches(session, bot, limit)
+    print_rows(f"Matches (records under {store.data.root})", rows,
+               [("match", "match_id"), ("status", "status"), ("A (seats 0+2)", "team_a"),
+                ("B (seats 1+3)", "team_b"), ("score", "score"), ("winner", "winner"), ("faults", "faults"),
+                ("record", "record")], as_json)
+
+
+@click.command("submit")
+@click.argument("folder", required=False, type=click.Path(path_type=Path))
+@click.option("--sample", "samples", multiple=True, metavar="NAME",
+              help="Submit a sample bot (random, heuristic, search) in its folder form; repeatable.")
+@runner_option
+@data_option
+def submit_command(folder: Path | None, samples: tuple[str, ...], runner: str, data: Path | None) -> None:
+    """Validate a bot FOLDER (with bot.toml), store it as a version and prove it plays."""
+    from ladder.folders import FolderError, sample_folder  # noqa: PLC0415 - the referee loads only to play
+    from ladder.submit import SubmissionRejected, submit  # noqa: PLC0415
+
+    if (folder is None) == (not samples):
+        fail("give a bot FOLDER or --sample NAME (not both)")
+    require_runner(runner)
+    store = open_store(data)
+    try:
+        folders = [folder] if folder is not None else [sample_folder(name, store.data.samples) for name in samples]
+    except FolderError as exc:
+        fail(str(exc))
+    env = RatingEnv()
+    for path in folders:
+        try:
+            result = submit(store, env, path, runner)
+        except SubmissionRejected as exc:
+            click.echo(f"error: rejected {path}: {exc}", err=True)
+            if exc.log_tail.strip():
+                click.echo("--- the bot's output (tail) ---", err=True)
+                click.echo(exc.log_tail.rstrip(), err=True)
+            sys.exit(2)
+        except (ArenaError, OSError) as exc:
+            fail(f"{path}: {exc}")
+        if result.created:
+            click.echo(f"accepted {result.bot} #{result.number} ({result.label}) {result.content_hash[:12]}")
+        else:
+            click.echo(f"unchanged: {result.bot} #{result.number} ({result.label}) is already stored "
+                       f"({result.content_hash[:12]})")
+
+
+@click.command("bots")
+@click.option("--json", "as_json", is_flag=True)
+@data_option
+def bots_command(as_json: bool, data: Path | None) -> None:
+    """Submitted bots and their versions."""
+    store = open_store(data)
+    with store.reading() as session:
+        rows = [{"bot": name, "author": author, "version": v.number, "label": v.label,
+                 "hash": v.content_hash[:12], "submitted": v.created_at.isoformat(timespec="seconds"),
+                 "matches": v.matches, "path": v.path}
+                for v, name, author in session.execute(
+                    select(BotVersion, Bot.name, Bot.author).join(Bot, Bot.id == BotVersion.bot_id)
+                    .order_by(Bot.name, BotVersion.number))]
+    if as_json:
+        click.echo(json.dumps(rows))
+        return
+    table = RichTable(title=f"Bots in {store.data.root}")
+    for header in ("bot", "author", "version", "label", "hash", "submitted", "matches"):
+        table.add_column(header)
+    for row in rows:
+        table.add_row(*(str(row[k]) for k in ("bot", "author", "version", "label", "hash", "submitted", "matches")))
+    console().print(table)

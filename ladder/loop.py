@@ -1,0 +1,190 @@
+"""Running the ladder: schedule, lease, play through an executor, record, until told to stop.
+
+The coordinator (this process) is the only writer of the store; workers only play. Matches
+left ``running`` by a run that died are put back in the queue when the next run starts. On
+Ctrl-C the run stops leasing, records the matches that had already finished, and gives every
+unfinished one back to the queue: no match is ever half-counted.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+
+from ladder.executors import ExecutorFactory
+from ladder.jobs import MatchJob, MatchReport, play_match_job
+from ladder.queue import MatchSettings, enqueue, entries, job_for, lease, queued, release, requeue_abandoned
+from ladder.ratings import RatingEnv
+from ladder.results import record_report
+from ladder.scheduler import Scheduler
+from ladder.store import Store
+from ladder.views import ranking
+
+PlayFn = Callable[[MatchJob], MatchReport]
+
+
+@dataclass(frozen=True, slots=True)
+class StopRule:
+    """``matches``: stop after this many rated or voided matches (None: no limit).
+    ``until_stable``: stop once the ranking has not changed for ``window`` matches and every
+    active version has settled. Neither: run until interrupted."""
+
+    matches: int | None = None
+    until_stable: bool = False
+    window: int | None = None
+    safety_cap: int = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class RunProgress:
+    counted: int
+    target: int | None
+    stable_for: int
+    last: MatchReport | None
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    counted: int
+    voided: int
+    requeued: int
+    failed: int
+    interrupted: bool
+    stable: bool
+
+
+class LadderRun:
+    def __init__(self, store: Store, env: RatingEnv, scheduler: Scheduler, settings: MatchSettings,
+                 executor_factory: ExecutorFactory, workers: int = 1, play: PlayFn = play_match_job,
+                 rng: random.Random | None = None,
+                 on_progress: Callable[[RunProgress], None] | None = None) -> None:
+        self.store = store
+        self.env = env
+        self.scheduler = scheduler
+        self.settings = settings
+        self.executor_factory = executor_factory
+        self.workers = workers
+        self.play = play
+        self.rng = rng or random.Random()
+        self.on_progress = on_progress
+        self.owner = f"run-{uuid.uuid4().hex[:12]}"
+        self.counted = self.voided = self.requeued = self.failed = 0
+        self.stable_for = 0
+        self._order: tuple[int, ...] = ()
+
+    def run(self, stop: StopRule) -> RunSummary:
+        with self.store.transaction() as session:
+            self.requeued += requeue_abandoned(session)
+        inflight: dict[Future[MatchReport], tuple[int, int]] = {}
+        leased: tuple[int, int] | None = None
+        executor = self.executor_factory()
+        interrupted = False
+        try:
+            while not self._should_stop(stop):
+                while len(inflight) < self.workers and not self._budget_full(stop, len(inflight)):
+                    job = self._next_job()
+                    if job is None:
+                        break
+                    leased = (job.match_id, job.attempt)
+                    inflight[executor.submit(self.play, job)] = leased
+                    leased = None
+                if not inflight:
+                    break
+                done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+                for future in done:
+                    match_id, attempt = inflight.pop(future)
+                    if self._collect(future, match_id, attempt):
+                        executor.shutdown(wait=True, cancel_futures=True)
+                        executor = self.executor_factory()
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            for future in inflight:
+                future.cancel()
+            try:
+                executor.shutdown(wait=True, cancel_futures=True)
+            except KeyboardInterrupt:
+                interrupted = True
+            if leased is not None:  # interrupted between the lease and the hand-over
+                with self.store.transaction() as session:
+                    release(session, *leased)
+                self.requeued += 1
+            for future, (match_id, attempt) in inflight.items():
+                if future.done() and not future.cancelled() and future.exception() is None:
+                    self._collect(future, match_id, attempt)
+                else:
+                    with self.store.transaction() as session:
+                        release(session, match_id, attempt)
+                    self.requeued += 1
+        return RunSummary(self.counted, self.voided, self.requeued, self.failed, interrupted,
+                          stop.until_stable and self._is_stable(stop))
+
+    # ------------------------------------------------------------------ steps
+    def _next_job(self) -> MatchJob | None:
+        with self.store.transaction() as session:
+            candidates = queued(session, 8)
+            if not candidates:
+                pairing = self.scheduler.next(entries(session))
+                if pairing is None:
+                    return None
+                candidates = [enqueue(session, self.env, pairing, self.rng.getrandbits(31), self.settings).id]
+            for match_id in candidates:
+                attempt = lease(session, match_id, self.owner)
+                if attempt is not None:
+                    return job_for(session, match_id, attempt, self.store.data.root, self.settings)
+        return None
+
+    def _collect(self, future: Future[MatchReport], match_id: int, attempt: int) -> bool:
+        """Record one finished future; True if the executor broke and must be replaced."""
+        try:
+            report = future.result()
+        except BrokenProcessPool:
+            with self.store.transaction() as session:
+                release(session, match_id, attempt)
+            self.requeued += 1
+            return True
+        except Exception as exc:
+            with self.store.transaction() as session:
+                status = release(session, match_id, attempt, f"{type(exc).__name__}: {exc}"[:2000])
+            self.failed += status == "failed"
+            self.requeued += status == "queued"
+            return False
+        with self.store.transaction() as session:
+            counted = record_report(session, self.env, report, self.store.data.root)
+        if counted:
+            self.counted += 1
+            self.voided += report.status == "void"
+            self._track_order()
+        if self.on_progress:
+            self.on_progress(RunProgress(self.counted, None, self.stable_for, report))
+        return False
+
+    def _track_order(self) -> None:
+        with self.store.reading() as session:
+            order = tuple(row.version_id for row in ranking(session))
+        self.stable_for = self.stable_for + 1 if order == self._order else 0
+        self._order = order
+
+    # ------------------------------------------------------------- stopping
+    def _window(self, stop: StopRule) -> int:
+        return stop.window or max(10, 3 * len(self._order))
+
+    def _is_stable(self, stop: StopRule) -> bool:
+        if self.stable_for < self._window(stop):
+            return False
+        with self.store.reading() as session:
+            return all(row.matches >= self.scheduler.settle_matches for row in ranking(session))
+
+    def _should_stop(self, stop: StopRule) -> bool:
+        if stop.matches is not None and self.counted >= stop.matches:
+            return True
+        if self.counted >= stop.safety_cap:
+            return True
+        return stop.until_stable and self._is_stable(stop)
+
+    def _budget_full(self, stop: StopRule, running: int) -> bool:
+        return stop.matches is not None and self.counted + running >= stop.matches

@@ -1,0 +1,125 @@
+"""The match queue: scheduling into the store, leasing, requeueing, and building jobs.
+
+A lease is an ``UPDATE ... WHERE status = 'queued'`` that bumps ``attempt``: only one worker
+can win it, on SQLite or PostgreSQL alike. A match whose worker died goes back to ``queued``;
+a report carrying an older attempt is stale and ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from ladder.jobs import MatchJob, SeatBot
+from ladder.ratings import RatingEnv, Skill
+from ladder.scheduler import Entry, Pairing
+from ladder.schema import Bot, BotVersion, Match, MatchStatus, Partnership, utcnow
+from ladder.views import active_versions
+
+NEVER_PLAYED = 1000
+MAX_ATTEMPTS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSettings:
+    """How ladder matches are played."""
+
+    preset: str = "dehla-pakad"
+    match_format: str = "duplicate:8"
+    runner: str = "sandbox"
+    per_move: float = 1.0
+    bank: float = 30.0
+
+
+def entries(session: Session) -> list[Entry]:
+    """Scheduler entries for the active versions; ``idle`` counts matches since each last played."""
+    versions = active_versions(session)
+    last: dict[int, int] = {}
+    for column in (Match.seat0_id, Match.seat1_id, Match.seat2_id, Match.seat3_id):
+        for version, match_id in session.execute(select(column, func.max(Match.id)).group_by(column)):
+            last[version] = max(last.get(version, 0), match_id)
+    top = session.scalar(select(func.max(Match.id))) or 0
+    return [Entry(v.id, Skill(v.mu, v.sigma), v.matches, top - last[v.id] if v.id in last else NEVER_PLAYED)
+            for v in versions]
+
+
+def partnership(session: Session, env: RatingEnv, a: int, b: int) -> Partnership:
+    low, high = min(a, b), max(a, b)
+    found = session.scalar(select(Partnership).where(Partnership.low_id == low, Partnership.high_id == high))
+    if found is not None:
+        return found
+    skill = env.new()
+    created = Partnership(low_id=low, high_id=high, mu=skill.mu, sigma=skill.sigma, matches=0, wins=0, draws=0,
+                          losses=0)
+    session.add(created)
+    session.flush()
+    return created
+
+
+def enqueue(session: Session, env: RatingEnv, pairing: Pairing, seed: int, settings: MatchSettings) -> Match:
+    team_a = partnership(session, env, *pairing.team_a)
+    team_b = partnership(session, env, *pairing.team_b)
+    s0, s1, s2, s3 = pairing.seats
+    match = Match(status=MatchStatus.QUEUED.value, seed=seed, preset=settings.preset,
+                  match_format=settings.match_format, team_a_id=team_a.id, team_b_id=team_b.id,
+                  seat0_id=s0, seat1_id=s1, seat2_id=s2, seat3_id=s3, attempt=0)
+    session.add(match)
+    session.flush()
+    return match
+
+
+def queued(session: Session, limit: int) -> list[int]:
+    query = select(Match.id).where(Match.status == MatchStatus.QUEUED.value).order_by(Match.id).limit(limit)
+    return list(session.scalars(query))
+
+
+def lease(session: Session, match_id: int, owner: str) -> int | None:
+    """Take a queued match for ``owner``; the new attempt number, or None if someone else has it."""
+    result = session.execute(
+        update(Match)
+        .where(Match.id == match_id, Match.status == MatchStatus.QUEUED.value)
+        .values(status=MatchStatus.RUNNING.value, attempt=Match.attempt + 1, lease_owner=owner, started_at=utcnow())
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        return None
+    return session.scalar(select(Match.attempt).where(Match.id == match_id))
+
+
+def release(session: Session, match_id: int, attempt: int, error: str | None = None) -> str:
+    """Give a running match back to the queue (its worker died or was stopped), or mark it
+    failed after ``MAX_ATTEMPTS`` leases; the new status, or ``""`` if the lease was stale."""
+    status = MatchStatus.FAILED if error is not None and attempt >= MAX_ATTEMPTS else MatchStatus.QUEUED
+    result = session.execute(
+        update(Match)
+        .where(Match.id == match_id, Match.status == MatchStatus.RUNNING.value, Match.attempt == attempt)
+        .values(status=status.value, lease_owner=None, error=error,
+                finished_at=utcnow() if status is MatchStatus.FAILED else None)
+    )
+    return status.value if result.rowcount == 1 else ""  # type: ignore[attr-defined]
+
+
+def requeue_abandoned(session: Session, owners: Sequence[str | None] | None = None) -> int:
+    """Put running matches back in the queue: all of them (a single-host ladder starting up,
+    where no other run can be alive), or those leased by ``owners``."""
+    query = update(Match).where(Match.status == MatchStatus.RUNNING.value)
+    if owners is not None:
+        query = query.where(Match.lease_owner.in_([o for o in owners if o is not None]))
+    result = session.execute(query.values(status=MatchStatus.QUEUED.value, lease_owner=None))
+    return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+def job_for(session: Session, match_id: int, attempt: int, root: Path, settings: MatchSettings) -> MatchJob:
+    match = session.get_one(Match, match_id)
+    rows = {v.id: (v, name) for v, name in session.execute(
+        select(BotVersion, Bot.name).join(Bot, Bot.id == BotVersion.bot_id).where(BotVersion.id.in_(match.seats)))}
+    seats = tuple(SeatBot(vid, f"{rows[vid][1]}#{rows[vid][0].number}", str(root / rows[vid][0].path))
+                  for vid in match.seats)
+    assert len(seats) == 4
+    return MatchJob(match_id=match.id, attempt=attempt, seed=match.seed, preset=match.preset,
+                    match_format=match.match_format, seats=(seats[0], seats[1], seats[2], seats[3]),
+                    records=str(root / "matches"), runner=settings.runner, per_move=settings.per_move,
+                    bank=settings.bank)

@@ -1,0 +1,101 @@
+"""Recording a match report: result, faults and rating updates in one transaction, once.
+
+The guard is the status change itself: ``UPDATE matches SET status = 'done' WHERE id = ? AND
+status = 'running' AND attempt = ?``. A second report of the same result, or a late report
+from a worker whose match was already given back to the queue, changes no row and is ignored,
+so a match counts exactly once. A void match (platform fault) is recorded but rates nobody; a
+forfeit is a loss for the faulty side (the referee has already named the winner).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from ladder.jobs import MatchReport
+from ladder.ratings import Outcome, RatingEnv, Skill
+from ladder.schema import BotVersion, FaultRow, Match, MatchStatus, Partnership, RatingChange, Result, utcnow
+
+
+def relative(path: str | None, root: Path) -> str | None:
+    if path is None:
+        return None
+    try:
+        return str(Path(path).relative_to(root))
+    except ValueError:
+        return path
+
+
+def outcome_of(report: MatchReport) -> Outcome:
+    if report.winner_team is None:
+        return Outcome.DRAW
+    return Outcome.A_WINS if report.winner_team == 0 else Outcome.B_WINS
+
+
+def record_report(session: Session, env: RatingEnv, report: MatchReport, root: Path) -> bool:
+    """Store a worker's report; False (and no change) if it is a repeat or stale."""
+    if report.status not in (MatchStatus.DONE.value, MatchStatus.VOID.value):
+        raise ValueError(f"a match report has status done or void, not {report.status!r}")
+    now = utcnow()
+    changed = session.execute(
+        update(Match)
+        .where(Match.id == report.match_id, Match.status == MatchStatus.RUNNING.value,
+               Match.attempt == report.attempt)
+        .values(status=report.status, finished_at=now, lease_owner=None, record_path=relative(report.record, root))
+    )
+    if changed.rowcount != 1:  # type: ignore[attr-defined]
+        return False
+    match = session.get_one(Match, report.match_id)
+    session.add(Result(match_id=match.id, status=report.status, winner_team=report.winner_team,
+                       score_a=report.score[0], score_b=report.score[1], hands=report.hands,
+                       forfeit_team=report.forfeit_team, void_reason=report.void_reason, seconds=report.seconds))
+    faulty: set[int] = set()
+    for fault in report.faults:
+        version = match.seats[fault.seat]
+        faulty.add(version)
+        session.add(FaultRow(match_id=match.id, version_id=version, seat=fault.seat, kind=fault.kind,
+                             detail=fault.detail[:2000]))
+    if report.status == MatchStatus.DONE.value:
+        _rate(session, env, match, outcome_of(report), faulty, now)
+    return True
+
+
+def _rate(session: Session, env: RatingEnv, match: Match, outcome: Outcome, faulty: set[int],
+          now: datetime) -> None:
+    team_a = (match.seat0_id, match.seat2_id)
+    team_b = (match.seat1_id, match.seat3_id)
+    versions = {v.id: v for v in session.scalars(
+        select(BotVersion).where(BotVersion.id.in_(match.seats)).with_for_update())}
+    skills = {vid: Skill(v.mu, v.sigma) for vid, v in versions.items()}
+    updated = env.rate_versions(team_a, team_b, skills, outcome)
+    for team_index, team in enumerate((team_a, team_b)):
+        result = outcome.for_team(team_index)
+        for vid in dict.fromkeys(team):  # the self-partner rule: a version counts once
+            version, new = versions[vid], updated[vid]
+            session.add(RatingChange(match_id=match.id, version_id=vid, mu_before=version.mu,
+                                     sigma_before=version.sigma, mu_after=new.mu, sigma_after=new.sigma,
+                                     outcome=result))
+            version.mu, version.sigma = new.mu, new.sigma
+            version.matches += 1
+            version.wins += result == "win"
+            version.draws += result == "draw"
+            version.losses += result == "loss"
+            version.faults += vid in faulty
+            version.last_played_at = now
+    pair = {p.id: p for p in session.scalars(
+        select(Partnership).where(Partnership.id.in_((match.team_a_id, match.team_b_id))).with_for_update())}
+    a, b = pair[match.team_a_id], pair[match.team_b_id]
+    new_a, new_b = env.rate_partnerships(Skill(a.mu, a.sigma), Skill(b.mu, b.sigma), outcome)
+    for team_index, (unit, new) in enumerate(((a, new_a), (b, new_b))):
+        result = outcome.for_team(team_index)
+        session.add(RatingChange(match_id=match.id, partnership_id=unit.id, mu_before=unit.mu,
+                                 sigma_before=unit.sigma, mu_after=new.mu, sigma_after=new.sigma, outcome=result))
+        unit.mu, unit.sigma = new.mu, new.sigma
+        unit.matches += 1
+        unit.wins += result == "win"
+        unit.draws += result == "draw"
+        unit.losses += result == "loss"
+        unit.last_played_at = now

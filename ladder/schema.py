@@ -1,0 +1,187 @@
+"""The store's tables (SQLAlchemy 2, portable across SQLite and PostgreSQL).
+
+Migrations in ``ladder/migrations`` create exactly this schema; a test compares the two.
+Times are UTC; ratings are TrueSkill (mu, sigma) pairs; paths are relative to the data folder.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+
+from sqlalchemy import (
+    CheckConstraint,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class MatchStatus(StrEnum):
+    """A match's life: queued, running (leased to a worker), then done, void or failed."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    """Played to the end or forfeited: rated."""
+    VOID = "void"
+    """A platform fault: recorded, no rating changes."""
+    FAILED = "failed"
+    """The job itself kept failing (not the bots): given up after several attempts."""
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Bot(Base):
+    __tablename__ = "bots"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(32), unique=True)
+    author: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class BotVersion(Base):
+    """One immutable, content-hashed copy of a bot folder, with its own rating."""
+
+    __tablename__ = "bot_versions"
+    __table_args__ = (UniqueConstraint("bot_id", "number", name="uq_bot_versions_bot_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    """1, 2, 3... in submission order within the bot."""
+    label: Mapped[str] = mapped_column(String(64))
+    """The manifest's ``version`` field."""
+    content_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    path: Mapped[str] = mapped_column(String(500))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    faults: Mapped[int] = mapped_column(Integer, default=0)
+    last_played_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Partnership(Base):
+    """An unordered pair of bot versions (``low_id <= high_id``; equal for a bot with itself)."""
+
+    __tablename__ = "partnerships"
+    __table_args__ = (
+        UniqueConstraint("low_id", "high_id", name="uq_partnerships_pair"),
+        CheckConstraint("low_id <= high_id", name="ordered"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    low_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"), index=True)
+    high_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"), index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    last_played_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Match(Base):
+    """A scheduled match: seats 0+2 are partnership A, 1+3 partnership B."""
+
+    __tablename__ = "matches"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    status: Mapped[str] = mapped_column(String(16), index=True, default=MatchStatus.QUEUED.value)
+    seed: Mapped[int] = mapped_column(Integer)
+    preset: Mapped[str] = mapped_column(String(32))
+    match_format: Mapped[str] = mapped_column(String(32))
+    team_a_id: Mapped[int] = mapped_column(ForeignKey("partnerships.id"), index=True)
+    team_b_id: Mapped[int] = mapped_column(ForeignKey("partnerships.id"), index=True)
+    seat0_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"))
+    seat1_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"))
+    seat2_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"))
+    seat3_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"))
+    attempt: Mapped[int] = mapped_column(Integer, default=0)
+    """Incremented at each lease; a report for an older attempt is stale and ignored."""
+    lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    record_path: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    @property
+    def seats(self) -> tuple[int, int, int, int]:
+        return (self.seat0_id, self.seat1_id, self.seat2_id, self.seat3_id)
+
+
+class Result(Base):
+    """What a finished match reported; one per match (the unique key makes a repeat a no-op)."""
+
+    __tablename__ = "results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), unique=True)
+    status: Mapped[str] = mapped_column(String(16))
+    winner_team: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    score_a: Mapped[float] = mapped_column(Float)
+    score_b: Mapped[float] = mapped_column(Float)
+    hands: Mapped[int] = mapped_column(Integer)
+    forfeit_team: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    void_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    seconds: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class FaultRow(Base):
+    __tablename__ = "faults"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(32))
+    detail: Mapped[str] = mapped_column(Text)
+
+
+class RatingChange(Base):
+    """One rating update: of a bot version or of a partnership (exactly one is set)."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (
+        CheckConstraint("(version_id IS NULL) <> (partnership_id IS NULL)", name="one_subject"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    version_id: Mapped[int | None] = mapped_column(ForeignKey("bot_versions.id"), index=True, nullable=True)
+    partnership_id: Mapped[int | None] = mapped_column(ForeignKey("partnerships.id"), index=True, nullable=True)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    outcome: Mapped[str] = mapped_column(String(8))
+    """``win``, ``draw`` or ``loss`` for the subject."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,144 @@
+"""``dehla submit``: validate a bot folder, store it as an immutable version, prove it plays.
+
+Steps: read ``bot.toml``; hash the folder's content (same content: nothing to do); copy it into
+``bots/NAME/HASH12/`` read-only; play two validation matches from that copy (the bot in all
+four seats, then its copies against ``random``), one deal each in duplicate, with the ladder's
+runner and clock; accept only if both end without a fault. A rejection removes the copy and
+names the failing check with the tail of the bot's own log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+
+from arena.bots.manifest import BotManifest, load_manifest
+from arena.errors import ArenaError
+from arena.match import MatchFormat
+from arena.referee.clock import TimeControl
+from arena.referee.faults import FaultPolicy
+from arena.referee.launcher import BotCommand, resolve_bot
+from arena.referee.table import MatchOutcome, TableConfig
+from arena.rules import rules_for
+from ladder.folders import content_hash, remove_tree, store_copy
+from ladder.ratings import RatingEnv
+from ladder.runners import make_runner
+from ladder.schema import Bot, BotVersion
+from ladder.store import Store
+
+LOG_TAIL = 1500
+
+
+class SubmissionRejected(ArenaError):  # noqa: N818 - reads as what happened
+    """The bot did not pass a check; ``check`` names it, ``log_tail`` is the bot's own output."""
+
+    def __init__(self, check: str, detail: str, log_tail: str = "") -> None:
+        super().__init__(f"{check}: {detail}")
+        self.check = check
+        self.detail = detail
+        self.log_tail = log_tail
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    bot: str
+    number: int
+    label: str
+    content_hash: str
+    path: str
+    created: bool
+    """False: the same content was already stored (a no-op)."""
+
+
+Validator = Callable[[BotCommand, Path, str], None]
+
+
+def validation_matches(command: BotCommand, records: Path, runner: str) -> None:
+    """Raise ``SubmissionRejected`` unless the bot plays two clean validation matches."""
+    checks = [
+        ("four seats", (command, command), (command, command), "validate-self"),
+        ("against random", (command, command), (resolve_bot("random"), resolve_bot("random")), "validate-random"),
+    ]
+    for number, (check, a, b, key) in enumerate(checks, 1):
+        config = TableConfig(key, rules_for("dehla-pakad"), "dehla-pakad", MatchFormat.parse("duplicate:1"),
+                             1000 + number, TimeControl(), FaultPolicy.FORFEIT)
+        outcome = _play(a, b, config, records, runner)
+        _judge(f"validation match {number} ({check})", outcome, records, key, bot_seats=(0, 2) if number == 2
+               else (0, 1, 2, 3))
+
+
+def _play(a: tuple[BotCommand, BotCommand], b: tuple[BotCommand, BotCommand], config: TableConfig,
+          records: Path, runner_name: str) -> MatchOutcome:
+    from arena.referee.local import play_local_match  # noqa: PLC0415 - gRPC only when playing
+
+    runner = make_runner(runner_name)
+    if runner is None:
+        return asyncio.run(play_local_match(a, b, config, records))
+    return asyncio.run(play_local_match(a, b, config, records, None, runner))  # type: ignore[call-arg,unused-ignore]
+
+
+def _judge(check: str, outcome: MatchOutcome, records: Path, key: str, bot_seats: tuple[int, ...]) -> None:
+    mine = [f for f in outcome.faults if f.seat in bot_seats]
+    if mine:
+        fault = mine[0]
+        tail = _tail(records / f"{key}.seat{fault.seat}.log")
+        raise SubmissionRejected(check, f"seat {fault.seat} {fault.kind.value}: {fault.detail}", tail)
+    if outcome.status == "void":
+        raise SubmissionRejected(check, f"the match was void (platform fault, not the bot's): {outcome.void_reason}; "
+                                 "try again")
+
+
+def _tail(path: Path) -> str:
+    try:
+        return path.read_bytes()[-LOG_TAIL:].decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def submit(store: Store, env: RatingEnv, folder: Path, runner: str,
+           validate: Validator = validation_matches) -> Submission:
+    """Store ``folder`` as a new version of its bot (or find it stored already)."""
+    manifest = load_manifest(folder)
+    digest = content_hash(folder)
+    with store.reading() as session:
+        known = session.execute(select(BotVersion, Bot.name).join(Bot, Bot.id == BotVersion.bot_id)
+                                .where(BotVersion.content_hash == digest)).first()
+    if known is not None:
+        version, name = known
+        return Submission(name, version.number, version.label, digest, version.path, False)
+    relative = Path("bots") / manifest.name / digest[:12]
+    destination = store.data.root / relative
+    store_copy(folder, destination)
+    try:
+        command = BotCommand(manifest.name, load_manifest(destination).argv(), cwd=str(destination),
+                             resources=manifest.resources)
+        validate(command, store.data.validation / digest[:12], runner)
+    except BaseException:
+        remove_tree(destination)
+        raise
+    return _insert(store, env, manifest, digest, str(relative))
+
+
+def _insert(store: Store, env: RatingEnv, manifest: BotManifest, digest: str, path: str) -> Submission:
+    skill = env.new()
+    try:
+        with store.transaction() as session:
+            bot = session.scalar(select(Bot).where(Bot.name == manifest.name))
+            if bot is None:
+                bot = Bot(name=manifest.name, author=manifest.author)
+                session.add(bot)
+                session.flush()
+            number = (session.scalar(select(func.max(BotVersion.number)).where(BotVersion.bot_id == bot.id)) or 0) + 1
+            session.add(BotVersion(bot_id=bot.id, number=number, label=manifest.version, content_hash=digest,
+                                   path=path, mu=skill.mu, sigma=skill.sigma, matches=0, wins=0, draws=0,
+                                   losses=0, faults=0))
+    except IntegrityError:  # the same content stored by a concurrent submission: a no-op
+        with store.reading() as session:
+            version = session.scalars(select(BotVersion).where(BotVersion.content_hash == digest)).one()
+        return Submission(manifest.name, version.number, version.label, digest, version.path, False)
+    return Submission(manifest.name, number, manifest.version, digest, path, True)

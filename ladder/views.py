@@ -1,0 +1,164 @@
+"""Read-only views of the store for ``dehla ladder show / partnerships / history / matches``."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from ladder.schema import Bot, BotVersion, FaultRow, Match, Partnership, RatingChange, Result
+
+
+def _when(value: datetime | None) -> str | None:
+    return value.isoformat(timespec="seconds") if value else None
+
+
+def _rate(wins: int, draws: int, matches: int) -> float | None:
+    return round((wins + 0.5 * draws) / matches, 4) if matches else None
+
+
+def active_versions(session: Session) -> list[BotVersion]:
+    """The newest version of every bot: the ones the ladder schedules."""
+    newest = select(BotVersion.bot_id, func.max(BotVersion.number).label("number")).group_by(BotVersion.bot_id)
+    sub = newest.subquery()
+    query = select(BotVersion).join(sub, (BotVersion.bot_id == sub.c.bot_id) & (BotVersion.number == sub.c.number))
+    return list(session.scalars(query.order_by(BotVersion.id)))
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    rank: int
+    bot: str
+    version: str
+    """``#N (label)``: submission number within the bot and the manifest's version."""
+    version_id: int
+    rating: float
+    mu: float
+    sigma: float
+    matches: int
+    win_rate: float | None
+    """(wins + draws / 2) / matches."""
+    faults: int
+    last_played: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def version_names(session: Session) -> dict[int, str]:
+    return {v.id: f"{name}#{v.number}" for v, name in
+            session.execute(select(BotVersion, Bot.name).join(Bot, Bot.id == BotVersion.bot_id))}
+
+
+def ranking(session: Session, all_versions: bool = False) -> list[Standing]:
+    """Versions by conservative rating (mu - 3 sigma), best first; by default each bot's newest."""
+    versions = list(session.scalars(select(BotVersion))) if all_versions else active_versions(session)
+    names = {b.id: b.name for b in session.scalars(select(Bot))}
+    versions.sort(key=lambda v: (-(v.mu - 3 * v.sigma), v.id))
+    return [Standing(rank, names[v.bot_id], f"#{v.number} ({v.label})", v.id, round(v.mu - 3 * v.sigma, 3),
+                     round(v.mu, 3), round(v.sigma, 3), v.matches, _rate(v.wins, v.draws, v.matches), v.faults,
+                     _when(v.last_played_at))
+            for rank, v in enumerate(versions, 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class PartnershipRow:
+    rank: int
+    partnership: str
+    rating: float
+    mu: float
+    sigma: float
+    matches: int
+    win_rate: float | None
+    last_played: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def partnerships(session: Session) -> list[PartnershipRow]:
+    names = version_names(session)
+    rows = sorted(session.scalars(select(Partnership).where(Partnership.matches > 0)),
+                  key=lambda p: (-(p.mu - 3 * p.sigma), p.id))
+    return [PartnershipRow(rank, f"{names[p.low_id]}+{names[p.high_id]}", round(p.mu - 3 * p.sigma, 3),
+                           round(p.mu, 3), round(p.sigma, 3), p.matches, _rate(p.wins, p.draws, p.matches),
+                           _when(p.last_played_at))
+            for rank, p in enumerate(rows, 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    match_id: int
+    version: str
+    outcome: str
+    mu: float
+    sigma: float
+    rating: float
+    change: float
+    """Change of the conservative rating."""
+    when: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def history(session: Session, bot: str) -> list[HistoryRow]:
+    query = (select(RatingChange, BotVersion.number)
+             .join(BotVersion, BotVersion.id == RatingChange.version_id)
+             .join(Bot, Bot.id == BotVersion.bot_id)
+             .where(Bot.name == bot).order_by(RatingChange.id))
+    rows = []
+    for change, number in session.execute(query):
+        after = change.mu_after - 3 * change.sigma_after
+        before = change.mu_before - 3 * change.sigma_before
+        rows.append(HistoryRow(change.match_id, f"#{number}", change.outcome, round(change.mu_after, 3),
+                               round(change.sigma_after, 3), round(after, 3), round(after - before, 3),
+                               _when(change.created_at)))
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    match_id: int
+    status: str
+    team_a: str
+    team_b: str
+    score: tuple[float, float] | None
+    winner: str | None
+    """``A``, ``B``, ``draw`` or None (not rated)."""
+    faults: int
+    record: str | None
+    finished: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def matches(session: Session, bot: str | None = None, limit: int = 50) -> list[MatchRow]:
+    names = version_names(session)
+    query = select(Match, Result).outerjoin(Result, Result.match_id == Match.id)
+    if bot is not None:
+        ids = list(session.scalars(select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id)
+                                   .where(Bot.name == bot)))
+        seats = (Match.seat0_id, Match.seat1_id, Match.seat2_id, Match.seat3_id)
+        query = query.where(or_(*(seat.in_(ids) for seat in seats)))
+    rows = []
+    fault_counts = _fault_counts(session)
+    for match, result in session.execute(query.order_by(Match.id.desc()).limit(limit)):
+        winner = None
+        if result is not None and result.status == "done":
+            winner = "draw" if result.winner_team is None else "AB"[result.winner_team]
+        rows.append(MatchRow(match.id, match.status, f"{names[match.seat0_id]}+{names[match.seat2_id]}",
+                             f"{names[match.seat1_id]}+{names[match.seat3_id]}",
+                             (result.score_a, result.score_b) if result else None, winner,
+                             fault_counts.get(match.id, 0), match.record_path, _when(match.finished_at)))
+    return rows
+
+
+def _fault_counts(session: Session) -> dict[int, int]:
+    query = select(FaultRow.match_id, func.count()).group_by(FaultRow.match_id)
+    return {match_id: count for match_id, count in session.execute(query)}
+

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Set up Dehla Arena on a fresh Debian machine: a virtualenv with the project installed, and
+# bubblewrap for the bot sandbox where we may install it (as root, or with passwordless sudo).
+# Usage: bash scripts/setup.sh [dev]   ("dev" adds the test and lint tools)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extra=""
+[ "${1:-}" = "dev" ] && extra="[dev]"
+if ! command -v bwrap >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    (apt-get update -qq && apt-get install -y -qq bubblewrap) >/dev/null 2>&1 \
+      || echo "setup: could not install bubblewrap; the ladder will need --runner local" >&2
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    (sudo apt-get update -qq && sudo apt-get install -y -qq bubblewrap) >/dev/null 2>&1 \
+      || echo "setup: could not install bubblewrap; the ladder will need --runner local" >&2
+  else
+    echo "setup: bubblewrap is not installed and we cannot install it; the ladder will need --runner local" >&2
+  fi
+fi
+python3 -m venv .venv
+.venv/bin/pip install -q --upgrade pip >/dev/null 2>&1 || true
+.venv/bin/pip install -q -e ".${extra}"

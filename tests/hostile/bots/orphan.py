@@ -1,0 +1,35 @@
+"""Orphan: at start-up it leaves a daemon behind (double fork, new session, SIGTERM and
+SIGHUP ignored) that would run for minutes, then plays normally and exits at the end.
+``--pidfile`` receives the daemon's pid where the bot can write it (outside a sandbox)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from _hostile import arguments, contained, serve
+
+DAEMON = r"""
+import os, signal, sys, time
+if os.fork():
+    os._exit(0)
+os.setsid()
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+signal.signal(signal.SIGHUP, signal.SIG_IGN)
+try:
+    with open(sys.argv[1], "w") as f:
+        f.write(str(os.getpid()))
+except OSError:
+    pass
+time.sleep(300)
+"""
+
+
+def attack(pidfile: str) -> None:
+    subprocess.run([sys.executable, "-c", DAEMON, pidfile], check=False)
+    contained("orphan", note="left a daemon; the test checks it is gone after the match")
+
+
+if __name__ == "__main__":
+    args = arguments(extra=[("--pidfile", {"default": "/tmp/dehla-orphan.pid"})])
+    serve(lambda view: attack(args.pidfile), "start")

@@ -1,0 +1,195 @@
+"""Running hostile bots at real tables, for the sandbox tests.
+
+A seat is a ``BotCommand`` (started by the given runner, like the referee does) or a ``Bot``
+object played in this process (cheap company for a hostile bot that attacks the host rather
+than its table). Sockets live in a short private folder (unix socket paths are limited to
+107 bytes); logs and the match record in the test's folder. Every seat is closed whatever
+happens, and the bots' reports (``HOSTILE {...}`` lines) are read back from their logs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import os
+import select
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.bots.manifest import Resources
+from arena.match import MatchFormat
+from arena.referee.clock import TimeControl
+from arena.referee.faults import Fault, FaultKind, FaultPolicy
+from arena.referee.grpc_seat import GrpcSeat
+from arena.referee.launcher import BotCommand, BotProcess
+from arena.referee.local import seat_limits
+from arena.referee.messages import SeatEndpoint
+from arena.referee.recorder import MatchRecorder, read_match_record
+from arena.referee.table import MatchOutcome, Table, TableConfig
+from arena.rules import rules_for
+from arena.sandbox import Limits, LocalRunner, Runner, SandboxUnavailable
+from arena.sandbox.bwrap import SandboxConfig, SandboxRunner
+from sample_bots.random.bot import RandomBot
+from sdk.bot import Bot
+from sdk.harness import InProcessSeat
+
+BOTS = Path(__file__).resolve().parent / "bots"
+MARK = "HOSTILE "
+SMALL = Resources(memory_mb=128, cpus=1.0, processes=24, disk_mb=8, open_files=128)
+"""Tight limits for hostile bots: enough for a Python gRPC bot, little to attack with."""
+CLOCK = TimeControl(per_move=2.0, bank=3.0, startup=30.0)
+"""Generous clocks: four interpreters may start at once on a busy 2-core machine, and an
+attacker throttled to its CPU share must not time out by accident. The tests about timeouts
+use their own short clock."""
+RANDOM = BotCommand("random", (sys.executable, "-m", "sample_bots.random"))
+
+
+def hostile(script: str, *args: str, resources: Resources = SMALL) -> BotCommand:
+    """A bot from ``tests/hostile/bots`` (its code folder, shown at /bot inside a sandbox)."""
+    return BotCommand(script, (sys.executable, f"{script}.py", *args), cwd=str(BOTS), resources=resources)
+
+
+@functools.cache
+def sandbox_runner(cgroup: str = "auto") -> SandboxRunner:
+    return SandboxRunner(SandboxConfig(cgroup=cgroup))
+
+
+@functools.cache
+def sandbox_problem() -> str:
+    """Why the sandbox runner cannot run here ("" if it can)."""
+    try:
+        sandbox_runner().check()
+    except SandboxUnavailable as exc:
+        return str(exc)
+    return ""
+
+
+def table_config(match_id: str, *, policy: FaultPolicy = FaultPolicy.SUBSTITUTE, match_format: str = "hands:1",
+                 time_control: TimeControl = CLOCK, seed: int = 11) -> TableConfig:
+    return TableConfig(match_id, rules_for("dehla-pakad"), "dehla-pakad", MatchFormat.parse(match_format),
+                       seed, time_control, policy)
+
+
+@dataclass
+class Played:
+    """A finished table: the outcome, the bot processes (stopped) and the record."""
+
+    outcome: MatchOutcome
+    processes: list[BotProcess | None]
+    record: list[dict[str, Any]]
+    closed_after: float
+
+    def process(self, seat: int) -> BotProcess:
+        process = self.processes[seat]
+        assert process is not None, f"seat {seat} was played in-process"
+        return process
+
+    def log(self, seat: int) -> str:
+        return self.process(seat).log_path.read_text(errors="replace")
+
+    def findings(self, seat: int) -> list[dict[str, Any]]:
+        """The seat's ``HOSTILE`` reports, in order."""
+        found = []
+        for line in self.log(seat).splitlines():
+            if MARK in line:
+                found.append(json.loads(line[line.index(MARK) + len(MARK):]))
+        return found
+
+    def escapes(self, seat: int) -> list[dict[str, Any]]:
+        return [f for f in self.findings(seat) if f["outcome"] == "escaped"]
+
+    def faults(self, seat: int | None = None) -> list[Fault]:
+        return [f for f in self.outcome.faults if seat is None or f.seat == seat]
+
+    def fault_kinds(self, seat: int) -> list[FaultKind]:
+        return [f.kind for f in self.faults(seat)]
+
+    def uid(self, seat: int) -> int:
+        report = self.process(seat).report
+        assert report is not None and report.uid is not None
+        return report.uid
+
+    def events(self, seat: int) -> dict[str, int]:
+        report = self.process(seat).report
+        assert report is not None
+        return report.events
+
+
+def socket_folder() -> Path:
+    """A short private folder for the seats' sockets (``SOCKETS/sN/bot.sock``)."""
+    return Path(tempfile.mkdtemp(prefix="dh-"))
+
+
+async def run_table(config: TableConfig, lineup: Sequence[BotCommand | Bot], folder: Path,
+                    runner: Runner | Sequence[Runner], limits: dict[int, Limits] | None = None,
+                    sockets: Path | None = None) -> Played:
+    runners = [runner] * 4 if isinstance(runner, Runner) else list(runner)
+    sockets = sockets or socket_folder()
+    endpoints: list[SeatEndpoint] = []
+    processes: list[BotProcess | None] = []
+    loop = asyncio.get_running_loop()
+    try:
+        for seat, entry in enumerate(lineup):
+            if isinstance(entry, Bot):
+                endpoints.append(InProcessSeat(entry))
+                processes.append(None)
+                continue
+            (sockets / f"s{seat}").mkdir()
+            seat_limit = (limits or {}).get(seat) or seat_limits(entry, config)
+            process = BotProcess(entry, f"unix:{sockets}/s{seat}/bot.sock", folder / f"seat{seat}.log",
+                                 runner=runners[seat], limits=seat_limit)
+            endpoints.append(GrpcSeat(entry.name, process.address, process))
+            processes.append(process)
+        record = folder / "match.jsonl"
+        start = loop.time()
+        try:
+            outcome = await Table(config, endpoints, MatchRecorder(record)).run()
+        finally:
+            await asyncio.gather(*(e.close() for e in endpoints if isinstance(e, GrpcSeat)),
+                                 return_exceptions=True)
+        return Played(outcome, processes, list(read_match_record(record)), loop.time() - start)
+    finally:
+        shutil.rmtree(sockets, ignore_errors=True)
+
+
+def play(config: TableConfig, lineup: Sequence[BotCommand | Bot], folder: Path,
+         runner: Runner | Sequence[Runner] | None = None, limits: dict[int, Limits] | None = None,
+         sockets: Path | None = None) -> Played:
+    folder.mkdir(parents=True, exist_ok=True)
+    return asyncio.run(run_table(config, lineup, folder, runner or sandbox_runner(), limits, sockets))
+
+
+def alone(bot: BotCommand, seat: int = 0) -> list[BotCommand | Bot]:
+    """``bot`` at ``seat``, random bots played in-process at the other three."""
+    lineup: list[BotCommand | Bot] = [RandomBot(s) for s in range(4)]
+    lineup[seat] = bot
+    return lineup
+
+
+LOCAL = LocalRunner()
+
+
+def wait_gone(pids: Iterable[int], timeout: float) -> list[int]:
+    """Wait on pidfds (no polling) until every pid has exited; returns those still alive."""
+    fds: dict[int, int] = {}
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            fds[pid] = os.pidfd_open(pid)
+    try:
+        alive = dict(fds)
+        end = time.monotonic() + timeout
+        while alive and (remaining := end - time.monotonic()) > 0:
+            ready, _, _ = select.select(list(alive.values()), [], [], remaining)
+            alive = {pid: fd for pid, fd in alive.items() if fd not in ready}
+        return sorted(alive)
+    finally:
+        for fd in fds.values():
+            os.close(fd)

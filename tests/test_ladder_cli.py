@@ -1,0 +1,84 @@
+"""``dehla submit``, ``dehla bots`` and ``dehla ladder ...`` as users run them: real processes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ladder.runners import RunnerUnavailable, check_runner
+
+
+def dehla(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "arena", *args, "--data", str(data)], capture_output=True,
+                          text=True, timeout=240, check=False)
+
+
+def test_submit_run_show_and_replay(tmp_path: Path) -> None:
+    data = tmp_path / "arena"
+    out = dehla("submit", "--sample", "random", "--sample", "heuristic", "--runner", "local", data=data)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("accepted") == 2
+    again = dehla("submit", "--sample", "random", "--runner", "local", data=data)
+    assert again.returncode == 0 and "unchanged: random #1" in again.stdout, again.stderr
+    run = dehla("ladder", "run", "--matches", "2", "--deals", "1", "--workers", "2", "--seed", "3",
+                "--runner", "local", data=data)
+    assert run.returncode == 0, run.stderr
+    assert "2 matches counted" in run.stderr
+    show = json.loads(dehla("ladder", "show", "--json", data=data).stdout)
+    assert [row["rank"] for row in show] == [1, 2] and {row["bot"] for row in show} == {"random", "heuristic"}
+    assert all(row["matches"] == 2 and row["rating"] == pytest.approx(row["mu"] - 3 * row["sigma"], abs=2e-3)
+               for row in show)
+    matches = json.loads(dehla("ladder", "matches", "--bot", "heuristic", "--json", data=data).stdout)
+    assert len(matches) == 2 and all(m["status"] == "done" for m in matches)
+    replay = subprocess.run([sys.executable, "-m", "arena", "replay", str(data / matches[0]["record"])],
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert replay.returncode == 0 and replay.stdout.count("result: team") == 2, replay.stderr
+    history = json.loads(dehla("ladder", "history", "heuristic", "--json", data=data).stdout)
+    assert sorted(h["match_id"] for h in history) == sorted(m["match_id"] for m in matches)
+    pairs = json.loads(dehla("ladder", "partnerships", "--json", data=data).stdout)
+    assert {p["partnership"] for p in pairs} == {"random#1+random#1", "heuristic#1+heuristic#1"}
+    bots = json.loads(dehla("bots", "--json", data=data).stdout)
+    assert [(b["bot"], b["version"]) for b in bots] == [("heuristic", 1), ("random", 1)]
+
+
+def test_a_bot_that_does_not_start_is_rejected_with_its_stderr(tmp_path: Path) -> None:
+    folder = tmp_path / "crasher"
+    folder.mkdir()
+    (folder / "bot.toml").write_text('name = "crasher"\nversion = "1"\nauthor = "t"\ncommand = ["python", "bot.py"]\n')
+    (folder / "bot.py").write_text("import sys\nprint('cannot find my weights', file=sys.stderr)\nsys.exit(4)\n")
+    out = dehla("submit", str(folder), "--runner", "local", data=tmp_path / "arena")
+    assert out.returncode == 2
+    assert "rejected" in out.stderr and "validation match 1 (four seats)" in out.stderr
+    assert "failed_start" in out.stderr and "cannot find my weights" in out.stderr
+    assert "Traceback" not in out.stderr
+    bots = dehla("bots", "--json", data=tmp_path / "arena")
+    assert json.loads(bots.stdout) == []
+
+
+def test_bad_input_gets_one_line_and_exit_2(tmp_path: Path) -> None:
+    data = tmp_path / "arena"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    cases = [
+        (["submit", str(tmp_path / "nope"), "--runner", "local"], "not a folder"),
+        (["submit", str(empty), "--runner", "local"], "no bot.toml"),
+        (["submit", "--sample", "chess", "--runner", "local"], "unknown sample bot 'chess'"),
+        (["ladder", "run", "--runner", "local"], "needs at least two submitted bots"),
+        (["ladder", "history", "nobody"], "unknown bot 'nobody'"),
+    ]
+    for args, message in cases:
+        out = dehla(*args, data=data)
+        assert out.returncode == 2, (args, out.stderr)
+        assert message in out.stderr, (args, out.stderr)
+        assert "Traceback" not in out.stderr and out.stderr.strip().count("\n") == 0, out.stderr
+
+
+def test_without_the_sandbox_submitted_bots_run_only_by_explicit_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "arena.sandbox", None)  # as before the sandbox landed
+    with pytest.raises(RunnerUnavailable, match="pass --runner local"):
+        check_runner("sandbox")
+    check_runner("local")

@@ -1,0 +1,401 @@
+"""Hostile bots in the sandbox: each is a real bot that attacks at start-up or at its first
+decision and reports what it achieved (``tests/hostile/bots``). Every attack must be contained,
+recorded as the right fault (or none, when the bot plays on), and leave the referee, the other
+bots, the host and the store unharmed. Side channels owned by the test (secrets the bot must
+not find, folders it must not write, listeners it must not reach, processes it must not kill)
+check the bots' own reports; negative controls run some attacks unsandboxed to prove that the
+attacks work and the assertions would fail without the sandbox.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from arena.referee.clock import TimeControl
+from arena.referee.faults import FaultKind, FaultPolicy
+from arena.referee.launcher import BotCommand, resolve_bot
+from arena.sandbox import Limits
+from arena.sandbox.uids import processes_of
+from sample_bots.random.bot import RandomBot
+from tests.hostile.harness import (
+    BOTS,
+    LOCAL,
+    RANDOM,
+    SMALL,
+    alone,
+    hostile,
+    play,
+    sandbox_problem,
+    sandbox_runner,
+    socket_folder,
+    table_config,
+    wait_gone,
+)
+
+pytestmark = pytest.mark.skipif(bool(sandbox_problem()), reason=sandbox_problem() or "sandbox available")
+
+SNAPPY = TimeControl(per_move=0.4, bank=0.2, startup=20.0)
+"""For bots that are meant to time out: the timeout costs 0.6 s."""
+
+
+def outcomes(findings: list[dict[str, object]], attack: str) -> list[object]:
+    return [f["outcome"] for f in findings if f["attack"] == attack]
+
+
+def assert_all_gone(uid: int) -> None:
+    assert processes_of(uid) == [], f"processes of sandbox uid {uid} survived the match"
+
+
+# --------------------------------------------------------------------------- reading
+@pytest.fixture
+def secrets_on_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Path | str]]:
+    """A victim bot folder, a store and a file in /root, each holding a secret token; the same
+    token in the referee's environment."""
+    marker = f"DEHLA-SECRET-{secrets.token_hex(6)}"
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "bot.toml").write_text('name = "victim"\nversion = "1.0"\nauthor = "test"\n'
+                                     'command = ["python", "-m", "sample_bots.random"]\n')
+    (victim / "secret.txt").write_text(f"my strategy: {marker}\n")
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / "arena.sqlite").write_text(f"ratings {marker}\n")
+    root_secret = Path("/root") / f".dehla-test-{marker}"
+    root_secret.write_text(f"root only {marker}\n")
+    monkeypatch.setenv("DEHLA_TEST_SECRET", marker)
+    try:
+        yield {"marker": marker, "victim": victim, "store": store, "root": root_secret}
+    finally:
+        root_secret.unlink()
+
+
+def snoop(marker: str, paths: list[Path | str], sockets: Path) -> BotCommand:
+    args = ["--marker", marker.removesuffix(marker.rsplit("-", 1)[1])]
+    for path in paths:
+        args += ["--path", str(path)]
+    # At its first decision, when the bot at seat 1 is surely serving on its socket.
+    return hostile("snoop", *args, "--socket", f"{sockets}/s1/bot.sock", "--at", "decide")
+
+
+def test_a_bot_cannot_read_another_bots_folder_the_store_root_or_the_referees_secrets(
+        tmp_path: Path, secrets_on_host: dict[str, Path | str]) -> None:
+    marker = str(secrets_on_host["marker"])
+    sockets = socket_folder()
+    paths = [secrets_on_host["victim"], secrets_on_host["store"], "/root", tmp_path, "/work", "/home"]
+    victim = resolve_bot(str(secrets_on_host["victim"]))
+    played = play(table_config("snoop"), [snoop(marker, paths, sockets), victim, RandomBot(2), RandomBot(3)],
+                  tmp_path / "records", sockets=sockets)
+    findings = played.findings(0)
+    assert played.outcome.status == "done" and played.outcome.faults == []
+    assert played.escapes(0) == []
+    assert len(outcomes(findings, "read")) == len(paths)
+    assert outcomes(findings, "connect-socket") == ["contained"]
+    assert marker not in played.log(0)
+    listing = next(f for f in findings if f["attack"] == "listing")
+    assert set(listing["root"]) <= {"bin", "bot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc",
+                                    "root", "run", "sbin", "tmp", "usr", *Path(sys.prefix).parts[1:2],
+                                    *Path(sys.base_prefix).parts[1:2]}
+
+
+# --------------------------------------------------------------------------- writing
+def test_a_bot_cannot_write_outside_its_tmp_nor_get_privileges(tmp_path: Path) -> None:
+    name = f"dehla-scribble-{secrets.token_hex(4)}"
+    host = tmp_path / "host"
+    host.mkdir()
+    bot = hostile("scribble", "--name", name, "--folder", str(host), "--at", "start")
+    played = play(table_config("scribble"), alone(bot), tmp_path / "records")
+    findings = played.findings(0)
+    assert played.outcome.faults == []
+    assert played.escapes(0) == []
+    assert len(outcomes(findings, "write")) >= 10
+    for attack in ("mknod", "mount", "unshare-user", "setuid-0"):
+        assert outcomes(findings, attack) == ["contained"], attack
+    for folder in (host, Path("/"), Path("/usr"), Path("/etc"), Path("/root"), Path("/var/tmp"), BOTS,
+                   Path(sys.modules["arena.sandbox"].__file__ or "").parents[1]):
+        assert not (folder / name).exists(), folder
+
+
+# --------------------------------------------------------------------------- network
+@pytest.fixture
+def listeners() -> Iterator[tuple[socket.socket, socket.socket]]:
+    """A TCP listener and a UDP socket on the host's loopback, owned by the test."""
+    tcp = socket.create_server(("127.0.0.1", 0))
+    tcp.setblocking(False)
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind(("127.0.0.1", 0))
+    udp.setblocking(False)
+    try:
+        yield tcp, udp
+    finally:
+        tcp.close()
+        udp.close()
+
+
+def test_a_bot_has_no_network_at_all(tmp_path: Path, listeners: tuple[socket.socket, socket.socket]) -> None:
+    tcp, udp = listeners
+    tcp_target = f"127.0.0.1:{tcp.getsockname()[1]}"
+    bot = hostile("network", "--tcp", tcp_target, "--tcp", "1.1.1.1:53", "--udp", f"127.0.0.1:{udp.getsockname()[1]}",
+                  "--udp", "8.8.8.8:53", "--dns", "example.com", "--at", "start")
+    played = play(table_config("network"), alone(bot), tmp_path / "records")
+    findings = played.findings(0)
+    assert played.outcome.faults == []
+    assert played.escapes(0) == []
+    assert outcomes(findings, "tcp") == ["contained", "contained"]
+    assert outcomes(findings, "dns") == ["contained"]
+    assert next(f for f in findings if f["attack"] == "interfaces")["names"] == ["lo"]
+    with pytest.raises(BlockingIOError):
+        tcp.accept()
+    with pytest.raises(BlockingIOError):
+        udp.recv(100)
+
+
+# ----------------------------------------------------------------------- processes
+def test_a_fork_bomb_is_contained_by_the_pids_cgroup(tmp_path: Path) -> None:
+    played = play(table_config("bomb"), alone(hostile("fork_bomb")), tmp_path / "records")
+    report = next(f for f in played.findings(0) if f["attack"] == "fork-bomb")
+    assert played.outcome.faults == [] and report["outcome"] == "contained"
+    assert report["born"] < SMALL.processes
+    if "pids" in sandbox_runner().cgroups.controllers:
+        assert played.events(0)["pids_max"] > 0
+    assert_all_gone(played.uid(0))
+    assert subprocess.run(["true"], check=False).returncode == 0  # the host can still fork
+
+
+def test_a_fork_bomb_is_contained_by_the_seat_uid_alone_without_cgroups(tmp_path: Path) -> None:
+    played = play(table_config("bomb-rlimit"), alone(hostile("fork_bomb")), tmp_path / "records",
+                  sandbox_runner("off"))
+    report = next(f for f in played.findings(0) if f["attack"] == "fork-bomb")
+    assert played.outcome.faults == [] and report["outcome"] == "contained"
+    assert report["born"] < SMALL.processes and report["refused"] > 0
+    assert played.uid(0) >= 1000
+    assert "no pids cgroup" in played.log(0)
+    assert_all_gone(played.uid(0))
+
+
+def test_control_as_root_rlimit_nproc_does_not_stop_a_fork_bomb() -> None:
+    """Why each seat needs its own unprivileged uid: root ignores RLIMIT_NPROC."""
+    done = subprocess.run(["prlimit", "--nproc=16:16", "--", sys.executable, "fork_bomb.py", "--standalone",
+                           "--ceiling", "48", "--seconds", "5"], cwd=BOTS, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert '"outcome": "escaped"' in done.stderr, done.stderr
+
+
+def test_a_bot_cannot_signal_the_referee_its_parent_or_other_processes(tmp_path: Path) -> None:
+    sentinel = subprocess.Popen(["sleep", "120"])
+    try:
+        bot = hostile("signaller", "--pid", str(os.getpid()), "--pid", str(sentinel.pid))
+        played = play(table_config("signal"), [bot, RANDOM, RandomBot(2), RandomBot(3)], tmp_path / "records")
+        assert played.outcome.status == "done" and played.outcome.faults == []
+        assert played.escapes(0) == []
+        assert sentinel.poll() is None
+        visible = next(f for f in played.findings(0) if f["attack"] == "process-list")["visible"]
+        assert len(visible) <= 3  # its init, itself, maybe a thread's child
+        assert played.process(1).report is not None
+    finally:
+        sentinel.kill()
+        sentinel.wait()
+
+
+def test_a_child_left_running_dies_with_the_sandbox(tmp_path: Path) -> None:
+    played = play(table_config("orphan"), alone(hostile("orphan")), tmp_path / "records")
+    assert played.outcome.faults == []
+    assert_all_gone(played.uid(0))
+
+
+def test_control_the_orphan_survives_its_bot_when_unsandboxed(tmp_path: Path) -> None:
+    pidfile = tmp_path / "orphan.pid"
+    played = play(table_config("orphan-local"), alone(hostile("orphan", "--pidfile", str(pidfile))),
+                  tmp_path / "records", LOCAL)
+    assert played.outcome.faults == []
+    orphan = int(pidfile.read_text())
+    try:
+        assert wait_gone([orphan], 0.2) == [orphan]
+    finally:
+        os.kill(orphan, signal.SIGKILL)
+        assert wait_gone([orphan], 5) == []
+
+
+# ------------------------------------------------------------------------ resources
+def test_a_memory_hog_is_killed_at_its_limit_and_recorded_as_a_crash(tmp_path: Path) -> None:
+    bot = hostile("memory_hog", resources=SMALL.model_copy(update={"memory_mb": 64}))
+    played = play(table_config("memory"), alone(bot), tmp_path / "records")
+    assert played.outcome.status == "done"
+    assert played.fault_kinds(0) == [FaultKind.CRASH]
+    assert [f.seat for f in played.faults()] == [0]
+    assert played.escapes(0) == []
+    if "memory" in sandbox_runner().cgroups.controllers:
+        assert played.events(0)["oom_kill"] >= 1 or played.events(0)["memory_max"] > 0
+        assert "SIGKILL" in played.log(0)
+    assert_all_gone(played.uid(0))
+
+
+def test_a_memory_hog_meets_the_address_space_rlimit_without_cgroups(tmp_path: Path) -> None:
+    bot = hostile("memory_hog", resources=SMALL.model_copy(update={"memory_mb": 64}))
+    clock = TimeControl(per_move=30.0, bank=0.0, startup=30.0)
+    played = play(table_config("memory-rlimit", time_control=clock), alone(bot), tmp_path / "records",
+                  sandbox_runner("off"))
+    report = next(f for f in played.findings(0) if f["attack"] == "memory")
+    assert report["outcome"] == "contained" and report["allocated_mb"] < 2048
+    assert played.outcome.faults == []
+
+
+def test_a_bot_spinning_in_a_decision_times_out_and_is_stopped(tmp_path: Path) -> None:
+    config = table_config("spin", policy=FaultPolicy.FORFEIT, time_control=SNAPPY)
+    played = play(config, alone(hostile("cpu_spin", "--mode", "decide")), tmp_path / "records")
+    assert played.fault_kinds(0) == [FaultKind.TIMEOUT]
+    assert played.outcome.forfeit_team == 0
+    assert_all_gone(played.uid(0))
+
+
+def test_background_spinners_are_throttled_to_the_bots_cpu_share(tmp_path: Path) -> None:
+    bot = hostile("cpu_spin", "--mode", "background", "--workers", "3",
+                  resources=SMALL.model_copy(update={"cpus": 0.5}))
+    played = play(table_config("spin-background", match_format="hands:2"), alone(bot), tmp_path / "records")
+    assert played.outcome.faults == []
+    if "cpu" in sandbox_runner().cgroups.controllers:
+        assert played.events(0)["cpu_throttled"] > 0
+    assert_all_gone(played.uid(0))
+
+
+def test_the_cpu_time_rlimit_ends_a_bot_that_burns_its_match_budget(tmp_path: Path) -> None:
+    clock = TimeControl(per_move=120.0, bank=0.0, startup=30.0)  # the rlimit must end it, not the clock
+    limits = Limits.from_resources(SMALL, cpu_seconds=2)
+    played = play(table_config("burn", time_control=clock), alone(hostile("cpu_spin", "--mode", "burn")),
+                  tmp_path / "records", limits={0: limits})
+    assert played.fault_kinds(0) == [FaultKind.CRASH]
+    assert "SIGXCPU" in played.log(0) or "SIGKILL" in played.log(0)
+    assert played.escapes(0) == []
+
+
+def test_a_disk_filler_fills_only_its_own_small_tmpfs(tmp_path: Path) -> None:
+    host = tmp_path / "host"
+    host.mkdir()
+    before = os.statvfs(tmp_path)
+    bot = hostile("disk_fill", "--folder", str(host), "--at", "start")
+    played = play(table_config("disk"), alone(bot), tmp_path / "records")
+    assert played.outcome.faults == []
+    assert played.escapes(0) == []
+    written = {f["target"]: f["written_mb"] for f in played.findings(0) if f["attack"] == "disk"}
+    assert written["/tmp"] <= SMALL.disk_mb and written["/dev/shm"] <= SMALL.disk_mb
+    assert written["/run/dehla"] <= 0.0625
+    assert written["/bot"] == 0 and written[str(host)] == 0
+    assert list(host.iterdir()) == []
+    after = os.statvfs(tmp_path)
+    assert (before.f_bavail - after.f_bavail) * after.f_frsize < 64 * 1024 * 1024
+
+
+def test_a_flood_of_output_is_capped_and_slows_nobody_else(tmp_path: Path) -> None:
+    played = play(table_config("flood", match_format="hands:2"), alone(hostile("flood")), tmp_path / "records")
+    assert played.outcome.status == "done" and played.outcome.faults == []
+    process = played.process(0)
+    assert process.dropped > 0
+    assert process.log_path.stat().st_size <= process.log_cap + 1024
+    assert "log capped" in played.log(0)
+    assert played.closed_after < 30
+
+
+def test_a_bot_sleeping_before_it_serves_fails_to_start_and_is_killed(tmp_path: Path) -> None:
+    clock = TimeControl(per_move=1.0, bank=0.0, startup=2.0)  # it never serves: a short budget
+    played = play(table_config("sleep-start", time_control=clock), alone(hostile("sleeper", "--mode", "start")),
+                  tmp_path / "records")
+    assert played.fault_kinds(0) == [FaultKind.FAILED_START]
+    assert played.closed_after < 2.0 + 5.0
+    assert_all_gone(played.uid(0))
+
+
+def test_a_bot_sleeping_in_a_decision_times_out_and_is_killed(tmp_path: Path) -> None:
+    config = table_config("sleep-decide", policy=FaultPolicy.FORFEIT, time_control=SNAPPY)
+    played = play(config, alone(hostile("sleeper", "--mode", "decide")), tmp_path / "records")
+    assert played.fault_kinds(0) == [FaultKind.TIMEOUT]
+    assert_all_gone(played.uid(0))
+
+
+# ------------------------------------------------------------------ negative control
+def test_control_unsandboxed_the_same_attacks_succeed(
+        tmp_path: Path, secrets_on_host: dict[str, Path | str], listeners: tuple[socket.socket, socket.socket]) -> None:
+    """Four attackers at one table with the local runner: reading, writing, the network and
+    signals all get through, so the assertions above would fail without the sandbox."""
+    marker = str(secrets_on_host["marker"])
+    sockets = socket_folder()
+    paths = [secrets_on_host["victim"], secrets_on_host["store"], "/root"]
+    host = tmp_path / "host"
+    host.mkdir()
+    name = f"dehla-scribble-{secrets.token_hex(4)}"
+    tcp, _ = listeners
+    sentinel = subprocess.Popen(["sleep", "120"])
+    try:
+        lineup = [snoop(marker, paths, sockets),
+                  hostile("scribble", "--name", name, "--folder", str(host), "--only-given"),
+                  hostile("network", "--tcp", f"127.0.0.1:{tcp.getsockname()[1]}"),
+                  hostile("signaller", "--signal", "0", "--pid", str(os.getpid()), "--pid", str(sentinel.pid))]
+        played = play(table_config("control"), lineup, tmp_path / "records", LOCAL, sockets=sockets)
+    finally:
+        sentinel.kill()
+        sentinel.wait()
+    escapes = {(f["attack"], f.get("target")) for f in played.escapes(0)}
+    assert {("read", str(p)) for p in paths} <= escapes
+    assert ("environment", None) in escapes
+    assert ("connect-socket", f"{sockets}/s1/bot.sock") in escapes
+    assert [f["target"] for f in played.escapes(1)] == [str(host / name)] and (host / name).exists()
+    assert outcomes(played.findings(2), "tcp") == ["escaped"]
+    connection, _ = tcp.accept()
+    connection.close()
+    assert {f.get("target") for f in played.escapes(3) if f["attack"] == "signal-pid"} == {os.getpid(), sentinel.pid}
+
+
+# ------------------------------------------------------------------------ collusion
+def partner_hands(played_record: list[dict[str, object]]) -> list[list[str]]:
+    hand = next(line for line in played_record if line["type"] == "hand")
+    record = hand["record"]
+    assert isinstance(record, dict)
+    return [list(cards) for cards in record["deal"]["hands"]]
+
+
+@pytest.fixture
+def collusion_tag() -> Iterator[str]:
+    tag = secrets.token_hex(4)
+    try:
+        yield tag
+    finally:  # what an unsandboxed run may leave on the host
+        for folder in ("/tmp", "/dev/shm", "/var/tmp", "/"):
+            for path in Path(folder).glob(f"dehla-collude-{tag}-*"):
+                path.unlink()
+        key = zlib.crc32(tag.encode()) & 0x7FFFFFF0
+        for seat in range(4):
+            subprocess.run(["ipcrm", "-M", str(key | seat)], capture_output=True, check=False)
+
+
+def test_partners_cannot_pass_their_hands_to_each_other(tmp_path: Path, collusion_tag: str) -> None:
+    colluder = hostile("colluder", "--tag", collusion_tag)
+    played = play(table_config("collude"), [colluder, RandomBot(1), colluder, RandomBot(3)], tmp_path / "records")
+    assert played.outcome.status == "done" and played.outcome.faults == []
+    for seat in (0, 2):
+        assert played.escapes(seat) == []
+        channels = {f["channel"] for f in played.findings(seat) if f["outcome"] == "contained"}
+        assert {"file:/tmp", "file:/dev/shm", "abstract-socket", "unix-socket", "tcp-localhost", "sysv-shm",
+                "process-list", "signals", "flock", "inotify"} <= channels
+    assert played.uid(0) != played.uid(2)
+
+
+def test_control_partners_pass_their_hands_when_unsandboxed(tmp_path: Path, collusion_tag: str) -> None:
+    colluder = hostile("colluder", "--tag", collusion_tag)
+    played = play(table_config("collude-local"), [colluder, RandomBot(1), colluder, RandomBot(3)],
+                  tmp_path / "records", LOCAL)
+    hands = partner_hands(played.record)
+    for seat in (0, 2):
+        escapes = {f["channel"]: f for f in played.escapes(seat)}
+        assert {"file:/tmp", "file:/dev/shm", "abstract-socket", "unix-socket", "tcp-localhost", "sysv-shm",
+                "process-list", "flock", "inotify"} <= set(escapes)
+        cards = escapes["file:/tmp"]["cards"]
+        assert isinstance(cards, list) and set(cards) <= set(hands[seat ^ 2])
+
