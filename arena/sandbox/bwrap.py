@@ -213,16 +213,18 @@ def sandbox_argv(tools: Tools, program: Program, limits: Limits, plan: SeatPlan,
              "--clearenv"]
     for name, value in bot_environment(program).items():
         argv += ["--setenv", name, value]
+    # The private /tmp and /dev/shm go first: a read-only bind whose host path lies under /tmp
+    # (a project or virtualenv checked out there) is then mounted on top instead of hidden.
+    disk = str(limits.disk_bytes)
+    argv += ["--proc", "/proc", "--dev", "/dev",
+             "--size", disk, "--perms", "1777", "--tmpfs", "/tmp",
+             "--size", disk, "--perms", "1777", "--tmpfs", "/dev/shm"]
     for index, (_, dest) in enumerate(binds):
         if dest != INSIDE_CODE:
             argv += ["--ro-bind", f"{plan.stage}/{index}", dest]
     for link in view.symlinks:
         argv += ["--symlink", link.target, link.dest]
-    disk = str(limits.disk_bytes)
-    argv += ["--proc", "/proc", "--dev", "/dev",
-             "--size", disk, "--perms", "1777", "--tmpfs", "/tmp",
-             "--size", disk, "--perms", "1777", "--tmpfs", "/dev/shm",
-             "--bind", f"{plan.stage}/sock", INSIDE_SOCKETS]
+    argv += ["--bind", f"{plan.stage}/sock", INSIDE_SOCKETS]
     if program.code:
         argv += ["--ro-bind", f"{plan.stage}/{len(binds) - 1}", INSIDE_CODE]
     argv += ["--remount-ro", "/dev", "--remount-ro", "/",
