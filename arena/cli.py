@@ -179,11 +179,14 @@ _register_referee_commands()
 
 
 def _register_ladder_commands() -> None:
+    from arena.referee.launcher import register_bot_lookup  # noqa: PLC0415
     from ladder.commands import bots_command, ladder_group, submit_command  # noqa: PLC0415 - keeps the store off `dehla rules`
+    from ladder.lookup import submitted_bot_folder  # noqa: PLC0415
 
     main.add_command(ladder_group)
     main.add_command(submit_command)
     main.add_command(bots_command)
+    register_bot_lookup(submitted_bot_folder)
 
 
 _register_ladder_commands()

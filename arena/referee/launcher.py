@@ -19,6 +19,7 @@ import shlex
 import shutil
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,15 +69,32 @@ def sample_bot_names() -> list[str]:
     return sorted(p.parent.name for p in root.glob("*/__main__.py"))
 
 
+NameLookup = Callable[[str], Path | None]
+"""Maps a bot name to its folder, or None; the store registers one for submitted bots."""
+_NAME_LOOKUPS: list[NameLookup] = []
+
+
+def register_bot_lookup(lookup: NameLookup) -> None:
+    """Let ``resolve_bot`` find bots by name elsewhere (submitted bots, in the ladder's store)."""
+    if lookup not in _NAME_LOOKUPS:
+        _NAME_LOOKUPS.append(lookup)
+
+
 def resolve_bot(spec: str) -> BotCommand:
-    """A sample bot name (``random``), a bot folder (with ``bot.toml``), or a command line that
-    starts a bot serving the protocol."""
+    """A sample bot name (``random``), a submitted bot (``NAME`` or ``NAME#VERSION``, through a
+    registered lookup), a bot folder (with ``bot.toml``), or a command line that starts a bot
+    serving the protocol."""
     spec = spec.strip()
     if not spec:
         raise BotSpecError("empty bot spec")
     if spec in sample_bot_names():
         return BotCommand(spec, (sys.executable, "-m", f"{SAMPLE_BOTS_PACKAGE}.{spec}"))
     folder = Path(spec)
+    for lookup in _NAME_LOOKUPS:
+        found = lookup(spec)
+        if found is not None:
+            folder = found
+            break
     if folder.is_dir():
         manifest = load_manifest(folder)
         return BotCommand(manifest.name, manifest.argv(), cwd=str(folder.resolve()), resources=manifest.resources)
