@@ -11,33 +11,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from arena.cards import SUIT_MASKS, CardMask, cards_of
-from arena.deal import Deal
-from arena.hand import HandState
+from arena.cards import CardMask, cards_of
 from arena.observation import Observation, observe
-from arena.rules import PRESETS, Rules, rules_for
+from arena.rules import rules_for
 from sdk.sampling import Placement, Sampler, sample_placement, sample_states
 from sdk.tracker import CardTracker
-
-VARIANTS: dict[str, Rules] = {name: rules_for(name) for name in PRESETS} | {
-    "dehla-pakad direction=anticlockwise": rules_for("dehla-pakad", {"direction": "anticlockwise"}),
-    "dehla-pakad-cut deck=short32": rules_for("dehla-pakad-cut", {"deck": "short32"}),
-    "mendikot trump=first_discard": rules_for("mendikot", {"trump": "first_discard"}),
-    "mendikot trump=open_random": rules_for("mendikot", {"trump": "open_random"}),
-    "mendikot trump=none": rules_for("mendikot", {"trump": "none"}),
-}
-
-
-def positions(rules: Rules, seed: int) -> Iterator[HandState]:
-    rng = random.Random(seed)
-    state = HandState(rules, Deal.from_seed(rules, seed), seed % 4)
-    while not state.is_over:
-        yield state
-        state.apply(rng.choice(state.legal_actions()))
-
-
-def suits_mask(suits: int) -> CardMask:
-    return sum(SUIT_MASKS[s] for s in range(4) if suits >> s & 1)
+from tests.sdk_helpers import VARIANTS, suits_mask
+from tests.sdk_helpers import playout as positions
 
 
 def check_consistent(obs: Observation, placement: Placement) -> None:

@@ -4,7 +4,6 @@ checking every deduction against the real (hidden) state of the hand."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 
@@ -13,9 +12,10 @@ from arena.cards import SUIT_MASKS, TENS, Card, CardMask, Rank, Suit, mask_of, p
 from arena.deal import Deal
 from arena.hand import HandState
 from arena.observation import observe
-from arena.rules import PRESETS, Rules, rules_for
+from arena.rules import rules_for
 from sdk.bot import BotView
 from sdk.tracker import TRUMP_BONUS, CardTracker, TenPlace
+from tests.sdk_helpers import VARIANTS, playout, suits_mask
 
 # Seat 1 holds no hearts or clubs, seat 3 no spades or hearts, seat 2 no spades or diamonds.
 HANDS = (
@@ -117,25 +117,6 @@ def test_from_view_accepts_a_bot_view() -> None:
 
 
 # ---------------------------------------------------------------- seeded playouts
-VARIANTS: dict[str, Rules] = {name: rules_for(name) for name in PRESETS} | {
-    "dehla-pakad-cut deck=short32": rules_for("dehla-pakad-cut", {"deck": "short32"}),
-    "mendikot trump=first_discard": rules_for("mendikot", {"trump": "first_discard"}),
-    "mendikot trump=open_random": rules_for("mendikot", {"trump": "open_random"}),
-    "mendikot trump=none": rules_for("mendikot", {"trump": "none"}),
-}
-
-
-def playout(rules: Rules, seed: int) -> Iterator[HandState]:
-    """Every position of one random hand, before each decision."""
-    rng = random.Random(seed)
-    state = HandState(rules, Deal.from_seed(rules, seed), seed % 4)
-    while not state.is_over:
-        yield state
-        state.apply(rng.choice(state.legal_actions()))
-
-
-def suits_mask(suits: int) -> CardMask:
-    return sum(SUIT_MASKS[s] for s in range(4) if suits >> s & 1)
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
