@@ -1,13 +1,16 @@
-"""The ``dehla`` command line: rules, self-play and record scoring.
+"""The ``dehla`` command line: rules, self-play and record scoring; the referee's and the
+ladder's commands (``match``, ``replay``, ``ladder``, ``submit``, ``bots``) load on first use.
 
 Bad input exits with code 2 and one line naming the problem; never a traceback.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -34,7 +37,64 @@ def build_rules(preset: str, options: tuple[str, ...]) -> Rules:
         fail(str(exc))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _submitted_bot_folder(spec: str) -> Path | None:
+    """The ladder's lookup, imported (with SQLAlchemy) only when a name is not a sample bot."""
+    from ladder.lookup import submitted_bot_folder  # noqa: PLC0415 - no module-level `ladder` import in `arena`
+
+    return submitted_bot_folder(spec)
+
+
+def _register_submitted_bots() -> None:
+    """Let ``dehla match`` find submitted bots (``NAME``, ``NAME#N``) in the ladder's store."""
+    from arena.referee.launcher import register_bot_lookup  # noqa: PLC0415 - loaded with `match` only
+
+    register_bot_lookup(_submitted_bot_folder)
+
+
+LAZY_COMMANDS: dict[str, str] = {
+    "match": "arena.referee.commands:match_command",
+    "replay": "arena.referee.commands:replay_command",
+    "ladder": "ladder.commands:ladder_group",
+    "submit": "ladder.commands:submit_command",
+    "bots": "ladder.commands:bots_command",
+}
+"""Subcommands imported only when they run (or ``--help`` lists them): the referee's pull in
+gRPC, the ladder's SQLAlchemy, which ``dehla rules`` and friends do not need."""
+
+ON_LOAD: dict[str, Callable[[], None]] = {"match": _register_submitted_bots}
+"""What must happen when a lazy command is loaded, before it runs."""
+
+
+class LazyGroup(click.Group):
+    """A group whose ``lazy_commands`` (name -> ``"module:attribute"``) are imported on first use."""
+
+    def __init__(self, *args: Any, lazy_commands: Mapping[str, str] | None = None,
+                 on_load: Mapping[str, Callable[[], None]] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = dict(lazy_commands or {})
+        self.on_load = dict(on_load or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy_commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy_commands:
+            return self._load(cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def _load(self, cmd_name: str) -> click.Command:
+        module_name, _, attribute = self.lazy_commands[cmd_name].partition(":")
+        command = getattr(importlib.import_module(module_name), attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{self.lazy_commands[cmd_name]} is not a click command")
+        hook = self.on_load.get(cmd_name)
+        if hook is not None:
+            hook()
+        return command
+
+
+@click.group(cls=LazyGroup, lazy_commands=LAZY_COMMANDS, on_load=ON_LOAD,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="dehla-arena")
 def main() -> None:
     """Dehla Arena: rules engine, referee and ladder for Dehla Pakad and its family."""
@@ -166,27 +226,3 @@ def bot_new_command(name: str, parent: Path, author: str) -> None:
         fail(f"{parent / name}: {exc.strerror}")
     click.echo(f"created {folder}: edit bot.py, then `pytest {folder / 'test_bot.py'}` "
                f"and `dehla match {folder} random`")
-
-
-def _register_referee_commands() -> None:
-    from arena.referee.commands import match_command, replay_command  # noqa: PLC0415 - keeps gRPC off `dehla rules`
-
-    main.add_command(match_command)
-    main.add_command(replay_command)
-
-
-_register_referee_commands()
-
-
-def _register_ladder_commands() -> None:
-    from arena.referee.launcher import register_bot_lookup  # noqa: PLC0415
-    from ladder.commands import bots_command, ladder_group, submit_command  # noqa: PLC0415 - keeps the store off `dehla rules`
-    from ladder.lookup import submitted_bot_folder  # noqa: PLC0415
-
-    main.add_command(ladder_group)
-    main.add_command(submit_command)
-    main.add_command(bots_command)
-    register_bot_lookup(submitted_bot_folder)
-
-
-_register_ladder_commands()

@@ -152,7 +152,13 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
     click.echo(f"{state}{summary.counted} matches counted ({summary.voided} void), {summary.requeued} back in the "
                f"queue, {summary.failed} failed" + ("; ranking stable" if summary.stable else ""), err=True)
     print_rows("Ladder", ranking_rows(store), STANDING_COLUMNS, False)
+    if summary.interrupted and not forever:
+        sys.exit(INTERRUPTED_EXIT)  # stopped before its goal: the shell's Ctrl-C convention
 
+
+INTERRUPTED_EXIT = 130
+"""``dehla ladder run`` stopped by Ctrl-C before reaching ``--matches`` or stability (128 + SIGINT).
+Ctrl-C is how ``--forever`` ends, so that run exits 0."""
 
 STANDING_COLUMNS = [("rank", "rank"), ("bot", "bot"), ("version", "version"), ("rating", "rating"), ("mu", "mu"),
                     ("sigma", "sigma"), ("matches", "matches"), ("win rate", "win_rate"), ("faults", "faults"),

@@ -7,6 +7,7 @@ calls ``submit(play, job)`` with a top-level function and plain data, and ``shut
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import ParamSpec, TypeVar
@@ -27,9 +28,36 @@ class InlineExecutor(Executor):
         return future
 
 
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _interruptible(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+    """Run a job with Ctrl-C live (it ends the match in play, bots cleaned up); idle again after."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class MatchPool(ProcessPoolExecutor):
+    """A pool of fresh (spawned) worker processes: a worker that dies breaks only its futures.
+
+    A terminal's Ctrl-C reaches the workers too. A worker playing a match gives it up (the
+    coordinator puts it back in the queue); an idle worker ignores it, rather than dying with a
+    traceback while it waits for its next job."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                         initializer=_ignore_interrupts)
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        return super().submit(_interruptible, fn, *args, **kwargs)
+
+
 def process_pool(workers: int) -> Executor:
-    """A pool of fresh (spawned) worker processes: a worker that dies breaks only its futures."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    return MatchPool(workers)
 
 
 ExecutorFactory = Callable[[], Executor]
@@ -45,4 +73,4 @@ def inline_factory() -> Executor:
     return InlineExecutor()
 
 
-__all__ = ["ExecutorFactory", "InlineExecutor", "inline_factory", "pool_factory", "process_pool"]
+__all__ = ["ExecutorFactory", "InlineExecutor", "MatchPool", "inline_factory", "pool_factory", "process_pool"]

@@ -11,11 +11,12 @@ from __future__ import annotations
 import random
 import uuid
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from ladder.executors import ExecutorFactory
+from ladder.interrupts import DeferredInterrupt
 from ladder.jobs import MatchJob, MatchReport, play_match_job
 from ladder.queue import MatchSettings, enqueue, entries, job_for, lease, queued, release, requeue_abandoned
 from ladder.ratings import RatingEnv
@@ -80,48 +81,58 @@ class LadderRun:
         with self.store.transaction() as session:
             self.requeued += requeue_abandoned(session)
         inflight: dict[Future[MatchReport], tuple[int, int]] = {}
-        leased: tuple[int, int] | None = None
         executor = self.executor_factory()
         interrupted = False
-        try:
-            while not self._should_stop(stop):
-                while len(inflight) < self.workers and not self._budget_full(stop, len(inflight)):
-                    job = self._next_job()
-                    if job is None:
-                        break
-                    leased = (job.match_id, job.attempt)
-                    inflight[executor.submit(self.play, job)] = leased
-                    leased = None
-                if not inflight:
-                    break
-                done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
-                for future in done:
-                    match_id, attempt = inflight.pop(future)
-                    if self._collect(future, match_id, attempt):
-                        executor.shutdown(wait=True, cancel_futures=True)
-                        executor = self.executor_factory()
-        except KeyboardInterrupt:
-            interrupted = True
-        finally:
-            for future in inflight:
-                future.cancel()
+        with DeferredInterrupt() as guard:
             try:
-                executor.shutdown(wait=True, cancel_futures=True)
+                while not self._should_stop(stop):
+                    while len(inflight) < self.workers and not self._budget_full(stop, len(inflight)):
+                        with guard.critical():  # a leased match is always in `inflight`
+                            job = self._next_job()
+                            if job is None:
+                                break
+                            try:
+                                future = executor.submit(self.play, job)
+                            except BaseException:  # e.g. an executor that plays inline, interrupted
+                                self._give_back(job.match_id, job.attempt)
+                                raise
+                            inflight[future] = (job.match_id, job.attempt)
+                    if not inflight:
+                        break
+                    done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+                    for future in done:
+                        with guard.critical():  # recorded and forgotten together
+                            broken = self._collect(future, *inflight[future])
+                            del inflight[future]
+                        if broken:
+                            executor.shutdown(wait=True, cancel_futures=True)
+                            executor = self.executor_factory()
             except KeyboardInterrupt:
                 interrupted = True
-            if leased is not None:  # interrupted between the lease and the hand-over
-                with self.store.transaction() as session:
-                    release(session, *leased)
-                self.requeued += 1
-            for future, (match_id, attempt) in inflight.items():
-                if future.done() and not future.cancelled() and future.exception() is None:
-                    self._collect(future, match_id, attempt)
-                else:
-                    with self.store.transaction() as session:
-                        release(session, match_id, attempt)
-                    self.requeued += 1
+            finally:
+                with guard.critical(reraise=False):  # a second Ctrl-C must not cut the wind-down short
+                    self._wind_down(executor, inflight)
+                interrupted |= guard.pending
         return RunSummary(self.counted, self.voided, self.requeued, self.failed, interrupted,
                           stop.until_stable and self._is_stable(stop))
+
+    def _wind_down(self, executor: Executor, inflight: dict[Future[MatchReport], tuple[int, int]]) -> None:
+        """Stop the executor (matches in play end first: workers that got the Ctrl-C too give
+        theirs up); record what finished and give the rest back to the queue."""
+        for future in inflight:
+            future.cancel()
+        executor.shutdown(wait=True, cancel_futures=True)
+        for future, (match_id, attempt) in inflight.items():
+            if future.done() and not future.cancelled() and future.exception() is None:
+                self._collect(future, match_id, attempt)
+            else:
+                self._give_back(match_id, attempt)
+        inflight.clear()
+
+    def _give_back(self, match_id: int, attempt: int) -> None:
+        with self.store.transaction() as session:
+            release(session, match_id, attempt)
+        self.requeued += 1
 
     # ------------------------------------------------------------------ steps
     def _next_job(self) -> MatchJob | None:
