@@ -2,11 +2,14 @@
 
 1. Six in-process bots of known order: the heuristic bot playing its own choice with
    probability p and a random legal action otherwise, p = 0, 0.2, ..., 1. The ladder (real
-   store, scheduler, duplicate matches of D deals = 2D hands, self partnerships) against a
-   naive baseline (random tables of four different bots, single deals: 2D hands per match,
-   rated by the same TrueSkill environment). Both see the same number of hands per match.
-   For each arm: the number of matches after which the ranking (mu - 3 sigma) equals the true
-   order and stays so to the end of the run. Repeated over seeds; medians compared.
+   store, scheduler and rating of games, duplicate matches of D deals = 2D hands) against a
+   naive baseline (random tables, single deals: 2D hands per match, rated by the match result
+   with the same TrueSkill parameters). Both see the same number of hands per match, and both
+   are run in each partnership mode: ``self`` (each bot partners a copy of itself; the
+   ladder's default; baseline tables are two random bots) and ``mixed`` (four different bots
+   at a table; baseline tables are four random bots). For each arm: the number of matches
+   after which the ranking (mu - 3 sigma) equals the true order and stays so to the end of the
+   run. Repeated over seeds; medians compared within a mode.
 2. Throughput: the random and heuristic sample bots as processes (sandboxed when the sandbox
    runs here, else local), a real ``LadderRun`` with a process pool: matches per minute.
 
@@ -23,6 +26,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -34,7 +38,7 @@ from ladder.jobs import MatchJob, MatchReport, play_match_job, report_from_outco
 from ladder.loop import LadderRun, RunProgress, StopRule
 from ladder.paths import ArenaData
 from ladder.queue import MatchSettings
-from ladder.ratings import Outcome, RatingEnv, Skill
+from ladder.ratings import LADDER_PARAMS, Outcome, RatingEnv, Skill
 from ladder.runners import RunnerUnavailable, check_runner
 from ladder.scheduler import Mode, Scheduler
 from ladder.store import Store
@@ -47,6 +51,8 @@ from sdk.harness import play_in_process
 SKILLS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 NAMES = [f"p{int(p * 100):03d}" for p in SKILLS]
 TRUE_ORDER = list(reversed(NAMES))
+MATCH_DRAW_PROBABILITY = 0.10
+"""The baseline rates whole matches, which end level far less often than single deal pairs."""
 
 
 class NoisyHeuristic(HeuristicBot):
@@ -88,7 +94,7 @@ def first_stable(correct: list[bool]) -> int | None:
     return index + 1
 
 
-def ladder_arm(seed: int, matches: int, deals: int) -> int | None:
+def ladder_arm(seed: int, matches: int, deals: int, mode: Mode) -> int | None:
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         store = Store.open(ArenaData(root, f"sqlite:///{root / 'ladder.db'}"))
@@ -104,7 +110,7 @@ def ladder_arm(seed: int, matches: int, deals: int) -> int | None:
             with store.reading() as session:
                 correct.append([row.bot for row in ranking(session)] == TRUE_ORDER)
 
-        run = LadderRun(store, env, Scheduler(env, Mode.SELF, random.Random(seed)),
+        run = LadderRun(store, env, Scheduler(env, mode, random.Random(seed)),
                         MatchSettings(match_format=f"duplicate:{deals}", runner="local"), InlineExecutor,
                         play=play_inprocess_job, rng=random.Random(seed + 1), on_progress=track)
         run.run(StopRule(matches=matches))
@@ -112,14 +118,16 @@ def ladder_arm(seed: int, matches: int, deals: int) -> int | None:
         return first_stable(correct)
 
 
-def baseline_arm(seed: int, matches: int, deals: int) -> int | None:
-    """Random tables of four different bots, single deals (2D hands per match), same TrueSkill."""
+def baseline_arm(seed: int, matches: int, deals: int, mode: Mode) -> int | None:
+    """Random tables (two bots partnering themselves, or four different bots), single deals (2D
+    hands per match), rated by the match result with the ladder's TrueSkill parameters, except
+    the draw rate, which is a whole match's."""
     rng = random.Random(seed)
-    env = RatingEnv()
+    env = RatingEnv(replace(LADDER_PARAMS, draw_probability=MATCH_DRAW_PROBABILITY))
     skills = {name: env.new() for name in NAMES}
     correct: list[bool] = []
     for number in range(matches):
-        table = rng.sample(NAMES, 4)
+        table = rng.sample(NAMES, 4) if mode is Mode.MIXED else 2 * rng.sample(NAMES, 2)
         outcome = play_in_process([bot_for(n) for n in table], seed=rng.getrandbits(31),
                                   match_format=f"hands:{2 * deals}")
         result = (Outcome.DRAW if outcome.winner_team is None else
@@ -135,9 +143,9 @@ def baseline_arm(seed: int, matches: int, deals: int) -> int | None:
     return first_stable(correct)
 
 
-def arm(task: tuple[str, int, int, int]) -> tuple[str, int, int | None]:
-    kind, seed, matches, deals = task
-    return kind, seed, (ladder_arm if kind == "ladder" else baseline_arm)(seed, matches, deals)
+def arm(task: tuple[str, str, int, int, int]) -> tuple[str, str, int, int | None]:
+    kind, mode, seed, matches, deals = task
+    return kind, mode, seed, (ladder_arm if kind == "ladder" else baseline_arm)(seed, matches, deals, Mode(mode))
 
 
 def throughput(matches: int, workers: int, deals: int) -> dict[str, object]:
@@ -169,32 +177,40 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=4)
     parser.add_argument("--matches", type=int, default=150, help="Matches per arm and seed.")
-    parser.add_argument("--deals", type=int, default=2, help="Ladder: duplicate deals per match (2D hands).")
+    parser.add_argument("--deals", type=int, default=8, help="Duplicate deals per ladder match (2D hands).")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--modes", default="self,mixed", help="Partnership modes to compare, comma-separated.")
     parser.add_argument("--throughput-matches", type=int, default=8)
     args = parser.parse_args()
-    tasks = [(kind, seed, args.matches, args.deals) for seed in range(1, args.seeds + 1)
-             for kind in ("ladder", "baseline")]
+    modes = [Mode(m) for m in args.modes.split(",")]
+    tasks = [(kind, mode.value, seed, args.matches, args.deals) for mode in modes
+             for seed in range(1, args.seeds + 1) for kind in ("ladder", "baseline")]
     with ProcessPoolExecutor(args.workers) as pool:
         results = list(pool.map(arm, tasks))
-    found: dict[str, list[int | None]] = {"ladder": [], "baseline": []}
-    for kind, seed, value in results:
-        found[kind].append(value)
-        print(f"{kind:8} seed {seed}: {value if value is not None else 'not right at the end'}", file=sys.stderr)
+    arms = [f"{kind}_{mode.value}" for mode in modes for kind in ("ladder", "baseline")]
+    found: dict[str, list[int | None]] = {name: [] for name in arms}
+    for kind, mode_name, seed, value in results:
+        found[f"{kind}_{mode_name}"].append(value)
+        print(f"{kind:8} {mode_name:5} seed {seed}: {value if value is not None else 'not right at the end'}",
+              file=sys.stderr)
     cap = args.matches + 1  # a run that never settles counts as more than the whole run
 
     def median(values: list[int | None]) -> float:
         return float(statistics.median(v if v is not None else cap for v in values))
 
-    ladder_median, baseline_median = median(found["ladder"]), median(found["baseline"])
-    speed = throughput(args.throughput_matches, args.workers, 4)
-    print(json.dumps({
-        "bots": NAMES, "hands_per_match": 2 * args.deals, "matches_per_run": args.matches, "seeds": args.seeds,
-        "ladder_matches_to_true_order": found["ladder"], "baseline_matches_to_true_order": found["baseline"],
-        "ladder_median": ladder_median, "baseline_median": baseline_median,
-        "ratio": round(baseline_median / ladder_median, 2) if ladder_median else None,
-        "throughput": speed,
-    }))
+    figures: dict[str, object] = {"bots": NAMES, "hands_per_match": 2 * args.deals,
+                                  "matches_per_run": args.matches, "seeds": args.seeds}
+    for mode in modes:
+        ladder_median, baseline_median = median(found[f"ladder_{mode.value}"]), median(found[f"baseline_{mode.value}"])
+        figures[mode.value] = {
+            "ladder_matches_to_true_order": found[f"ladder_{mode.value}"],
+            "baseline_matches_to_true_order": found[f"baseline_{mode.value}"],
+            "ladder_median": ladder_median, "baseline_median": baseline_median,
+            "ratio": round(baseline_median / ladder_median, 2) if ladder_median else None,
+        }
+    if args.throughput_matches:
+        figures["throughput"] = throughput(args.throughput_matches, args.workers, args.deals)
+    print(json.dumps(figures))
 
 
 if __name__ == "__main__":

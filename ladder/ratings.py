@@ -2,13 +2,19 @@
 
 Parameters for this game (see ``docs/ladder.md``):
 
+The rated unit is a *game*: in a duplicate match each deal pair (the deal played twice, the
+cards rotated) is one game, rated in order, so an 8-deal match gives 8 updates instead of one
+(see ``games_of`` in ``ladder/results.py``). Deal pairs are independent given the bots (fresh
+cards each), so the updates are honest evidence, and the margin-free sign of each deal pair
+keeps most of what the match's deal-pair margins say, where the match's sign alone loses it.
+
 - ``mu = 25``, ``sigma = 25/3``: TrueSkill's usual scale; a new version starts fresh there.
-- ``beta = 25/6``: the performance spread of one match (the default; a duplicate match of
-  eight deals is far less noisy than a single deal, which shows up as fast convergence).
+- ``beta = 25/6``: the performance spread of one game (the default scale).
 - ``tau = 0.01``: bots do not learn between matches, so skill barely drifts; a tiny tau only
   keeps sigma from collapsing to zero over very long runs. A changed bot is a new version.
-- ``draw_probability = 0.10``: duplicate matches end level (equal points) about that often
-  between bots of similar strength.
+- ``draw_probability = 0.33``: a deal pair ends level (each side wins the deal once, with the
+  same value) that often between bots of equal strength (measured: 0.32-0.33 for the noisy
+  heuristic bots of ``bench/ladder.py`` against themselves, 0.2-0.5 between neighbours).
 
 The self-partner rule: a bot partnered with a copy of itself is entered as two players with
 the same rating. TrueSkill then returns the same new rating for both seats (they are
@@ -73,7 +79,7 @@ class RatingParams:
     sigma: float = 25.0 / 3
     beta: float = 25.0 / 6
     tau: float = 0.01
-    draw_probability: float = 0.10
+    draw_probability: float = 0.33
 
 
 LADDER_PARAMS = RatingParams()
@@ -142,3 +148,17 @@ class RatingEnv:
         """A partnership is rated as a unit: a one-player team against another."""
         (new_a,), (new_b,) = self.rate([[a], [b]], outcome)
         return new_a, new_b
+
+    def rate_versions_series(self, team_a: tuple[int, int], team_b: tuple[int, int], skills: Mapping[int, Skill],
+                             games: Sequence[Outcome]) -> dict[int, Skill]:
+        """``rate_versions`` over a match's games in order: the ratings after the last one."""
+        current = {v: skills[v] for v in {*team_a, *team_b}}
+        for outcome in games:
+            current.update(self.rate_versions(team_a, team_b, current, outcome))
+        return current
+
+    def rate_partnerships_series(self, a: Skill, b: Skill, games: Sequence[Outcome]) -> tuple[Skill, Skill]:
+        """``rate_partnerships`` over a match's games in order."""
+        for outcome in games:
+            a, b = self.rate_partnerships(a, b, outcome)
+        return a, b

@@ -5,6 +5,10 @@ status = 'running' AND attempt = ?``. A second report of the same result, or a l
 from a worker whose match was already given back to the queue, changes no row and is ignored,
 so a match counts exactly once. A void match (platform fault) is recorded but rates nobody; a
 forfeit is a loss for the faulty side (the referee has already named the winner).
+
+Ratings move once per *game* (``games_of``): each deal pair of a duplicate match, in order.
+A forfeit keeps the deal pairs finished before it and counts every deal not finished as lost
+by the faulty side, so forfeiting never pays. A match in another format is one game.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from pathlib import Path
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from arena.match import FormatKind, MatchFormat
 from ladder.jobs import MatchReport
 from ladder.ratings import Outcome, RatingEnv, Skill
 from ladder.schema import BotVersion, FaultRow, Match, MatchStatus, Partnership, RatingChange, Result, utcnow
@@ -35,6 +40,27 @@ def outcome_of(report: MatchReport) -> Outcome:
     return Outcome.A_WINS if report.winner_team == 0 else Outcome.B_WINS
 
 
+def sign_outcome(margin: float) -> Outcome:
+    """A result for partnership A from its margin (positive: A won)."""
+    if margin == 0:
+        return Outcome.DRAW
+    return Outcome.A_WINS if margin > 0 else Outcome.B_WINS
+
+
+def games_of(report: MatchReport, match_format: str) -> list[Outcome]:
+    """The rated games of a finished match, in the order they were played."""
+    parsed = MatchFormat.parse(match_format)
+    if parsed.kind is not FormatKind.DUPLICATE:
+        return [outcome_of(report)]
+    games = [sign_outcome(margin) for margin in report.deal_scores]
+    if report.forfeit_team is not None:
+        lost = Outcome.B_WINS if report.forfeit_team == 0 else Outcome.A_WINS
+        games += [lost] * max(1, parsed.count - len(games))
+    if not games:  # a duplicate match that reported no deal pairs: rate its result
+        games = [outcome_of(report)]
+    return games
+
+
 def record_report(session: Session, env: RatingEnv, report: MatchReport, root: Path) -> bool:
     """Store a worker's report; False (and no change) if it is a repeat or stale."""
     if report.status not in (MatchStatus.DONE.value, MatchStatus.VOID.value):
@@ -51,7 +77,8 @@ def record_report(session: Session, env: RatingEnv, report: MatchReport, root: P
     match = session.get_one(Match, report.match_id)
     session.add(Result(match_id=match.id, status=report.status, winner_team=report.winner_team,
                        score_a=report.score[0], score_b=report.score[1], hands=report.hands,
-                       forfeit_team=report.forfeit_team, void_reason=report.void_reason, seconds=report.seconds))
+                       forfeit_team=report.forfeit_team, void_reason=report.void_reason, seconds=report.seconds,
+                       deal_scores=list(report.deal_scores)))
     faulty: set[int] = set()
     for fault in report.faults:
         version = match.seats[fault.seat]
@@ -59,18 +86,19 @@ def record_report(session: Session, env: RatingEnv, report: MatchReport, root: P
         session.add(FaultRow(match_id=match.id, version_id=version, seat=fault.seat, kind=fault.kind,
                              detail=fault.detail[:2000]))
     if report.status == MatchStatus.DONE.value:
-        _rate(session, env, match, outcome_of(report), faulty, now)
+        _rate(session, env, match, outcome_of(report), games_of(report, match.match_format), faulty, now)
     return True
 
 
-def _rate(session: Session, env: RatingEnv, match: Match, outcome: Outcome, faulty: set[int],
-          now: datetime) -> None:
+def _rate(session: Session, env: RatingEnv, match: Match, outcome: Outcome, games: list[Outcome],
+          faulty: set[int], now: datetime) -> None:
+    """Move the ratings over the match's games; the counters and history keep the match's result."""
     team_a = (match.seat0_id, match.seat2_id)
     team_b = (match.seat1_id, match.seat3_id)
     versions = {v.id: v for v in session.scalars(
         select(BotVersion).where(BotVersion.id.in_(match.seats)).with_for_update())}
     skills = {vid: Skill(v.mu, v.sigma) for vid, v in versions.items()}
-    updated = env.rate_versions(team_a, team_b, skills, outcome)
+    updated = env.rate_versions_series(team_a, team_b, skills, games)
     for team_index, team in enumerate((team_a, team_b)):
         result = outcome.for_team(team_index)
         for vid in dict.fromkeys(team):  # the self-partner rule: a version counts once
@@ -88,7 +116,7 @@ def _rate(session: Session, env: RatingEnv, match: Match, outcome: Outcome, faul
     pair = {p.id: p for p in session.scalars(
         select(Partnership).where(Partnership.id.in_((match.team_a_id, match.team_b_id))).with_for_update())}
     a, b = pair[match.team_a_id], pair[match.team_b_id]
-    new_a, new_b = env.rate_partnerships(Skill(a.mu, a.sigma), Skill(b.mu, b.sigma), outcome)
+    new_a, new_b = env.rate_partnerships_series(Skill(a.mu, a.sigma), Skill(b.mu, b.sigma), games)
     for team_index, (unit, new) in enumerate(((a, new_a), (b, new_b))):
         result = outcome.for_team(team_index)
         session.add(RatingChange(match_id=match.id, partnership_id=unit.id, mu_before=unit.mu,

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 
 from sqlalchemy import (
+    JSON,
     CheckConstraint,
     DateTime,
     Float,
@@ -152,6 +153,8 @@ class Result(Base):
     forfeit_team: Mapped[int | None] = mapped_column(Integer, nullable=True)
     void_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
     seconds: Mapped[float] = mapped_column(Float)
+    deal_scores: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
+    """Duplicate format: each finished deal pair's margin for partnership A (the rated games)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
