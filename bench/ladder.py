@@ -37,7 +37,7 @@ from ladder.executors import InlineExecutor, pool_factory
 from ladder.jobs import MatchJob, MatchReport, play_match_job, report_from_outcome
 from ladder.loop import LadderRun, RunProgress, StopRule
 from ladder.paths import ArenaData
-from ladder.queue import MatchSettings
+from ladder.queue import DEFAULT_DEALS, MatchSettings
 from ladder.ratings import LADDER_PARAMS, Outcome, RatingEnv, Skill
 from ladder.runners import RunnerUnavailable, check_runner
 from ladder.scheduler import Mode, Scheduler
@@ -177,7 +177,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=4)
     parser.add_argument("--matches", type=int, default=150, help="Matches per arm and seed.")
-    parser.add_argument("--deals", type=int, default=8, help="Duplicate deals per ladder match (2D hands).")
+    parser.add_argument("--deals", type=int, default=DEFAULT_DEALS, help="Duplicate deals per ladder match (2D hands).")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--modes", default="self,mixed", help="Partnership modes to compare, comma-separated.")
     parser.add_argument("--throughput-matches", type=int, default=8)

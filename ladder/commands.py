@@ -20,6 +20,7 @@ from sqlalchemy import select
 
 from arena.errors import ArenaError
 from ladder.paths import ArenaData
+from ladder.queue import DEFAULT_DEALS, MatchSettings
 from ladder.ratings import RatingEnv
 from ladder.runners import DEFAULT_RUNNER, RUNNER_ENV, RUNNERS, RunnerUnavailable, check_runner
 from ladder.scheduler import Mode, Scheduler
@@ -102,7 +103,7 @@ def ladder_group() -> None:
               help="Matches played at once (worker processes).")
 @click.option("--mode", type=click.Choice([m.value for m in Mode]), default="self", show_default=True,
               help="self: each bot partners a copy of itself; mixed: partnerships drawn among all bots.")
-@click.option("--deals", type=click.IntRange(min=1, max=500), default=8, show_default=True,
+@click.option("--deals", type=click.IntRange(min=1, max=500), default=DEFAULT_DEALS, show_default=True,
               help="Deals per match, each played twice (duplicate format).")
 @click.option("--preset", default="dehla-pakad", show_default=True)
 @click.option("--per-move", type=click.FloatRange(min=0.01), default=1.0, show_default=True, help="Seconds.")
@@ -114,7 +115,6 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
     """Play rated matches (duplicate format) between the newest version of every bot."""
     from ladder.executors import pool_factory  # noqa: PLC0415 - the referee loads only to play
     from ladder.loop import LadderRun, RunProgress, StopRule  # noqa: PLC0415
-    from ladder.queue import MatchSettings  # noqa: PLC0415
 
     if sum((count is not None, until_stable, forever)) > 1:
         fail("choose one of --matches, --until-stable and --forever")
