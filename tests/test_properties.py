@@ -551,3 +551,25 @@ def test_early_end_stops_once_a_team_has_its_tricks(
     assert all(state.hand(s).bit_count() == rules.hand_size - played for s in SEATS)
     _, replayed = roundtrip(state)
     assert replayed.result == result and replayed.history == state.history
+
+
+@variant_names
+@examples(30)
+@given(deal_seed=deal_seeds, dealer=dealers, play_seed=play_seeds)
+def test_a_clone_copies_every_slot_and_plays_on_independently(
+    name: str, deal_seed: int, dealer: int, play_seed: int
+) -> None:
+    rules = VARIANTS[name]
+
+    def visit(state: HandState, rnd: random.Random) -> None:
+        copy = state.clone()
+        for slot in HandState.__slots__:
+            mine, theirs = getattr(state, slot), getattr(copy, slot)
+            assert mine == theirs, slot
+            assert not isinstance(mine, list) or mine is not theirs, slot  # lists are never shared
+        if not state.is_over:  # the copy plays on; the original is untouched
+            before = hand_record(state)
+            copy.apply(rnd.choice(copy.legal_actions()))
+            assert hand_record(state) == before
+
+    play_hand(rules, deal_seed, dealer, play_seed, visit)
