@@ -1,12 +1,12 @@
 """TrueSkill ratings: one explicit environment, team-shaped updates, the sort key mu - 3 sigma.
 
-Parameters for this game (see ``docs/ladder.md``):
-
 The rated unit is a *game*: in a duplicate match each deal pair (the deal played twice, the
-cards rotated) is one game, rated in order, so an 8-deal match gives 8 updates instead of one
+cards rotated) is one game, rated in order, so a 16-deal match gives 16 updates instead of one
 (see ``games_of`` in ``ladder/results.py``). Deal pairs are independent given the bots (fresh
-cards each), so the updates are honest evidence, and the margin-free sign of each deal pair
-keeps most of what the match's deal-pair margins say, where the match's sign alone loses it.
+cards each), so the updates are honest evidence; the signs of all the deal pairs keep most of
+what their margins say, which the match's one sign throws away.
+
+Parameters for this game (see ``docs/ladder.md``):
 
 - ``mu = 25``, ``sigma = 25/3``: TrueSkill's usual scale; a new version starts fresh there.
 - ``beta = 25/6``: the performance spread of one game (the default scale).
