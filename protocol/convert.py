@@ -138,6 +138,16 @@ def _four(values: Sequence[int], where: str) -> tuple[int, int, int, int]:
 
 # ------------------------------------------------------------------------------ actions
 def action_to_pb(action: Action) -> pb.Action:
+    """A new message for ``action`` (the caller may change it)."""
+    message = pb.Action()
+    message.CopyFrom(_action_message(action))
+    return message
+
+
+@functools.cache
+def _action_message(action: Action) -> pb.Action:
+    """Shared, never changed: the message of an action, built once (an observation lists up to
+    13 legal actions each decision; a message field copies what it is given)."""
     if isinstance(action, PlayCard):
         return pb.Action(play_card=pb.PlayCard(card=card_to_pb(action.card)))
     if isinstance(action, CallTrump):
@@ -270,7 +280,7 @@ def observation_to_pb(obs: Observation) -> pb.Observation:
         rules=rules_to_pb(obs.rules), seat=obs.seat, dealer=obs.dealer,
         first_player=obs.first_player,
         decision=_enum_to_pb(pb.Decision, "DECISION", obs.decision),
-        legal_actions=[action_to_pb(a) for a in obs.legal_actions],
+        legal_actions=[_action_message(a) for a in obs.legal_actions],
         hand=[card_to_pb(c) for c in obs.hand], hand_sizes=obs.hand_sizes,
         cards_to_come=obs.cards_to_come, trump=suit_to_pb(obs.trump),
         trump_in_force=suit_to_pb(obs.trump_in_force),
@@ -479,7 +489,7 @@ def decision_from_pb(message: pb.DecideRequest) -> DecisionRequest:
 
 
 def reply_to_pb(reply: DecisionReply) -> pb.DecideResponse:
-    return pb.DecideResponse(request_id=reply.request_id, action=action_to_pb(reply.action))
+    return pb.DecideResponse(request_id=reply.request_id, action=_action_message(reply.action))
 
 
 def reply_from_pb(message: pb.DecideResponse) -> DecisionReply:

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.actions import CALL, HIDE, PLAY, REVEAL
+from arena.cards import CARDS
 from arena.deal import Deal
 from arena.hand import HandState
 from arena.match import MatchScore
@@ -61,3 +62,12 @@ def test_a_bad_card_deep_in_a_request_names_its_path() -> None:
     message.hand[3] = 99
     with pytest.raises(convert.ConversionError, match=r"observation\.hand\[3\]: 99 is not a card"):
         convert.observation_from_pb(message)
+
+
+def test_action_messages_handed_out_are_the_callers_to_change() -> None:
+    """``action_to_pb`` copies from a shared cache; changing its result must not leak into it."""
+    play = PLAY[CARDS[0]]
+    mine = convert.action_to_pb(play)
+    mine.play_card.card = convert.card_to_pb(CARDS[5])
+    assert convert.action_from_pb(convert.action_to_pb(play)) == play
+    assert convert.action_from_pb(convert.reply_to_pb(DecisionReply("r", play)).action) == play
