@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import struct
 import sys
 from pathlib import Path
@@ -115,7 +116,9 @@ def test_sandboxed_runners_serve_only_on_absolute_unix_paths() -> None:
 def test_the_local_runner_passes_the_referees_environment_and_the_address(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("REFEREE_ONLY", "1")
     launch = LocalRunner().prepare(PROGRAM, "unix:/tmp/s/bot.sock", LIMITS)
-    assert launch.argv == PROGRAM.argv and launch.cwd == CODE
+    assert launch.argv[-len(PROGRAM.argv):] == PROGRAM.argv and launch.cwd == CODE
+    if shutil.which("setpriv"):  # the bot dies with the process that started it
+        assert launch.argv[:4] == (shutil.which("setpriv"), "--pdeathsig", "KILL", "--")
     assert launch.env["REFEREE_ONLY"] == "1" and launch.env["ALICE_MODE"] == "fast"
     assert launch.env["DEHLA_BOT_ADDRESS"] == "unix:/tmp/s/bot.sock"
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -125,7 +126,12 @@ class Runner(ABC):
 
 class LocalRunner(Runner):
     """A plain subprocess with the referee's environment: no isolation, no limits (its own
-    session only, so stopping it stops what it started in that session)."""
+    session only, so stopping it stops what it started in that session).
+
+    The bot is started through ``setpriv --pdeathsig KILL`` where util-linux has it, so it dies
+    with the process that started it even when that process is killed outright (a ladder worker
+    SIGKILLed mid-match), as the sandbox's ``--die-with-parent`` does. A program that does not
+    resolve is started bare, so that spawning it fails as it would without the wrapper."""
 
     kind = RunnerKind.LOCAL
 
@@ -134,7 +140,19 @@ class LocalRunner(Runner):
         env.update(program.env)
         env[ADDRESS_ENV] = address
         env.setdefault("PYTHONUNBUFFERED", "1")
-        return Launch(program.argv, env, program.code, report=RunReport(RunnerKind.LOCAL, limits=limits))
+        argv = program.argv
+        setpriv = shutil.which("setpriv")
+        if setpriv and argv and _resolves(argv[0], env.get("PATH"), program.code):
+            argv = (setpriv, "--pdeathsig", "KILL", "--", *argv)
+        return Launch(argv, env, program.code, report=RunReport(RunnerKind.LOCAL, limits=limits))
+
+
+def _resolves(command: str, search_path: str | None, cwd: str | None) -> bool:
+    """Whether ``command`` names an executable file (found as ``execvp`` would find it)."""
+    if "/" in command:
+        path = os.path.join(cwd or os.getcwd(), command)
+        return os.path.isfile(path) and os.access(path, os.X_OK)
+    return shutil.which(command, path=search_path) is not None
 
 
 def unix_path(address: str) -> str:
