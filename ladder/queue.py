@@ -27,7 +27,7 @@ MAX_ATTEMPTS = 3
 DEFAULT_DEALS = 16
 """Deals per ladder match (each played twice). Measured with ``bench/ladder.py``: 16-deal matches
 reach the true order of six bots in 20.5-23 matches (medians of 8 seeds) against 53 for 8-deal ones,
-and a sandboxed 16-deal match of the sample bots takes only 1.2-1.3x as long as an 8-deal one
+and a sandboxed 16-deal match of the sample bots takes only 1.1-1.4x as long as an 8-deal one
 (starting four bots dominates), so the ranking settles in about half the machine time."""
 
 
