@@ -16,12 +16,16 @@ import pytest
 STARTER = """
 import asyncio, sys
 from pathlib import Path
+import grpc
 from arena.referee.launcher import BotProcess, resolve_bot
 
 async def main() -> None:
     folder = Path(sys.argv[1])
     bot = BotProcess(resolve_bot("random"), f"unix:{folder}/bot.sock", folder / "bot.log")
     await bot.start()
+    # serving means setpriv has armed the parent-death signal and exec'd the bot
+    channel = grpc.aio.insecure_channel(bot.address)
+    await asyncio.wait_for(channel.channel_ready(), 60)
     print(bot.process.pid, flush=True)
     await asyncio.Event().wait()  # a worker in the middle of a match, until it is killed
 

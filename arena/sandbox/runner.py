@@ -130,7 +130,8 @@ class LocalRunner(Runner):
 
     The bot is started through ``setpriv --pdeathsig KILL`` where util-linux has it, so it dies
     with the process that started it even when that process is killed outright (a ladder worker
-    SIGKILLed mid-match), as the sandbox's ``--die-with-parent`` does. A program that does not
+    SIGKILLed mid-match), as the sandbox's ``--die-with-parent`` does (armed by setpriv just
+    before it runs the bot: a starter killed in the first milliseconds can still leave it). A program that does not
     resolve is started bare, so that spawning it fails as it would without the wrapper."""
 
     kind = RunnerKind.LOCAL
