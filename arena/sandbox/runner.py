@@ -71,17 +71,16 @@ class RunReport:
         return "; ".join(parts)
 
 
+SIGNAL_NAMES = {int(sig): sig.name for sig in signal.Signals}
+
+
 def describe_exit(returncode: int | None) -> str:
     """``exit code 3``, ``killed by SIGKILL``, with the sandbox's 128+N convention decoded."""
     if returncode is None:
         return "still running"
     number = -returncode if returncode < 0 else returncode - 128 if returncode > 128 else 0
-    if number:
-        try:
-            return f"exit code {returncode} (killed by {signal.Signals(number).name})"
-        except ValueError:
-            pass
-    return f"exit code {returncode}"
+    name = SIGNAL_NAMES.get(number)
+    return f"exit code {returncode} (killed by {name})" if name else f"exit code {returncode}"
 
 
 class Launch:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import abc
 import argparse
 from collections.abc import Sequence
 
@@ -38,8 +39,9 @@ class ScriptedBot(Bot):
     def can_misbehave(self, view: BotView) -> bool:
         return True
 
+    @abc.abstractmethod
     def misbehave(self, view: BotView) -> Card | RevealTrump:
-        raise NotImplementedError
+        """The misbehaviour: each test bot has its own."""
 
 
 def arguments(description: str, argv: Sequence[str] | None = None,

@@ -65,6 +65,21 @@ class Colluder(HostileBot):
     def _on_signal(self, signum: int, frame: Any) -> None:
         self.signals += 1
 
+    def _probe_lock(self, partner: int) -> None:
+        """The partner holds a shared lock on its beacon: an exclusive try-lock fails if it is seen."""
+        try:
+            probe = os.open(self._beacon(partner), os.O_RDONLY)
+        except OSError:
+            return  # no beacon: that channel is closed
+        try:
+            fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._found("flock", note="the partner's shared lock is visible")
+        except OSError:
+            return  # locking refused outright: nothing seen
+        finally:
+            os.close(probe)
+
     def _found(self, channel: str, **detail: Any) -> None:
         self.tried.add(channel)
         if channel not in self.got:
@@ -96,11 +111,9 @@ class Colluder(HostileBot):
         self._serve(socket.AF_UNIX, b"\0" + self._name(self.seat).encode())
         self._serve(socket.AF_UNIX, f"/tmp/{self._name(self.seat)}.sock")
         self._serve(socket.AF_INET, ("127.0.0.1", self._port(self.seat)))
-        try:
+        with contextlib.suppress(OSError):  # no beacon to lock: that channel is closed
             self.lock_fd = os.open(self._beacon(self.seat), os.O_RDONLY)
             fcntl.flock(self.lock_fd, fcntl.LOCK_SH)
-        except OSError:
-            pass
         fd = libc.inotify_init1(IN_NONBLOCK)
         if fd >= 0 and libc.inotify_add_watch(fd, self._beacon(self.seat ^ 2).encode(), IN_OPEN) >= 0:
             self.watch_fd = fd
@@ -202,18 +215,7 @@ class Colluder(HostileBot):
                     os.kill(int(entry.name), signal.SIGUSR1)
         if self.signals:
             self._found("signals", received=self.signals)
-        try:
-            probe = os.open(self._beacon(partner), os.O_RDONLY)
-            try:
-                fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                self._found("flock", note="the partner's shared lock is visible")
-            except OSError:
-                pass
-            finally:
-                os.close(probe)
-        except OSError:
-            pass
+        self._probe_lock(partner)
         if self.watch_fd is not None:
             try:
                 events = os.read(self.watch_fd, 4096)

@@ -14,6 +14,7 @@ from _hostile import arguments, contained, serve
 
 
 def spin() -> None:
+    """Burn CPU for ever: the attack itself (only the referee's clock or the rlimit ends it)."""
     while True:
         pass
 

@@ -10,18 +10,16 @@ import sys
 from _hostile import arguments, contained, serve
 
 DAEMON = r"""
-import os, signal, sys, time
+import contextlib, os, signal, sys, time
 if os.fork():
     os._exit(0)
 os.setsid()
 signal.signal(signal.SIGTERM, signal.SIG_IGN)
 signal.signal(signal.SIGHUP, signal.SIG_IGN)
-try:
+with contextlib.suppress(OSError):  # no pidfile inside a sandbox: the daemon lives on anyway
     with open(sys.argv[1], "w") as f:
         f.write(str(os.getpid()))
-except OSError:
-    pass
-time.sleep(300)
+time.sleep(300)  # the daemon's whole life: outlive the match
 """
 
 
