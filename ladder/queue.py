@@ -15,7 +15,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from ladder.jobs import MatchJob, SeatBot
-from ladder.ratings import RatingEnv, Skill
+from ladder.ratings import RatingEnv
 from ladder.scheduler import Entry, Pairing
 from ladder.schema import Bot, BotVersion, Match, MatchStatus, Partnership, utcnow
 from ladder.views import active_versions
@@ -50,7 +50,7 @@ def entries(session: Session) -> list[Entry]:
         for version, match_id in session.execute(select(column, func.max(Match.id)).group_by(column)):
             last[version] = max(last.get(version, 0), match_id)
     top = session.scalar(select(func.max(Match.id))) or 0
-    return [Entry(v.id, Skill(v.mu, v.sigma), v.matches, top - last[v.id] if v.id in last else NEVER_PLAYED)
+    return [Entry(v.id, v.skill, v.matches, top - last[v.id] if v.id in last else NEVER_PLAYED)
             for v in versions]
 
 

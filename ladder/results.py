@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from arena.match import FormatKind, MatchFormat
 from ladder.jobs import MatchReport
-from ladder.ratings import Outcome, RatingEnv, Skill
+from ladder.ratings import Outcome, RatingEnv
 from ladder.schema import BotVersion, FaultRow, Match, MatchStatus, Partnership, RatingChange, Result, utcnow
 
 
@@ -97,7 +97,7 @@ def _rate(session: Session, env: RatingEnv, match: Match, outcome: Outcome, game
     team_b = (match.seat1_id, match.seat3_id)
     versions = {v.id: v for v in session.scalars(
         select(BotVersion).where(BotVersion.id.in_(match.seats)).with_for_update())}
-    skills = {vid: Skill(v.mu, v.sigma) for vid, v in versions.items()}
+    skills = {vid: v.skill for vid, v in versions.items()}
     updated = env.rate_versions_series(team_a, team_b, skills, games)
     for team_index, team in enumerate((team_a, team_b)):
         result = outcome.for_team(team_index)
@@ -106,24 +106,14 @@ def _rate(session: Session, env: RatingEnv, match: Match, outcome: Outcome, game
             session.add(RatingChange(match_id=match.id, version_id=vid, mu_before=version.mu,
                                      sigma_before=version.sigma, mu_after=new.mu, sigma_after=new.sigma,
                                      outcome=result))
-            version.mu, version.sigma = new.mu, new.sigma
-            version.matches += 1
-            version.wins += result == "win"
-            version.draws += result == "draw"
-            version.losses += result == "loss"
+            version.count_match(result, new, now)
             version.faults += vid in faulty
-            version.last_played_at = now
     pair = {p.id: p for p in session.scalars(
         select(Partnership).where(Partnership.id.in_((match.team_a_id, match.team_b_id))).with_for_update())}
     a, b = pair[match.team_a_id], pair[match.team_b_id]
-    new_a, new_b = env.rate_partnerships_series(Skill(a.mu, a.sigma), Skill(b.mu, b.sigma), games)
+    new_a, new_b = env.rate_partnerships_series(a.skill, b.skill, games)
     for team_index, (unit, new) in enumerate(((a, new_a), (b, new_b))):
         result = outcome.for_team(team_index)
         session.add(RatingChange(match_id=match.id, partnership_id=unit.id, mu_before=unit.mu,
                                  sigma_before=unit.sigma, mu_after=new.mu, sigma_after=new.sigma, outcome=result))
-        unit.mu, unit.sigma = new.mu, new.sigma
-        unit.matches += 1
-        unit.wins += result == "win"
-        unit.draws += result == "draw"
-        unit.losses += result == "loss"
-        unit.last_played_at = now
+        unit.count_match(result, new, now)

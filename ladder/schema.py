@@ -23,6 +23,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from ladder.ratings import Skill
+
 NAMING = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -62,7 +64,33 @@ class Bot(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class BotVersion(Base):
+class Rated:
+    """What everything rated keeps (a bot version, a partnership): its TrueSkill belief and its
+    record of matches, moved together after each rated match."""
+
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    last_played_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    @property
+    def skill(self) -> Skill:
+        return Skill(self.mu, self.sigma)
+
+    def count_match(self, result: str, new: Skill, when: datetime) -> None:
+        """One more match with ``result`` (``win``, ``draw`` or ``loss``), ending at ``new``."""
+        self.mu, self.sigma = new.mu, new.sigma
+        self.matches += 1
+        self.wins += result == "win"
+        self.draws += result == "draw"
+        self.losses += result == "loss"
+        self.last_played_at = when
+
+
+class BotVersion(Rated, Base):
     """One immutable, content-hashed copy of a bot folder, with its own rating."""
 
     __tablename__ = "bot_versions"
@@ -77,17 +105,10 @@ class BotVersion(Base):
     content_hash: Mapped[str] = mapped_column(String(64), unique=True)
     path: Mapped[str] = mapped_column(String(500))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    mu: Mapped[float] = mapped_column(Float)
-    sigma: Mapped[float] = mapped_column(Float)
-    matches: Mapped[int] = mapped_column(Integer, default=0)
-    wins: Mapped[int] = mapped_column(Integer, default=0)
-    draws: Mapped[int] = mapped_column(Integer, default=0)
-    losses: Mapped[int] = mapped_column(Integer, default=0)
     faults: Mapped[int] = mapped_column(Integer, default=0)
-    last_played_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
-class Partnership(Base):
+class Partnership(Rated, Base):
     """An unordered pair of bot versions (``low_id <= high_id``; equal for a bot with itself)."""
 
     __tablename__ = "partnerships"
@@ -99,13 +120,6 @@ class Partnership(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     low_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"), index=True)
     high_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"), index=True)
-    mu: Mapped[float] = mapped_column(Float)
-    sigma: Mapped[float] = mapped_column(Float)
-    matches: Mapped[int] = mapped_column(Integer, default=0)
-    wins: Mapped[int] = mapped_column(Integer, default=0)
-    draws: Mapped[int] = mapped_column(Integer, default=0)
-    losses: Mapped[int] = mapped_column(Integer, default=0)
-    last_played_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Match(Base):

@@ -57,8 +57,8 @@ def ranking(session: Session, all_versions: bool = False) -> list[Standing]:
     """Versions by conservative rating (mu - 3 sigma), best first; by default each bot's newest."""
     versions = list(session.scalars(select(BotVersion))) if all_versions else active_versions(session)
     names = {b.id: b.name for b in session.scalars(select(Bot))}
-    versions.sort(key=lambda v: (-(v.mu - 3 * v.sigma), v.id))
-    return [Standing(rank, names[v.bot_id], f"#{v.number} ({v.label})", v.id, round(v.mu - 3 * v.sigma, 3),
+    versions.sort(key=lambda v: (-v.skill.conservative, v.id))
+    return [Standing(rank, names[v.bot_id], f"#{v.number} ({v.label})", v.id, round(v.skill.conservative, 3),
                      round(v.mu, 3), round(v.sigma, 3), v.matches, _rate(v.wins, v.draws, v.matches), v.faults,
                      _when(v.last_played_at))
             for rank, v in enumerate(versions, 1)]
@@ -82,8 +82,8 @@ class PartnershipRow:
 def partnerships(session: Session) -> list[PartnershipRow]:
     names = version_names(session)
     rows = sorted(session.scalars(select(Partnership).where(Partnership.matches > 0)),
-                  key=lambda p: (-(p.mu - 3 * p.sigma), p.id))
-    return [PartnershipRow(rank, f"{names[p.low_id]}+{names[p.high_id]}", round(p.mu - 3 * p.sigma, 3),
+                  key=lambda p: (-p.skill.conservative, p.id))
+    return [PartnershipRow(rank, f"{names[p.low_id]}+{names[p.high_id]}", round(p.skill.conservative, 3),
                            round(p.mu, 3), round(p.sigma, 3), p.matches, _rate(p.wins, p.draws, p.matches),
                            _when(p.last_played_at))
             for rank, p in enumerate(rows, 1)]
