@@ -8,16 +8,14 @@ plays out, so this is on its hot path. Run: ``python bench/clone.py``; the last 
 from __future__ import annotations
 
 import json
-import random
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.deal import Deal
 from arena.hand import HandState
-from arena.rules import rules_for
+from bench.positions import random_positions
 
 LISTS = ("_hands", "_undealt", "_trick", "_tricks", "_trick_values", "_captured", "_captured_tricks", "_events")
 
@@ -32,21 +30,8 @@ def slot_loop_copy(state: HandState) -> HandState:
     return other
 
 
-def positions(hands: int, seed: int) -> list[HandState]:
-    rules = rules_for()
-    rng = random.Random(seed)
-    found = []
-    for number in range(hands):
-        state = HandState(rules, Deal.from_seed(rules, seed + number), number % 4)
-        while not state.is_over:
-            found.append(state.clone())
-            actions = state.legal_actions()
-            state.apply(actions[rng.randrange(len(actions))])
-    return found
-
-
 def main() -> None:
-    states = positions(20, 11)
+    states = [state for state, _, _ in random_positions(20, 11)]
     best = {"slot_loop": 1e9, "clone": 1e9}
     for _ in range(9):
         for name, copy in (("slot_loop", slot_loop_copy), ("clone", HandState.clone)):

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import random
 import sys
 import time
 from pathlib import Path
@@ -21,12 +20,10 @@ from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.deal import Deal
-from arena.hand import HandState
 from arena.match import MatchScore
 from arena.observation import observe
 from arena.referee.messages import DecisionRequest
-from arena.rules import rules_for
+from bench.positions import random_positions
 from protocol import convert
 
 
@@ -41,19 +38,8 @@ def load(path: Path) -> ModuleType:
 
 
 def requests(hands: int, seed: int) -> list[DecisionRequest]:
-    rules = rules_for()
-    rng = random.Random(seed)
-    found = []
-    for number in range(hands):
-        state = HandState(rules, Deal.from_seed(rules, seed + number), number % 4)
-        while not state.is_over:
-            seat = state.to_move
-            assert seat is not None
-            found.append(DecisionRequest("0123456789abcdef", 0,
-                                         observe(state, seat, MatchScore(dealer=number % 4)), 1.0, 30.0))
-            actions = state.legal_actions()
-            state.apply(actions[rng.randrange(len(actions))])
-    return found
+    return [DecisionRequest("0123456789abcdef", 0, observe(state, seat, MatchScore(dealer=dealer)), 1.0, 30.0)
+            for state, seat, dealer in random_positions(hands, seed)]
 
 
 def per_decision_us(module: ModuleType, batch: list[DecisionRequest], messages: list[object]) -> tuple[float, float]:
