@@ -90,7 +90,10 @@ class Bot:
         """Seconds to the first SERVING answer, and to StartMatch answered."""
         begin = time.perf_counter()
         await self.process.start()
-        await healthy(self.process.address)
+        address = await self.process.dial_address(asyncio.get_running_loop().time() + CONTROL.startup)
+        if address is None:
+            raise RuntimeError(f"{self.seat.name} bound no socket within the start-up budget")
+        await healthy(address)
         serving = time.perf_counter() - begin
         start = MatchStart("bench", 0, 2, "dehla-pakad", RULES, MatchFormat.parse("hands:1"), CONTROL)
         await self.seat.start(start, CONTROL.startup)  # connects and calls StartMatch

@@ -92,7 +92,8 @@ def test_sandboxed_bots_die_with_their_referee(tmp_path: Path) -> None:
             bot = BotProcess(RANDOM, "unix:{tmp_path}/s/bot.sock", Path({str(tmp_path)!r}) / "bot.log",
                              runner=sandbox_runner())
             await bot.start()
-            async with grpc.aio.insecure_channel(bot.address) as channel:
+            address = await bot.dial_address(asyncio.get_running_loop().time() + 60)
+            async with grpc.aio.insecure_channel(address) as channel:
                 await health_pb2_grpc.HealthStub(channel).Check(
                     health_pb2.HealthCheckRequest(service=""), wait_for_ready=True, timeout=60)
             print(bot.launch.uid, flush=True)

@@ -25,6 +25,7 @@ from arena.referee.messages import (
     MatchEnd,
     MatchStart,
 )
+from arena.sandbox.sockets import UntrustedSocket
 from protocol import PROTOCOL_VERSION, SERVICE_NAME, convert
 
 MAX_REPLY_BYTES = 64 * 1024
@@ -62,7 +63,7 @@ class GrpcSeat:
             except OSError as exc:
                 program = self.process.command.argv[0]
                 raise BotFault(FaultKind.FAILED_START, f"cannot start {program!r}: {exc}") from None
-        self._channel = grpc.aio.insecure_channel(self.address, options=CHANNEL_OPTIONS)
+        self._channel = grpc.aio.insecure_channel(await self._dial_address(deadline), options=CHANNEL_OPTIONS)
         self._stub = convert.BotServiceStub(self._channel)
         try:
             await self._wait_healthy(deadline)
@@ -75,6 +76,20 @@ class GrpcSeat:
         major, self.bot_name, _ = convert.start_response_from_pb(response)
         if major != PROTOCOL_VERSION[0]:
             raise BotFault(FaultKind.FAILED_START, f"bot speaks protocol {major}, referee {PROTOCOL_VERSION[0]}")
+
+    async def _dial_address(self, deadline: float) -> str:
+        """A started bot is dialled only where its runner says (for a contained bot, the socket
+        its own process bound: never by following the names in its folder)."""
+        if self.process is None:
+            return self.address
+        try:
+            address = await self.process.dial_address(deadline)
+        except UntrustedSocket as exc:
+            raise BotFault(FaultKind.FAILED_START, str(exc)) from None
+        if address is None:
+            why = "exited before serving" if self.process.exited else "no socket within the start-up budget"
+            raise BotFault(FaultKind.FAILED_START, f"{why}{self._exit_note()}")
+        return address
 
     async def _wait_healthy(self, deadline: float) -> None:
         loop = asyncio.get_running_loop()

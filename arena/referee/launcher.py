@@ -43,6 +43,8 @@ SAMPLE_BOTS_PACKAGE = "sample_bots"
 DEFAULT_LOG_CAP = 256 * 1024
 DRAIN_PAUSE = 0.05
 """Seconds between 64 KiB reads once the log is full: a flood drains at about 1 MB/s."""
+SOCKET_POLL = 0.01
+"""Seconds between looks for a contained bot's socket while it starts."""
 
 
 class BotSpecError(ArenaError):
@@ -171,6 +173,20 @@ class BotProcess:
         except OSError as exc:
             await self.stop(grace=0)
             raise SandboxError(f"cannot set up the bot's sandbox after starting it: {exc}") from None
+
+    async def dial_address(self, deadline: float) -> str | None:
+        """Where to dial the started bot (``Launch.dial_address``): waits, until the loop time
+        ``deadline``, for a contained bot to bind its socket. None if the bot exited or the time
+        ran out first; ``UntrustedSocket`` if something else is at its socket's name."""
+        loop = asyncio.get_running_loop()
+        while (launch := self.launch) is not None:
+            address = launch.dial_address(self.address)
+            if address is not None:
+                return address
+            if self.exited or loop.time() >= deadline:
+                return None
+            await asyncio.sleep(SOCKET_POLL)
+        return None
 
     @property
     def exited(self) -> bool:

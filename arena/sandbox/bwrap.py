@@ -17,9 +17,16 @@ pid the referee holds is, in the end, bubblewrap's monitor:
    socket folder at ``/run/dehla``; killed with its parent; no nested user namespaces.
 
 The referee reaches the bot's socket through ``/proc/<pid>/root``, the monitor's view of the
-private mount namespace: the address it was given is a symlink to that path. So the only
-place the bot can write that outlives nothing and is shared with the referee alone is a 64 KiB
-tmpfs; the bot can write nothing at all on the host's disks.
+private mount namespace, but never by following the name ``bot.sock``, which the bot owns: it
+walks to the stage's socket folder without following links, opens ``bot.sock`` with
+``O_NOFOLLOW``, accepts only a socket on that tmpfs owned by the seat's uid and dials it
+through ``/proc/self/fd/N`` (``arena.sandbox.sockets``). So the only place the bot can write
+that outlives nothing and is shared with the referee alone is a 64 KiB tmpfs; the bot can write
+nothing at all on the host's disks.
+
+The chain starts in ``/`` with nothing but ``PATH`` (and ``sh`` unsets the ``PWD`` it would
+export): bubblewrap's init (the bot's pid 1) keeps the environment the monitor was started with
+in ``/proc/1/environ``, so that must hold nothing of the referee's, its working folder included.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.sandbox import cgroups, seccomp
+from arena.sandbox import cgroups, seccomp, sockets
 from arena.sandbox.limits import MIB, Limits
 from arena.sandbox.runner import (
     ADDRESS_ENV,
@@ -55,7 +62,10 @@ from arena.sandbox.uids import DEFAULT_FIRST_UID, DEFAULT_UID_COUNT, UidLease, U
 from arena.sandbox.view import HostView, build_view
 
 INSIDE_SOCKETS = "/run/dehla"
-INSIDE_SOCKET = f"{INSIDE_SOCKETS}/bot.sock"
+SOCKET_NAME = "bot.sock"
+INSIDE_SOCKET = f"{INSIDE_SOCKETS}/{SOCKET_NAME}"
+SOCKET_FOLDER = "sock"
+"""The seat's socket folder in the stage (``$stage/sock``, shown at ``/run/dehla``)."""
 INSIDE_CODE = "/bot"
 STAGE_BYTES = 64 * 1024
 """Size of the stage tmpfs, i.e. all the bot can write into its socket folder."""
@@ -72,6 +82,7 @@ SECCOMP_FD = 9
 TOOLS = ("unshare", "sh", "mount", "prlimit", "setpriv", "bwrap")
 
 STAGE_SCRIPT = r"""set -eu
+unset PWD OLDPWD
 n=$1; shift
 while [ "$n" -gt 0 ]; do echo $$ > "$1"; shift; n=$((n - 1)); done
 stage=$1; uid=$2; options=$3; filter=$4; n=$5; shift 5
@@ -233,21 +244,52 @@ def sandbox_argv(tools: Tools, program: Program, limits: Limits, plan: SeatPlan,
 
 
 class SandboxLaunch(Launch):
-    """One seat's sandbox: its uid lease, cgroups and the referee-side socket symlink."""
+    """One seat's sandbox: its uid lease, cgroups and the socket its bot bound."""
 
     def __init__(self, argv: Sequence[str], report: RunReport, lease: UidLease,
-                 cgroup: cgroups.SeatCgroup | None, socket_path: str, stage: str) -> None:
-        super().__init__(tuple(argv), {"PATH": SYSTEM_PATH}, None, (), report)
+                 cgroup: cgroups.SeatCgroup | None, stage: str) -> None:
+        super().__init__(tuple(argv), {"PATH": SYSTEM_PATH}, "/", (), report)
         self.lease: UidLease | None = lease
         self.uid = lease.uid
         self.cgroup = cgroup
-        self.socket_path = socket_path
         self.stage = stage
+        self.pid: int | None = None
+        self.socket_fd: int | None = None
+        """The bot's socket, once found and checked; held until clean-up (the channel dials it)."""
 
     def started(self, pid: int) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.socket_path)
-        os.symlink(f"/proc/{pid}/root{self.stage}/sock/bot.sock", self.socket_path)
+        self.pid = pid
+
+    def dial_address(self, address: str) -> str | None:
+        if self.socket_fd is None and self.pid is not None:
+            self.socket_fd = self._open_socket(self.pid)
+        return None if self.socket_fd is None else sockets.fd_address(self.socket_fd)
+
+    def _open_socket(self, pid: int) -> int | None:
+        """The seat's socket through the monitor's root, or None while it is not there yet
+        (the chain has not mounted the stage, or the bot has not bound its socket)."""
+        opened: list[int] = []
+        try:
+            root = os.open(f"/proc/{pid}/root", sockets.DIRECTORY_FLAGS & ~os.O_NOFOLLOW)  # our own child's
+            opened.append(root)
+            parent = sockets.walk(root, os.path.dirname(self.stage))
+            opened.append(parent)
+            stage = os.open(os.path.basename(self.stage), sockets.DIRECTORY_FLAGS, dir_fd=parent)
+            opened.append(stage)
+            folder = os.open(SOCKET_FOLDER, sockets.DIRECTORY_FLAGS, dir_fd=stage)
+            opened.append(folder)
+            stage_dev = os.fstat(stage).st_dev
+            owner = os.fstat(folder)
+            if stage_dev == os.fstat(parent).st_dev or owner.st_dev != stage_dev or owner.st_uid != self.uid:
+                return None  # the stage tmpfs is not mounted, or its socket folder not handed over, yet
+            return sockets.open_bound_socket(folder, SOCKET_NAME, self.uid)
+        except FileNotFoundError:  # not created yet, or the monitor has exited (its caller sees that)
+            return None
+        except OSError as exc:
+            raise SandboxError(f"cannot reach the seat's socket folder: {exc}") from None
+        finally:
+            for fd in opened:
+                os.close(fd)
 
     def terminate(self, pid: int) -> None:
         """SIGTERM to the bot's own processes, so it can shut down as it would outside (a
@@ -278,8 +320,8 @@ class SandboxLaunch(Launch):
             else:  # keep the lease: a uid with live processes must not go to another bot
                 self.report.notes.append(f"uid {self.lease.uid} kept: processes remain")
             self.lease = None
-        with contextlib.suppress(OSError):
-            os.unlink(self.socket_path)
+        sockets.close_quietly(self.socket_fd)
+        self.socket_fd = None
 
 
 def _kill_uid(uid: int, timeout: float) -> bool:
@@ -341,6 +383,7 @@ class SandboxRunner(Runner):
             if folder.is_symlink() or folder.stat().st_uid != 0:
                 raise SandboxUnavailable(f"{folder} must be a folder owned by root")
             folder.chmod(mode)
+        self._stage = os.path.realpath(runtime / "stage")  # the referee walks it without following links
         self._pool = UidPool(self.config.first_uid, self.config.uid_count, runtime / "uids")
         abi = seccomp.host_abi()
         if abi is not None:
@@ -357,9 +400,10 @@ class SandboxRunner(Runner):
     def _probe(self) -> None:
         """Run ``true`` in a sandbox once: proves user namespaces and the whole chain work."""
         launch = self._launch(Program(("/usr/bin/true",) if os.path.exists("/usr/bin/true") else ("true",)),
-                              None, Limits(memory_mb=64, processes=8, disk_mb=1, cpu_seconds=5))
+                              Limits(memory_mb=64, processes=8, disk_mb=1, cpu_seconds=5))
         try:
-            done = subprocess.run(launch.argv, env=launch.env, capture_output=True, timeout=30, check=False)
+            done = subprocess.run(launch.argv, env=launch.env, cwd=launch.cwd, capture_output=True, timeout=30,
+                                  check=False)
         finally:
             launch.cleanup()
         if done.returncode != 0:
@@ -368,14 +412,13 @@ class SandboxRunner(Runner):
 
     def prepare(self, program: Program, address: str, limits: Limits) -> Launch:
         self.check()
-        path = unix_path(address)
+        unix_path(address)  # checked, but never used: the referee dials the socket the bot bound
         try:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            return self._launch(program, path, limits)
+            return self._launch(program, limits)
         except OSError as exc:  # the platform's failure, never the bot's
             raise SandboxError(f"cannot prepare a sandbox: {exc}") from None
 
-    def _launch(self, program: Program, socket_path: str | None, limits: Limits) -> SandboxLaunch:
+    def _launch(self, program: Program, limits: Limits) -> SandboxLaunch:
         assert self._tools is not None and self._pool is not None and self._view is not None
         assert self._cgroups is not None
         lease = self._pool.lease()
@@ -397,4 +440,4 @@ class SandboxRunner(Runner):
                         "memory" in host.controllers, "pids" in host.controllers, self.config.hostname,
                         self._seccomp)
         argv = sandbox_argv(self._tools, program, limits, plan, self._view)
-        return SandboxLaunch(argv, report, lease, seat_group, socket_path or "", self._stage)
+        return SandboxLaunch(argv, report, lease, seat_group, self._stage)

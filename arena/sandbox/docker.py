@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.sandbox import sockets
 from arena.sandbox.limits import Limits
 from arena.sandbox.runner import (
     ADDRESS_ENV,
@@ -106,6 +107,21 @@ class DockerLaunch(Launch):
         self.name = name
         self.seat_dir = seat_dir
         self.mounted = mounted
+        self.uid = lease.uid
+        self.socket_fd: int | None = None
+
+    def dial_address(self, address: str) -> str | None:
+        """The socket the container's bot bound in its seat folder, never a link it put there."""
+        if self.socket_fd is None:
+            try:
+                folder = os.open(self.seat_dir, sockets.DIRECTORY_FLAGS)  # the referee's own folder
+            except OSError as exc:
+                raise SandboxError(f"cannot open the seat folder {self.seat_dir}: {exc}") from None
+            try:
+                self.socket_fd = sockets.open_bound_socket(folder, "bot.sock", self.uid)
+            finally:
+                os.close(folder)
+        return None if self.socket_fd is None else sockets.fd_address(self.socket_fd)
 
     async def finish(self) -> RunReport:
         remove = await asyncio.create_subprocess_exec(
@@ -116,6 +132,8 @@ class DockerLaunch(Launch):
         return self.report
 
     def abandon(self) -> None:
+        sockets.close_quietly(self.socket_fd)
+        self.socket_fd = None
         if self.mounted:
             subprocess.run(["umount", "--lazy", self.seat_dir], check=False, capture_output=True)
             self.mounted = False

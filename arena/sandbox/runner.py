@@ -2,9 +2,10 @@
 
 A ``Runner`` turns a ``Program`` (argv, environment, code folder), the address the referee
 will call and the bot's ``Limits`` into a ``Launch``: the exact command line to execute, plus
-what to do once it has a pid (``started``) and after it has exited (``finish``, which cleans
-up and reports what the limits caught). The referee's ``BotProcess`` spawns the command, pumps
-its capped log and stops it the same way whatever the runner.
+what to do once it has a pid (``started``), where the referee dials it (``dial_address``) and
+after it has exited (``finish``, which cleans up and reports what the limits caught). The
+referee's ``BotProcess`` spawns the command, pumps its capped log and stops it the same way
+whatever the runner.
 """
 
 from __future__ import annotations
@@ -96,6 +97,13 @@ class Launch:
 
     def started(self, pid: int) -> None:
         """The command runs as ``pid`` (called at once, before the referee calls the bot)."""
+
+    def dial_address(self, address: str) -> str | None:
+        """Where the referee dials the bot that was told to serve on ``address``: here that
+        address itself (a local bot is not contained, so the name in its folder is as good as
+        any). A contained bot owns its folder, so its runner dials only the socket its own
+        process bound (``arena.sandbox.sockets``) and returns None until there is one."""
+        return address
 
     def terminate(self, pid: int) -> None:
         """Ask the bot to stop: SIGTERM to its process group (the referee kills it if it stays)."""
