@@ -9,31 +9,39 @@ attacks work and the assertions would fail without the sandbox.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import zlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from arena.referee.clock import TimeControl
 from arena.referee.faults import FaultKind, FaultPolicy
-from arena.referee.launcher import BotCommand, resolve_bot
+from arena.referee.launcher import ADDRESS_ENV, BotCommand, BotProcess, resolve_bot
 from arena.sandbox import Limits
 from arena.sandbox.uids import processes_of
 from sample_bots.random.bot import RandomBot
 from tests.hostile.harness import (
     BOTS,
     LOCAL,
+    MARK,
     RANDOM,
     SMALL,
+    WatchedProcess,
     alone,
+    copy_bots,
+    following_runner,
     hostile,
+    monitor_socket,
     play,
     sandbox_problem,
     sandbox_runner,
@@ -399,3 +407,115 @@ def test_control_partners_pass_their_hands_when_unsandboxed(tmp_path: Path, coll
         cards = escapes["file:/tmp"]["cards"]
         assert isinstance(cards, list) and set(cards) <= set(hands[seat ^ 2])
 
+
+
+# --------------------------------------------------------------- the referee's dial
+@dataclass
+class HostPool:
+    """A ``pool`` bot served on the host, outside any sandbox, by the test."""
+
+    path: Path
+    server: subprocess.Popen[str]
+
+    def findings(self) -> list[dict[str, object]]:
+        """Stops the server (if the match has not) and returns its reports."""
+        self.server.terminate()
+        _, stderr = self.server.communicate(timeout=30)
+        return [json.loads(line[line.index(MARK) + len(MARK):]) for line in stderr.splitlines() if MARK in line]
+
+    def seats(self) -> list[object]:
+        return [f["seat"] for f in self.findings() if f["attack"] == "seat"]
+
+
+@pytest.fixture
+def host_pool() -> Iterator[HostPool]:
+    folder = socket_folder()
+    path = folder / "host.sock"
+    server = subprocess.Popen([sys.executable, "pool.py"], cwd=BOTS, env={**os.environ, ADDRESS_ENV: f"unix:{path}"},
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stderr is not None
+        assert "pool serving on" in server.stderr.readline()  # its socket is bound and listening
+        yield HostPool(path, server)
+    finally:
+        server.kill()
+        server.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def swap_to_host(host: HostPool) -> BotCommand:
+    return hostile("socket_swap", "--target", str(host.path))
+
+
+def test_a_bot_cannot_have_the_referee_play_its_seat_through_a_socket_on_the_host(
+        tmp_path: Path, host_pool: HostPool) -> None:
+    played = play(table_config("swap-host"), alone(swap_to_host(host_pool)), tmp_path / "records")
+    assert played.fault_kinds(0) == [FaultKind.FAILED_START]
+    detail = played.faults(0)[0].detail
+    assert "bot.sock in the bot's socket folder is a symbolic link, not a socket the bot bound" in detail
+    assert str(host_pool.path) not in detail  # the referee's own words, not the bot's link
+    assert [f["target"] for f in played.findings(0) if f["attack"] == "socket-swap"] == [str(host_pool.path)]
+    assert host_pool.seats() == []
+    assert_all_gone(played.uid(0))
+
+
+def test_control_the_old_dial_by_name_plays_the_seat_through_the_host_socket(
+        tmp_path: Path, host_pool: HostPool) -> None:
+    played = play(table_config("swap-host-old"), alone(swap_to_host(host_pool)), tmp_path / "records",
+                  following_runner())
+    assert played.outcome.status == "done" and played.outcome.faults == []
+    assert host_pool.seats() == [0]
+
+
+@dataclass
+class PartnerPipe:
+    """A named pipe in the colluders' code folder (``/bot`` inside) and the test's end of it."""
+
+    code: Path
+    writer: int
+
+    def lineup(self) -> list[BotCommand | RandomBot]:
+        """Seat 0 points its ``bot.sock`` at seat 2's socket; seat 2 serves a pool on its own."""
+        return [hostile("socket_swap", "--target-from", "/bot/partner.pipe", code=self.code), RandomBot(1),
+                hostile("pool", code=self.code), RandomBot(3)]
+
+    async def point_at_partner(self, processes: list[BotProcess | None]) -> None:
+        """Once seat 2 runs, hand seat 0 the path of seat 2's socket through its monitor's root."""
+        partner = processes[2]
+        assert isinstance(partner, WatchedProcess)
+        await partner.up.wait()
+        os.write(self.writer, f"{monitor_socket(partner)}\n".encode())
+
+
+@pytest.fixture
+def partner_pipe(tmp_path: Path) -> Iterator[PartnerPipe]:
+    code = copy_bots(tmp_path / "code", "socket_swap", "pool")
+    os.mkfifo(code / "partner.pipe")
+    (code / "partner.pipe").chmod(0o644)
+    writer = os.open(code / "partner.pipe", os.O_RDWR | os.O_NONBLOCK)  # never blocks; keeps the pipe open
+    try:
+        yield PartnerPipe(code, writer)
+    finally:
+        os.close(writer)
+
+
+def test_partners_cannot_pool_both_hands_through_the_referee(tmp_path: Path, partner_pipe: PartnerPipe) -> None:
+    played = play(table_config("swap-partner"), partner_pipe.lineup(), tmp_path / "records",
+                  during=partner_pipe.point_at_partner)
+    assert played.fault_kinds(0) == [FaultKind.FAILED_START]
+    assert "symbolic link" in played.faults(0)[0].detail
+    assert [f["target"].startswith("/proc/") for f in played.findings(0) if f["attack"] == "socket-swap"] == [True]
+    assert [f["seat"] for f in played.findings(2) if f["attack"] == "seat"] == [2]
+    assert played.escapes(2) == []
+
+
+def test_control_the_old_dial_by_name_lets_one_process_play_both_partners(
+        tmp_path: Path, partner_pipe: PartnerPipe) -> None:
+    played = play(table_config("swap-partner-old"), partner_pipe.lineup(), tmp_path / "records",
+                  following_runner(), during=partner_pipe.point_at_partner)
+    assert played.outcome.status == "done" and played.outcome.faults == []  # no fault recorded
+    assert sorted(f["seat"] for f in played.findings(2) if f["attack"] == "seat") == [0, 2]
+    pooled = next(f for f in played.escapes(2) if f["attack"] == "pooled")
+    hands = partner_hands(played.record)
+    for seat in (0, 2):
+        assert set(pooled["hands"][str(seat)]) <= set(hands[seat])

@@ -19,8 +19,8 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +35,9 @@ from arena.referee.messages import SeatEndpoint
 from arena.referee.recorder import MatchRecorder, read_match_record
 from arena.referee.table import MatchOutcome, Table, TableConfig
 from arena.rules import rules_for
-from arena.sandbox import Limits, LocalRunner, Runner, SandboxUnavailable
-from arena.sandbox.bwrap import SandboxConfig, SandboxRunner
+from arena.sandbox import Limits, LocalRunner, Program, Runner, RunReport, SandboxUnavailable
+from arena.sandbox.bwrap import SOCKET_FOLDER, SOCKET_NAME, SandboxConfig, SandboxLaunch, SandboxRunner
+from arena.sandbox.runner import Launch
 from sample_bots.random.bot import RandomBot
 from sdk.bot import Bot
 from sdk.harness import InProcessSeat
@@ -52,9 +53,80 @@ use their own short clock."""
 RANDOM = BotCommand("random", (sys.executable, "-m", "sample_bots.random"))
 
 
-def hostile(script: str, *args: str, resources: Resources = SMALL) -> BotCommand:
-    """A bot from ``tests/hostile/bots`` (its code folder, shown at /bot inside a sandbox)."""
-    return BotCommand(script, (sys.executable, f"{script}.py", *args), cwd=str(BOTS), resources=resources)
+def hostile(script: str, *args: str, resources: Resources = SMALL, code: Path = BOTS) -> BotCommand:
+    """A bot from ``tests/hostile/bots`` (its code folder, shown at /bot inside a sandbox), or
+    from a copy of them in ``code``."""
+    return BotCommand(script, (sys.executable, f"{script}.py", *args), cwd=str(code), resources=resources)
+
+
+def copy_bots(folder: Path, *scripts: str) -> Path:
+    """A private code folder with ``scripts`` (and what they share), readable by the seat uids."""
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0o755)
+    for script in ("_hostile", *scripts):
+        shutil.copyfile(BOTS / f"{script}.py", folder / f"{script}.py")
+    return folder
+
+
+class FollowingLaunch(Launch):
+    """The referee's connect path before issue 12, for negative controls: it dials ``bot.sock``
+    by name through the monitor's root, so the kernel follows whatever the bot put there."""
+
+    def __init__(self, inner: SandboxLaunch) -> None:
+        super().__init__(inner.argv, inner.env, inner.cwd, inner.pass_fds, inner.report)
+        self.inner = inner
+
+    def started(self, pid: int) -> None:
+        self.inner.started(pid)
+
+    def dial_address(self, address: str) -> str | None:
+        pid = self.inner.pid
+        return None if pid is None else f"unix:/proc/{pid}/root{self.inner.stage}/{SOCKET_FOLDER}/{SOCKET_NAME}"
+
+    def terminate(self, pid: int) -> None:
+        self.inner.terminate(pid)
+
+    async def finish(self) -> RunReport:
+        return await self.inner.finish()
+
+    def abandon(self) -> None:
+        self.inner.abandon()
+
+
+class FollowingSandboxRunner(SandboxRunner):
+    """The sandbox with the old connect path (``FollowingLaunch``)."""
+
+    def prepare(self, program: Program, address: str, limits: Limits) -> Launch:
+        launch = super().prepare(program, address, limits)
+        assert isinstance(launch, SandboxLaunch)
+        return FollowingLaunch(launch)
+
+
+@functools.cache
+def following_runner() -> FollowingSandboxRunner:
+    return FollowingSandboxRunner(SandboxConfig())
+
+
+@dataclass
+class WatchedProcess(BotProcess):
+    """A ``BotProcess`` that says when it has started (for tests that act on its pid)."""
+
+    up: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+
+    async def start(self) -> None:
+        await super().start()
+        self.up.set()
+
+
+def monitor_socket(process: BotProcess) -> str:
+    """The path of a seat's socket through its monitor's root, in the referee's namespace."""
+    launch = process.launch.inner if isinstance(process.launch, FollowingLaunch) else process.launch
+    assert isinstance(launch, SandboxLaunch) and process.process is not None
+    return f"/proc/{process.process.pid}/root{launch.stage}/{SOCKET_FOLDER}/{SOCKET_NAME}"
+
+
+During = Callable[[list["BotProcess | None"]], Awaitable[None]]
+"""Run alongside a table, given its seats' processes (e.g. to hand a bot its partner's pid)."""
 
 
 @functools.cache
@@ -130,7 +202,7 @@ def socket_folder() -> Path:
 
 async def run_table(config: TableConfig, lineup: Sequence[BotCommand | Bot], folder: Path,
                     runner: Runner | Sequence[Runner], limits: dict[int, Limits] | None = None,
-                    sockets: Path | None = None) -> Played:
+                    sockets: Path | None = None, during: During | None = None) -> Played:
     runners = [runner] * 4 if isinstance(runner, Runner) else list(runner)
     sockets = sockets or socket_folder()
     endpoints: list[SeatEndpoint] = []
@@ -144,15 +216,20 @@ async def run_table(config: TableConfig, lineup: Sequence[BotCommand | Bot], fol
                 continue
             (sockets / f"s{seat}").mkdir()
             seat_limit = (limits or {}).get(seat) or seat_limits(entry, config)
-            process = BotProcess(entry, f"unix:{sockets}/s{seat}/bot.sock", folder / f"seat{seat}.log",
+            process = WatchedProcess(entry, f"unix:{sockets}/s{seat}/bot.sock", folder / f"seat{seat}.log",
                                  runner=runners[seat], limits=seat_limit)
             endpoints.append(GrpcSeat(entry.name, process.address, process))
             processes.append(process)
         record = folder / "match.jsonl"
         start = loop.time()
+        helper = asyncio.create_task(during(processes)) if during is not None else None
         try:
             outcome = await Table(config, endpoints, MatchRecorder(record)).run()
+            if helper is not None and helper.done():
+                helper.result()  # its failure is the test's
         finally:
+            if helper is not None:
+                helper.cancel()
             await asyncio.gather(*(e.close() for e in endpoints if isinstance(e, GrpcSeat)),
                                  return_exceptions=True)
         return Played(outcome, processes, list(read_match_record(record)), loop.time() - start)
@@ -162,9 +239,9 @@ async def run_table(config: TableConfig, lineup: Sequence[BotCommand | Bot], fol
 
 def play(config: TableConfig, lineup: Sequence[BotCommand | Bot], folder: Path,
          runner: Runner | Sequence[Runner] | None = None, limits: dict[int, Limits] | None = None,
-         sockets: Path | None = None) -> Played:
+         sockets: Path | None = None, during: During | None = None) -> Played:
     folder.mkdir(parents=True, exist_ok=True)
-    return asyncio.run(run_table(config, lineup, folder, runner or sandbox_runner(), limits, sockets))
+    return asyncio.run(run_table(config, lineup, folder, runner or sandbox_runner(), limits, sockets, during))
 
 
 def alone(bot: BotCommand, seat: int = 0) -> list[BotCommand | Bot]:
