@@ -77,6 +77,26 @@ def test_the_four_bots_of_a_table_share_no_uid_writable_folder_or_namespace(tmp_
 
 
 @needs_sandbox
+def test_the_bots_processes_show_nothing_of_the_referees_environment_or_working_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/proc/1/environ`` (bubblewrap's init keeps the environment the chain started with)
+    used to show ``PWD=`` the referee's working folder."""
+    referee_cwd = tmp_path / "referee-working-folder"
+    referee_cwd.mkdir()
+    monkeypatch.chdir(referee_cwd)
+    monkeypatch.setenv("DEHLA_REFEREE_ONLY", "referee-secret")
+    played = play(table_config("environ"), [hostile("probe"), RandomBot(1), RandomBot(2), RandomBot(3)],
+                  tmp_path / "records")
+    assert played.outcome.faults == []
+    environ = next(f for f in played.findings(0) if f["attack"] == "probe")["environ"]
+    assert isinstance(environ["init"], list) and isinstance(environ["self"], list), environ
+    for seen in (environ["init"], environ["self"]):
+        assert not [entry for entry in seen if "referee" in entry or str(tmp_path) in entry], seen
+    assert [entry for entry in environ["init"] if entry.startswith("PWD")] == []
+    assert "PWD=/bot" in environ["self"]
+
+
+@needs_sandbox
 def test_sandboxed_bots_die_with_their_referee(tmp_path: Path) -> None:
     """A referee killed with SIGKILL cleans nothing up; its bots must die anyway."""
     script = textwrap.dedent(f"""

@@ -30,7 +30,16 @@ def attack() -> None:
            no_new_privs=status.get("NoNewPrivs", "").strip(), seccomp=status.get("Seccomp", "").strip(),
            rlimits={name: resource.getrlimit(getattr(resource, name))
                     for name in ("RLIMIT_NPROC", "RLIMIT_NOFILE", "RLIMIT_FSIZE", "RLIMIT_CPU", "RLIMIT_CORE")},
-           environment=sorted(os.environ))
+           environment=sorted(os.environ), environ={"self": _environ("self"), "init": _environ("1")})
+
+
+def _environ(pid: str) -> list[str] | str:
+    """The environment a process was started with, as ``/proc`` shows it to the bot."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as handle:
+            return [entry.decode(errors="replace") for entry in handle.read().split(b"\0") if entry]
+    except OSError as exc:
+        return str(exc)
 
 
 if __name__ == "__main__":
