@@ -6,9 +6,12 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import socket
 import struct
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,6 +32,7 @@ from arena.sandbox import (
     cgroups,
     runner_for,
     seccomp,
+    sockets,
 )
 from arena.sandbox.bwrap import (
     INSIDE_CODE,
@@ -40,7 +44,7 @@ from arena.sandbox.bwrap import (
     inside_argv,
     sandbox_argv,
 )
-from arena.sandbox.docker import DockerConfig, DockerRunner, docker_argv
+from arena.sandbox.docker import DockerConfig, DockerLaunch, DockerRunner, docker_argv
 from arena.sandbox.limits import MIB, match_cpu_seconds
 from arena.sandbox.runner import describe_exit, unix_path
 from arena.sandbox.uids import UidPool
@@ -355,3 +359,103 @@ def test_the_docker_command_is_hardened(monkeypatch: pytest.MonkeyPatch) -> None
     assert "DEHLA_BOT_ADDRESS=unix:/run/dehla/bot.sock" in envs and "ALICE_MODE=fast" in envs
     assert not [e for e in envs if "hunter2" in e]
     assert argv[argv.index("bots:1"):] == ["bots:1", "python", "/bot/bot.py", "--depth", "3"]
+
+
+# ------------------------------------------------------------------ the bot's socket
+SEAT_UID = 1_900_200_000
+
+
+@pytest.fixture
+def seat_folder(tmp_path: Path) -> Iterator[tuple[Path, int]]:
+    """A seat's socket folder (as the seat uid would own it) and an O_PATH descriptor of it."""
+    folder = tmp_path / "seat"
+    folder.mkdir()
+    root = os.open("/", sockets.DIRECTORY_FLAGS)
+    fd = sockets.walk(root, str(folder))
+    os.close(root)
+    try:
+        yield folder, fd
+    finally:
+        os.close(fd)
+
+
+def bind_socket(path: Path, uid: int | None = None) -> socket.socket:
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(path))
+    server.listen(1)
+    if uid is not None:
+        os.chown(path, uid, uid)
+    return server
+
+
+def test_the_bound_socket_is_held_and_dialled_through_its_descriptor(seat_folder: tuple[Path, int]) -> None:
+    folder, fd = seat_folder
+    assert sockets.open_bound_socket(fd, "bot.sock", os.getuid()) is None  # not bound yet
+    with bind_socket(folder / "bot.sock") as server:
+        held = sockets.open_bound_socket(fd, "bot.sock", os.getuid())
+        assert held is not None
+        try:
+            (folder / "bot.sock").rename(folder / "elsewhere")  # whatever the bot renames later
+            (folder / "bot.sock").symlink_to("/nowhere")
+            with socket.socket(socket.AF_UNIX) as client:
+                client.connect(sockets.fd_address(held).removeprefix("unix:"))
+                server.accept()[0].close()
+        finally:
+            os.close(held)
+
+
+@pytest.mark.parametrize("make, problem", [
+    (lambda f: (f / "bot.sock").symlink_to(f / "real.sock"), "is a symbolic link"),
+    (lambda f: (f / "bot.sock").write_text("x"), "is a regular file"),
+    (lambda f: (f / "bot.sock").mkdir(), "is a folder"),
+    (lambda f: os.mkfifo(f / "bot.sock"), "is a named pipe"),
+])
+def test_anything_but_a_socket_at_the_name_is_refused(seat_folder: tuple[Path, int], make: Any, problem: str) -> None:
+    folder, fd = seat_folder
+    with bind_socket(folder / "real.sock"):
+        make(folder)
+        with pytest.raises(sockets.UntrustedSocket, match=f"^bot.sock in the bot's socket folder {problem}, not a"):
+            sockets.open_bound_socket(fd, "bot.sock", os.getuid())
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="chown needs root")
+def test_a_socket_of_another_uid_is_refused(seat_folder: tuple[Path, int]) -> None:
+    folder, fd = seat_folder
+    refused = f"owned by uid {SEAT_UID + 1}, not the seat's uid {SEAT_UID}"
+    with bind_socket(folder / "bot.sock", uid=SEAT_UID + 1), pytest.raises(sockets.UntrustedSocket, match=refused):
+        sockets.open_bound_socket(fd, "bot.sock", SEAT_UID)
+
+
+def test_the_walk_follows_no_link(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    root = os.open("/", sockets.DIRECTORY_FLAGS)
+    try:
+        os.close(sockets.walk(root, str(tmp_path / "real")))
+        with pytest.raises(OSError) as caught:
+            sockets.walk(root, str(tmp_path / "link"))
+        assert caught.value.errno in (errno.ELOOP, errno.ENOTDIR)
+        with pytest.raises(ValueError):
+            sockets.walk(root, str(tmp_path / "real" / ".."))
+    finally:
+        os.close(root)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="chown needs root")
+def test_the_docker_runner_dials_only_the_socket_its_bot_bound(tmp_path: Path) -> None:
+    lease = UidPool(SEAT_UID, 1, tmp_path / "uids").lease()
+    launch = DockerLaunch(["docker"], RunReport(RunnerKind.DOCKER), DockerConfig(), lease, "n", str(tmp_path), False)
+    try:
+        assert launch.dial_address("unix:ignored") is None
+        with bind_socket(tmp_path / "bot.sock", uid=lease.uid):
+            address = launch.dial_address("unix:ignored")
+            assert address is not None and address.startswith("unix:/proc/self/fd/")
+        launch.abandon()
+        (tmp_path / "bot.sock").unlink()
+        (tmp_path / "bot.sock").symlink_to("/run/docker.sock")
+        launch = DockerLaunch(["docker"], RunReport(RunnerKind.DOCKER), DockerConfig(),
+                              UidPool(SEAT_UID, 1, tmp_path / "uids").lease(), "n", str(tmp_path), False)
+        with pytest.raises(sockets.UntrustedSocket, match="is a symbolic link"):
+            launch.dial_address("unix:ignored")
+    finally:
+        launch.abandon()
