@@ -24,9 +24,13 @@ from pathlib import Path
 
 import pytest
 
+from arena.match import MatchFormat
 from arena.referee.clock import TimeControl
 from arena.referee.faults import FaultKind, FaultPolicy
 from arena.referee.launcher import ADDRESS_ENV, BotCommand, BotProcess, resolve_bot
+from arena.referee.local import seat_limits
+from arena.referee.table import TableConfig
+from arena.rules import rules_for
 from arena.sandbox import Limits
 from arena.sandbox.uids import processes_of
 from sample_bots.random.bot import RandomBot
@@ -519,3 +523,41 @@ def test_control_the_old_dial_by_name_lets_one_process_play_both_partners(
     hands = partner_hands(played.record)
     for seat in (0, 2):
         assert set(pooled["hands"][str(seat)]) <= set(hands[seat])
+
+
+def dehla(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "arena", *args, "--data", str(data)], capture_output=True,
+                          text=True, timeout=600, check=False)
+
+
+def test_a_rated_ladder_match_records_the_swap_as_a_fault_and_no_pooled_play(
+        tmp_path: Path, host_pool: HostPool) -> None:
+    """The attacker passes ``dehla submit`` (it plays honestly in the short validation matches,
+    told apart by their CPU budget) and points both partners' ``bot.sock`` at a pool on the
+    host in the rated match: that is a failed start, forfeited and rated, and nobody is served."""
+    validation = TableConfig("v", rules_for("dehla-pakad"), "dehla-pakad", MatchFormat.parse("duplicate:1"), 1,
+                             TimeControl(), FaultPolicy.FORFEIT)
+    rated = TableConfig("r", rules_for("dehla-pakad"), "dehla-pakad", MatchFormat.parse("duplicate:2"), 1,
+                        TimeControl(per_move=1.0, bank=30.0), FaultPolicy.FORFEIT)
+    plain = BotCommand("swapper", ("python",))
+    budget = seat_limits(plain, validation).cpu_seconds
+    assert seat_limits(plain, rated).cpu_seconds > budget
+    folder = copy_bots(tmp_path / "swapper", "socket_swap", "pool")
+    command = ["python", "socket_swap.py", "--target", str(host_pool.path), "--cpu-above", str(budget)]
+    manifest = f'name = "swapper"\nversion = "1.0"\nauthor = "t"\ncommand = {json.dumps(command)}\n'
+    (folder / "bot.toml").write_text(manifest)
+    data = tmp_path / "arena"
+    for args in (["submit", str(folder)], ["submit", "--sample", "random"]):
+        out = dehla(*args, "--runner", "sandbox", data=data)
+        assert out.returncode == 0 and "accepted" in out.stdout, out.stderr
+    run = dehla("ladder", "run", "--matches", "1", "--deals", "2", "--seed", "1", "--runner", "sandbox", data=data)
+    assert run.returncode == 0 and "counted" in run.stderr, run.stderr
+    [match] = json.loads(dehla("ladder", "matches", "--json", data=data).stdout)
+    assert match["status"] == "done" and match["faults"] >= 1
+    record = [json.loads(line) for line in (data / match["record"]).read_text().splitlines()]
+    faults = [fault for line in record for fault in line.get("faults", []) if isinstance(fault, dict)]
+    assert faults and all(f["kind"] == "failed_start" and "symbolic link" in f["detail"] for f in faults), record
+    show = {row["bot"]: row for row in json.loads(dehla("ladder", "show", "--json", data=data).stdout)}
+    assert show["swapper"]["matches"] == show["random"]["matches"] == 1
+    assert show["random"]["rating"] > show["swapper"]["rating"]
+    assert host_pool.seats() == []
