@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from google.protobuf.message import DecodeError
+
 from arena.actions import CALL, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
 from arena.cards import CARDS, Card, Suit
 from arena.errors import ArenaError
@@ -490,6 +492,23 @@ def decision_from_pb(message: pb.DecideRequest) -> DecisionRequest:
 
 def reply_to_pb(reply: DecisionReply) -> pb.DecideResponse:
     return pb.DecideResponse(request_id=reply.request_id, action=_action_message(reply.action))
+
+
+DECIDE_METHOD = "/dehla.arena.v1.BotService/Decide"
+"""The full method name of Decide, for a call whose reply the referee reads as bytes."""
+
+
+def serialize(message: Any) -> bytes:
+    return bytes(message.SerializeToString())
+
+
+def reply_from_bytes(data: bytes) -> DecisionReply:
+    """Decode a bot's reply from its bytes; anything off is a ``ConversionError``."""
+    try:
+        message = pb.DecideResponse.FromString(data)
+    except DecodeError:
+        raise ConversionError("reply is not a DecideResponse") from None
+    return reply_from_pb(message)
 
 
 def reply_from_pb(message: pb.DecideResponse) -> DecisionReply:

@@ -102,7 +102,8 @@ def test_substitute_policy_plays_the_lowest_card_and_goes_on() -> None:
     assert outcome.status == "done"
     assert len(outcome.hands) == 4
     assert outcome.faults[0].kind is FaultKind.CRASH
-    assert "bug in my bot" in outcome.faults[0].detail
+    assert outcome.faults[0].detail == "the bot raised an exception"
+    assert "bug in my bot" in outcome.faults[0].evidence
     assert outcome.substitutions[2] > 0
     assert outcome.substitutions[0] == outcome.substitutions[1] == outcome.substitutions[3] == 0
 

@@ -207,7 +207,7 @@ class Table:
                 await self.endpoints[seat].start(start, config.time_control.startup)
             except BotFault as exc:
                 self._record_fault(seat, FaultKind.FAILED_START, f"{exc.kind.value}: {exc.detail}",
-                                   None, None)
+                                   None, None, evidence=exc.evidence)
 
         # A platform error in one start cancels the others before the match is declared void.
         async with asyncio.TaskGroup() as group:
@@ -285,7 +285,7 @@ class Table:
         clock = self.clocks[seat]
         decision = state.decision.value if state.decision else ""
         request_id = secrets.token_hex(8)
-        fault: tuple[FaultKind, str] | None = None
+        fault: tuple[FaultKind, str, str] | None = None
         elapsed = 0.0
         action: Action | None = None
         if not self.dead[seat]:
@@ -295,7 +295,7 @@ class Table:
             try:
                 reply: DecisionReply | None = await self.endpoints[seat].decide(request, clock.deadline)
             except BotFault as exc:
-                reply, fault = None, (exc.kind, exc.detail)
+                reply, fault = None, (exc.kind, exc.detail, exc.evidence)
             elapsed = time.perf_counter() - start
             within = clock.charge(elapsed)
             if fault is None and reply is not None:
@@ -303,7 +303,7 @@ class Table:
                 action = reply.action if fault is None else None
         substituted = action is None
         if fault is not None:
-            self._record_fault(seat, fault[0], fault[1], hand, len(decisions), request_id)
+            self._record_fault(seat, fault[0], fault[1], hand, len(decisions), request_id, fault[2])
             if self.config.policy is FaultPolicy.FORFEIT:
                 decisions.append(DecisionLog(hand, seat, request_id, decision, len(legal), "-",
                                              elapsed, clock.bank_left, fault[0], False))
@@ -324,25 +324,26 @@ class Table:
     @staticmethod
     def _check_reply(state: HandState, reply: DecisionReply, request_id: str,
                      legal: Sequence[Action], within: bool, elapsed: float,
-                     clock: SeatClock) -> tuple[FaultKind, str] | None:
+                     clock: SeatClock) -> tuple[FaultKind, str, str] | None:
+        """The fault in this reply, if any: (kind, the referee's words, what the bot sent)."""
         if not within:
             return FaultKind.TIMEOUT, (f"answered after {elapsed:.3f} s; allowance was "
-                                       f"{clock.control.per_move:.3f} s + bank")
+                                       f"{clock.control.per_move:.3f} s + bank"), ""
         if reply.request_id != request_id:
-            return FaultKind.MALFORMED_REPLY, (f"reply echoes request id {reply.request_id!r}, "
-                                               f"expected {request_id!r}")
+            return (FaultKind.MALFORMED_REPLY, f"reply echoes another request id, expected {request_id!r}",
+                    f"echoed request id: {reply.request_id!r}")
         if reply.action not in legal:
             try:
                 state.clone().apply(reply.action)
                 why = f"{reply.action}: not legal now"
             except IllegalActionError as exc:
                 why = str(exc)
-            return FaultKind.ILLEGAL_ACTION, why
+            return FaultKind.ILLEGAL_ACTION, why, ""
         return None
 
     def _record_fault(self, seat: int, kind: FaultKind, detail: str, hand: int | None,
-                      decision: int | None, request_id: str = "") -> None:
-        fault = Fault(seat, self.endpoints[seat].name, kind, detail, hand, decision, request_id)
+                      decision: int | None, request_id: str = "", evidence: str = "") -> None:
+        fault = Fault(seat, self.endpoints[seat].name, kind, detail, hand, decision, request_id, evidence)
         self.outcome.faults.append(fault)
 
     async def _notify_all(self, send: Any) -> None:
