@@ -12,6 +12,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from arena.actions import Action, CallTrump, HideTrump, PlayCard
@@ -139,6 +140,11 @@ def _duplicate_tally(tally: MatchScore, result: HandResult, value: float) -> Mat
                    points=(points[0], points[1]), kots=(kots[0], kots[1]))
 
 
+def _duplicate_after(rules: Rules, before: MatchScore, next_dealer: int, result: HandResult) -> MatchScore:
+    """The duplicate tally after a hand: ``before`` with the hand counted, the next dealer set."""
+    return replace(_duplicate_tally(before, result, hand_value(rules, result)), dealer=next_dealer)
+
+
 def substitute_action(legal: Sequence[Action]) -> Action:
     """The action the referee plays for a faulty seat: its lowest legal card (or first suit)."""
     def key(action: Action) -> tuple[int, int, int]:
@@ -229,11 +235,12 @@ class Table:
             pair = 0.0
             for rotation in (0, 1):
                 dealer = (number + rotation) % 4
-                tally = replace(tally, dealer=dealer)
-                result = await self._play_hand(len(self.outcome.hands), deal.rotated(rotation), dealer, tally)
-                value = hand_value(config.rules, result)
-                pair += value
-                tally = _duplicate_tally(tally, result, value)
+                before = replace(tally, dealer=dealer)
+                # Either play of deal N is followed by the first play of deal N + 1.
+                counted = partial(_duplicate_after, config.rules, before, (number + 1) % 4)
+                result, tally = await self._play_hand(len(self.outcome.hands), deal.rotated(rotation),
+                                                      dealer, before, counted)
+                pair += hand_value(config.rules, result)
             self.outcome.deal_scores.append(pair)
             self.outcome.final = tally
             self.outcome.score = (float(tally.points[0]), float(tally.points[1]))
@@ -244,8 +251,7 @@ class Table:
         number = 0
         while not score.is_over(config.rules, config.match_format) and number < config.max_hands:
             deal = Deal.from_seed(config.rules, derive_seed(config.seed, "deal", number))
-            result = await self._play_hand(number, deal, score.dealer, score)
-            score = score.after(config.rules, result)
+            _, score = await self._play_hand(number, deal, score.dealer, score, partial(score.after, config.rules))
             a, b = score.score(config.rules)
             self.outcome.score = (float(a), float(b))
             self.outcome.final = score
@@ -256,8 +262,10 @@ class Table:
         self.outcome.winner_team = None if a == b else (0 if a > b else 1)
 
     # ------------------------------------------------------------------- hands
-    async def _play_hand(self, index: int, deal: Deal, dealer: int,
-                         score: MatchScore | None) -> HandResult:
+    async def _play_hand(self, index: int, deal: Deal, dealer: int, score: MatchScore,
+                         score_after: Callable[[HandResult], MatchScore]) -> tuple[HandResult, MatchScore]:
+        """Play one hand; every seat's EndHand carries ``score_after(result)``, the score after it
+        (in duplicate, the running tally with this hand counted), which is returned too."""
         state = HandState(self.config.rules, deal, dealer)
         decisions: list[DecisionLog] = []
         while not state.is_over:
@@ -273,11 +281,10 @@ class Table:
             self.recorder.hand(index, state, decisions)
         if self.on_hand:
             self.on_hand(index, result)
-        after = (score.after(self.config.rules, result)
-                 if self.config.match_format.kind is not FormatKind.DUPLICATE and score else score)
+        after = score_after(result)
         ends = [HandEnd(index, result, deal.hands, observe(state, seat, score), after) for seat in range(4)]
         await self._notify_all(lambda seat: self.endpoints[seat].end_hand(ends[seat], NOTIFY_TIMEOUT))
-        return result
+        return result, after
 
     async def _decide(self, state: HandState, seat: int, hand: int, score: MatchScore | None,
                       decisions: list[DecisionLog]) -> Action:
