@@ -262,6 +262,7 @@ def start_to_pb(start: MatchStart) -> pb.StartMatchRequest:
         rules=rules_to_pb(start.rules), match_format=match_format_to_pb(start.match_format),
         time_control=time_control_to_pb(start.time_control),
         fault_policy=_enum_to_pb(pb.FaultPolicy, "FAULT_POLICY", start.policy),
+        seat_seed=start.seat_seed,
     )
 
 
@@ -272,7 +273,7 @@ def start_from_pb(message: pb.StartMatchRequest) -> MatchStart:
         match_id=message.match_id, seat=message.seat, partner=message.partner, preset=message.preset,
         rules=rules_from_pb(message.rules), match_format=match_format_from_pb(message.match_format),
         time_control=time_control_from_pb(message.time_control),
-        policy=policy or FaultPolicy.FORFEIT,
+        policy=policy or FaultPolicy.FORFEIT, seat_seed=message.seat_seed,
     )
 
 

@@ -34,6 +34,9 @@ class MatchStart:
     match_format: MatchFormat
     time_control: TimeControl
     policy: FaultPolicy = FaultPolicy.FORFEIT
+    seat_seed: int = 0
+    """For the seat's own random choices: repeatable, and says nothing about the deals
+    (``arena.referee.seeds``); 0 from a referee older than protocol 1.1."""
 
 
 @dataclass(frozen=True, slots=True)

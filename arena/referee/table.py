@@ -36,6 +36,7 @@ from arena.referee.messages import (
     Termination,
 )
 from arena.referee.recorder import MatchRecorder
+from arena.referee.seeds import seat_seed
 from arena.rules import Rules
 
 NOTIFY_TIMEOUT = 2.0
@@ -208,7 +209,8 @@ class Table:
 
         async def start(seat: int) -> None:
             start = MatchStart(config.match_id, seat, seat ^ 2, config.preset, config.rules,
-                               config.match_format, config.time_control, config.policy)
+                               config.match_format, config.time_control, config.policy,
+                               seat_seed(config.seed, seat))
             try:
                 await self.endpoints[seat].start(start, config.time_control.startup)
             except BotFault as exc:
