@@ -8,8 +8,9 @@ only, so that importing it does not load the generated code.
 
 from __future__ import annotations
 
-PROTOCOL_VERSION: tuple[int, int] = (1, 0)
-"""(major, minor) sent in StartMatch; the major is the proto package's ``v1``."""
+PROTOCOL_VERSION: tuple[int, int] = (1, 1)
+"""(major, minor) sent in StartMatch; the major is the proto package's ``v1``. 1.1 added
+``StartMatchRequest.seat_seed``."""
 
 SERVICE_NAME = "dehla.arena.v1.BotService"
 """The gRPC service a bot serves; also the name the referee asks the health service about."""

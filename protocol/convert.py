@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from google.protobuf.message import DecodeError
+
 from arena.actions import CALL, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
 from arena.cards import CARDS, Card, Suit
 from arena.errors import ArenaError
@@ -260,6 +262,7 @@ def start_to_pb(start: MatchStart) -> pb.StartMatchRequest:
         rules=rules_to_pb(start.rules), match_format=match_format_to_pb(start.match_format),
         time_control=time_control_to_pb(start.time_control),
         fault_policy=_enum_to_pb(pb.FaultPolicy, "FAULT_POLICY", start.policy),
+        seat_seed=start.seat_seed,
     )
 
 
@@ -270,7 +273,7 @@ def start_from_pb(message: pb.StartMatchRequest) -> MatchStart:
         match_id=message.match_id, seat=message.seat, partner=message.partner, preset=message.preset,
         rules=rules_from_pb(message.rules), match_format=match_format_from_pb(message.match_format),
         time_control=time_control_from_pb(message.time_control),
-        policy=policy or FaultPolicy.FORFEIT,
+        policy=policy or FaultPolicy.FORFEIT, seat_seed=message.seat_seed,
     )
 
 
@@ -490,6 +493,23 @@ def decision_from_pb(message: pb.DecideRequest) -> DecisionRequest:
 
 def reply_to_pb(reply: DecisionReply) -> pb.DecideResponse:
     return pb.DecideResponse(request_id=reply.request_id, action=_action_message(reply.action))
+
+
+DECIDE_METHOD = "/dehla.arena.v1.BotService/Decide"
+"""The full method name of Decide, for a call whose reply the referee reads as bytes."""
+
+
+def serialize(message: Any) -> bytes:
+    return bytes(message.SerializeToString())
+
+
+def reply_from_bytes(data: bytes) -> DecisionReply:
+    """Decode a bot's reply from its bytes; anything off is a ``ConversionError``."""
+    try:
+        message = pb.DecideResponse.FromString(data)
+    except DecodeError:
+        raise ConversionError("reply is not a DecideResponse") from None
+    return reply_from_pb(message)
 
 
 def reply_from_pb(message: pb.DecideResponse) -> DecisionReply:

@@ -12,9 +12,9 @@ Example::
         run(MyBot())
 """
 
-from sdk.bot import Bot, BotView
+from sdk.bot import Bot, BotView, seeded_rng
 
-__all__ = ["Bot", "BotView", "run"]
+__all__ = ["Bot", "BotView", "run", "seeded_rng"]
 
 
 def run(bot: Bot) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import random
 from dataclasses import dataclass
 
 from arena.actions import CALL, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard, RevealTrump
@@ -51,7 +52,8 @@ class Bot(abc.ABC):
     name: str = "bot"
 
     def on_match_start(self, start: MatchStart) -> None:
-        """Called once before the first hand; ``start.seat`` and ``start.rules`` are here."""
+        """Called once before the first hand; ``start.seat`` and ``start.rules`` are here, and
+        ``start.seat_seed`` for the bot's own randomness (see ``seeded_rng``)."""
 
     def call_trump(self, view: BotView) -> Suit:
         """Name trumps after seeing the first five cards (called-trump rules)."""
@@ -85,6 +87,16 @@ class Bot(abc.ABC):
         if isinstance(answer, PlayCard | CallTrump | HideTrump):
             return answer
         return PLAY[answer]
+
+
+def seeded_rng(start: MatchStart, salt: int | str = 0) -> random.Random:
+    """A random stream for this seat in this match, from ``start.seat_seed`` (and ``salt``, the
+    bot's own seed): the same match seed gives the same stream, so a bot drawing on it plays a
+    repeatable match. A referee before protocol 1.1 sends no seat seed: then the match id and
+    the seat make the stream (repeatable only with the same match id)."""
+    if start.seat_seed:
+        return random.Random(f"{salt}/seat-seed/{start.seat_seed}")
+    return random.Random(f"{salt}/{start.match_id}/{start.seat}")
 
 
 def longest_suit(cards: tuple[Card, ...]) -> Suit:

@@ -60,7 +60,8 @@ class InProcessSeat:
         try:
             return method(argument)
         except Exception as exc:
-            raise BotFault(FaultKind.CRASH, f"{type(exc).__name__}: {exc}") from exc
+            raise BotFault(FaultKind.CRASH, "the bot raised an exception",
+                           f"{type(exc).__name__}: {exc}") from exc
 
 
 def play_in_process(

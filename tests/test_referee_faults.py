@@ -23,6 +23,7 @@ from arena.referee.local import play_local_match
 from arena.referee.messages import BotFault, DecisionReply, DecisionRequest, MatchStart
 from arena.referee.recorder import MatchRecorder, read_match_record
 from arena.referee.table import NOTIFY_TIMEOUT, MatchOutcome, Table
+from tests.bots.malformed import OVERSIZED_ID
 from tests.referee_helpers import (
     CLOCK,
     RANDOM,
@@ -178,7 +179,7 @@ def test_a_reply_after_the_deadline_is_a_timeout(tmp_path: Path) -> None:
     late = misbehaving_bot("slow", "--seconds", "1.0", "--at", "2")
     played = play(table_config("late", time_control=TIGHT), lineup(late, 0), tmp_path)
     assert_forfeited(played, 0, FaultKind.TIMEOUT)
-    assert "no reply before the deadline" in played.fault.detail
+    assert "no reply before the call's deadline of 0.350 s" in played.fault.detail
     assert_fault_in_hand_record(played, 0, FaultKind.TIMEOUT)
     assert_processes_gone(played)
 
@@ -222,7 +223,7 @@ def test_every_illegal_card_is_a_strike_under_the_substitute_policy(tmp_path: Pa
     ("no-action", "no action"),
     ("unspecified-card", "is not a card"),
     ("oversized", f"larger than {MAX_REPLY_BYTES} bytes"),
-    ("wrong-id", "reply echoes request id"),
+    ("wrong-id", "reply echoes another request id"),
     pytest.param("garbage", "not a DecideResponse"),
 ])
 def test_a_malformed_reply_forfeits(tmp_path: Path, mode: str, evidence: str) -> None:
@@ -250,7 +251,8 @@ def test_every_wrong_request_id_is_a_strike_under_the_substitute_policy(tmp_path
 def test_a_bot_raising_in_play_is_a_crash(tmp_path: Path) -> None:
     played = play(table_config("raises"), lineup(misbehaving_bot("raises", "--at", "2"), 3), tmp_path)
     assert_forfeited(played, 3, FaultKind.CRASH)
-    assert "bug in my bot (play 2)" in played.fault.detail
+    assert played.fault.detail.startswith("call ended with status INTERNAL after ")
+    assert "bug in my bot (play 2)" in played.fault.evidence, "the bot's text is kept for its author"
     assert_fault_in_hand_record(played, 3, FaultKind.CRASH)
     assert "Traceback" in played.log(3), "the SDK logs the bot's traceback for its author"
     assert_processes_gone(played)
@@ -349,3 +351,31 @@ def test_a_platform_error_at_start_up_blames_no_bot_and_leaves_no_task_behind(tm
     assert stray == [], "start-up tasks still running after Table.run returned"
     # Cancelled before or after spawning: either way no bot process is left running.
     assert silent.process.process is None or not is_running(silent.process.process.pid)
+
+
+# ------------------------------------------------------- the bot does not name its fault
+@pytest.mark.parametrize(("code", "details"), [
+    ("DEADLINE_EXCEEDED", "Deadline Exceeded"),
+    ("RESOURCE_EXHAUSTED", "CLIENT: Received message larger than max (100004 vs. 65536)"),
+])
+def test_a_status_the_bot_sends_at_once_is_a_crash_not_the_fault_it_names(
+        tmp_path: Path, code: str, details: str) -> None:
+    """Classified by the referee's clock and its own count of the reply's bytes: an instant
+    DEADLINE_EXCEEDED is no timeout, a RESOURCE_EXHAUSTED with no reply is no oversized reply
+    (the code before issue 12 recorded a timeout and "reply larger than 65536 bytes")."""
+    bot = misbehaving_bot("status", "--code", code, "--details", details, "--at", "2", "--repeat")
+    played = play(table_config(f"status-{code}", policy=SUBSTITUTE), lineup(bot, 1), tmp_path)
+    assert_substituted(played, 1, FaultKind.CRASH, strikes=1, substituted=HAND_SIZE - 1)
+    assert played.fault.detail.startswith(f"call ended with status {code} after 0.")
+    assert "larger than" not in played.fault.detail and "deadline" not in played.fault.detail
+    assert details in played.fault.evidence
+    assert_processes_gone(played)
+
+
+def test_an_oversized_reply_is_measured_by_the_referee(tmp_path: Path) -> None:
+    played = play(table_config("oversized-measured"),
+                  lineup(misbehaving_bot("malformed", "oversized", "--at", "2"), 0), tmp_path)
+    assert_forfeited(played, 0, FaultKind.MALFORMED_REPLY)
+    size = len(OVERSIZED_ID) + 7  # the request id's field header and the action it still carries
+    assert abs(int(played.fault.detail.split()[2]) - size) < 16, played.fault.detail
+    assert played.fault.detail.endswith(f"is larger than {MAX_REPLY_BYTES} bytes")

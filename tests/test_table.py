@@ -8,16 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from arena.actions import RevealTrump
+from arena.actions import Action, RevealTrump
 from arena.cards import Card
-from arena.match import MatchFormat
+from arena.match import MatchFormat, MatchScore
 from arena.record import replay_record
 from arena.referee.clock import SeatClock, TimeControl
 from arena.referee.faults import FaultKind, FaultPolicy
-from arena.referee.messages import DecisionReply, DecisionRequest
+from arena.referee.messages import DecisionReply, DecisionRequest, HandEnd, MatchEnd
 from arena.referee.recorder import MatchRecorder, read_match_record
 from arena.referee.table import MatchOutcome, Table, TableConfig, hand_value
 from arena.rules import rules_for
+from protocol import convert
 from sample_bots.random.bot import RandomBot
 from sdk.bot import Bot, BotView
 from sdk.harness import InProcessSeat, play_in_process
@@ -102,7 +103,8 @@ def test_substitute_policy_plays_the_lowest_card_and_goes_on() -> None:
     assert outcome.status == "done"
     assert len(outcome.hands) == 4
     assert outcome.faults[0].kind is FaultKind.CRASH
-    assert "bug in my bot" in outcome.faults[0].detail
+    assert outcome.faults[0].detail == "the bot raised an exception"
+    assert "bug in my bot" in outcome.faults[0].evidence
     assert outcome.substitutions[2] > 0
     assert outcome.substitutions[0] == outcome.substitutions[1] == outcome.substitutions[3] == 0
 
@@ -166,3 +168,48 @@ def test_observations_sent_match_the_engine_view() -> None:
     assert {r.observation.seat for r in seen} == {0, 1, 2, 3}
     assert all(r.observation.to_move == r.observation.seat for r in seen)
     assert len({r.request_id for r in seen}) == len(seen)
+
+
+class ScoreWatcher(RandomBot):
+    """Keeps the score each EndHand reports and the score each hand's first decision shows."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.after: list[MatchScore | None] = []
+        self.before: list[MatchScore | None] = []
+        self.final: MatchScore | None = None
+
+    def decide(self, view: BotView) -> Action:
+        if len(self.before) == len(self.after):
+            self.before.append(view.observation.match)
+        return super().decide(view)
+
+    def on_hand_end(self, end: HandEnd) -> None:
+        self.after.append(end.score)
+
+    def on_match_end(self, end: MatchEnd) -> None:
+        self.final = end.score
+
+
+@pytest.mark.parametrize("match_format", ["duplicate:3", "hands:4"])
+def test_end_hand_carries_the_score_after_the_hand(match_format: str) -> None:
+    """EndHand's score counts the hand just played and is the next hand's score before it (the
+    duplicate tally was sent unchanged, as before the hand, until issue 12)."""
+    bots = [ScoreWatcher(s) for s in range(4)]
+    outcome = play_in_process(list(bots), seed=3, match_format=match_format)
+    watcher = bots[0]
+    assert len(watcher.after) == len(outcome.hands)
+    for number, after in enumerate(watcher.after):
+        assert after is not None and after.hands_played == number + 1
+        won = [sum(1 for h in outcome.hands[:number + 1] if h.winner == team) for team in (0, 1)]
+        assert list(after.hands_won) == won
+    assert watcher.after[:-1] == watcher.before[1:]
+    assert watcher.after[-1] == watcher.final == outcome.final
+
+
+def test_a_faults_hand_counts_from_one_wherever_it_is_read() -> None:
+    """The CLI's JSON and the record count hands from 1, as the protocol does."""
+    outcome = play_in_process(four(IllegalBot()), deals=1, seed=2)
+    (fault,) = outcome.faults
+    assert fault.hand == 0  # the engine's index
+    assert fault.to_json()["hand"] == 1 == convert.fault_to_pb(fault).hand_number

@@ -32,7 +32,14 @@ class FaultPolicy(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Fault:
-    """One recorded fault: which seat, what kind, where in the match, and the evidence."""
+    """One recorded fault: which seat, what kind, where in the match, and the evidence.
+
+    ``detail`` is the referee's own description, made only of what it measured (an exit code,
+    a time, a size, a status name); it is what the seats are told in ``EndMatch``. ``evidence``
+    is what the bot itself produced (the text of its error status, its log's tail, an id it
+    echoed): it stays in the match record for the bot's author and is never sent to a seat.
+    ``hand`` counts from 0 here and from 1 wherever a person or a bot reads it.
+    """
 
     seat: int
     bot: str
@@ -41,11 +48,14 @@ class Fault:
     hand: int | None = None
     decision: int | None = None
     request_id: str = ""
+    evidence: str = ""
 
     def to_json(self) -> dict[str, Any]:
+        """The record's and the CLI's form: ``hand`` counts from 1, as in the protocol."""
         return {
             "seat": self.seat, "bot": self.bot, "kind": self.kind.value, "detail": self.detail,
-            "hand": self.hand, "decision": self.decision, "request_id": self.request_id,
+            "hand": None if self.hand is None else self.hand + 1, "decision": self.decision,
+            "request_id": self.request_id, "evidence": self.evidence,
         }
 
 

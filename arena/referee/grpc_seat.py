@@ -1,9 +1,12 @@
 """A seat endpoint that talks to a bot over gRPC (the bot serves, the referee calls).
 
-Every call has a deadline; every failure becomes one typed ``BotFault``:
-DEADLINE_EXCEEDED is a timeout, an oversized or undecodable reply is malformed, a lost
-connection or an error status from the bot is a crash (whatever text the bot attaches). If the
-bot runs as a local process, its exit code and the tail of its log go into the fault's detail.
+Every call has a deadline; every failure becomes one typed ``BotFault``, classified by what
+the referee measured, never by the status a bot chose to send: a call that ran out its
+deadline on the referee's clock is a timeout, a reply the referee counted over the size limit
+or could not decode is malformed, and anything else (a lost connection, an error status of
+any name, a process that exited) is a crash. The fault's detail is in the referee's own words
+(it is sent to every seat); the text the bot attached and the tail of its log are kept apart
+as evidence for the match record.
 """
 
 from __future__ import annotations
@@ -29,10 +32,21 @@ from arena.sandbox.sockets import UntrustedSocket
 from protocol import PROTOCOL_VERSION, SERVICE_NAME, convert
 
 MAX_REPLY_BYTES = 64 * 1024
-"""Largest reply accepted from a bot; a bigger one is a malformed reply."""
+"""Largest reply accepted from a bot; a bigger one (as the referee counts it) is malformed."""
+
+TRANSPORT_MAX_REPLY_BYTES = 4 * MAX_REPLY_BYTES
+"""What gRPC itself lets through, so that a reply over ``MAX_REPLY_BYTES`` reaches the referee
+to be measured; anything larger is dropped by gRPC unread (memory stays bounded)."""
+
+DEADLINE_SLACK = 0.002
+"""Seconds before its deadline at which a DEADLINE_EXCEEDED call still counts as run out
+(gRPC starts the deadline a moment after the referee starts its clock)."""
+
+LOG_EVIDENCE = 600
+"""Characters of a bot's log tail kept as a fault's evidence."""
 
 CHANNEL_OPTIONS = [
-    ("grpc.max_receive_message_length", MAX_REPLY_BYTES),
+    ("grpc.max_receive_message_length", TRANSPORT_MAX_REPLY_BYTES),
     ("grpc.initial_reconnect_backoff_ms", 20),
     ("grpc.min_reconnect_backoff_ms", 20),
     ("grpc.max_reconnect_backoff_ms", 100),
@@ -62,7 +76,9 @@ class GrpcSeat:
                 await self.process.start()
             except OSError as exc:
                 program = self.process.command.argv[0]
-                raise BotFault(FaultKind.FAILED_START, f"cannot start {program!r}: {exc}") from None
+                why = exc.strerror or type(exc).__name__
+                raise BotFault(FaultKind.FAILED_START, f"cannot start the bot's program ({why})",
+                               f"{program!r}: {exc}") from None
         self._channel = grpc.aio.insecure_channel(await self._dial_address(deadline), options=CHANNEL_OPTIONS)
         self._stub = convert.BotServiceStub(self._channel)
         try:
@@ -70,7 +86,8 @@ class GrpcSeat:
             response = await self._stub.StartMatch(convert.start_to_pb(start),
                                                    timeout=max(0.001, deadline - loop.time()))
         except grpc.aio.AioRpcError as exc:
-            raise BotFault(FaultKind.FAILED_START, self._explain(exc)) from None
+            raise BotFault(FaultKind.FAILED_START, self._status_note(exc) + self._exit_note(),
+                           self._evidence(exc)) from None
         if response is None:  # grpc.aio hands back None for a reply that does not decode
             raise BotFault(FaultKind.FAILED_START, "StartMatch reply is not a StartMatchResponse")
         major, self.bot_name, _ = convert.start_response_from_pb(response)
@@ -88,7 +105,7 @@ class GrpcSeat:
             raise BotFault(FaultKind.FAILED_START, str(exc)) from None
         if address is None:
             why = "exited before serving" if self.process.exited else "no socket within the start-up budget"
-            raise BotFault(FaultKind.FAILED_START, f"{why}{self._exit_note()}")
+            raise BotFault(FaultKind.FAILED_START, f"{why}{self._exit_note()}", self._evidence())
         return address
 
     async def _wait_healthy(self, deadline: float) -> None:
@@ -98,9 +115,11 @@ class GrpcSeat:
         while True:
             remaining = deadline - loop.time()
             if remaining <= 0:
-                raise BotFault(FaultKind.FAILED_START, f"not SERVING within the start-up budget{self._exit_note()}")
+                raise BotFault(FaultKind.FAILED_START, f"not SERVING within the start-up budget{self._exit_note()}",
+                               self._evidence())
             if self.process is not None and self.process.exited:
-                raise BotFault(FaultKind.FAILED_START, f"exited before serving{self._exit_note()}")
+                raise BotFault(FaultKind.FAILED_START, f"exited before serving{self._exit_note()}",
+                               self._evidence())
             try:
                 reply = await health.Check(request, timeout=min(remaining, 0.25), wait_for_ready=True)
             except grpc.aio.AioRpcError as exc:
@@ -112,30 +131,38 @@ class GrpcSeat:
             await asyncio.sleep(0.02)  # served but not ready yet: poll again shortly
 
     async def decide(self, request: DecisionRequest, timeout: float) -> DecisionReply:
+        # The reply arrives as bytes so that the referee counts its size itself.
+        assert self._channel is not None
+        decide = self._channel.unary_unary(convert.DECIDE_METHOD, request_serializer=convert.serialize,
+                                           response_deserializer=None)
+        started = asyncio.get_running_loop().time()
         try:
-            response = await self._stub.Decide(convert.decision_to_pb(request, self.match_id), timeout=timeout)
+            data = await decide(convert.decision_to_pb(request, self.match_id), timeout=timeout)
         except grpc.aio.AioRpcError as exc:
-            raise self._fault(exc) from None
-        if response is None:  # grpc.aio hands back None for a reply that does not decode
-            raise BotFault(FaultKind.MALFORMED_REPLY, "reply is not a DecideResponse")
+            raise self._fault(exc, started, timeout) from None
+        if len(data) > MAX_REPLY_BYTES:
+            raise BotFault(FaultKind.MALFORMED_REPLY,
+                           f"reply of {len(data)} bytes is larger than {MAX_REPLY_BYTES} bytes")
         try:
-            return convert.reply_from_pb(response)
+            return convert.reply_from_bytes(data)
         except convert.ConversionError as exc:
             raise BotFault(FaultKind.MALFORMED_REPLY, str(exc)) from None
 
     async def end_hand(self, end: HandEnd, timeout: float) -> None:
+        started = asyncio.get_running_loop().time()
         try:
             await self._stub.EndHand(convert.hand_end_to_pb(end, self.match_id), timeout=timeout)
         except grpc.aio.AioRpcError as exc:
-            raise self._fault(exc) from None
+            raise self._fault(exc, started, timeout) from None
 
     async def end_match(self, end: MatchEnd, timeout: float) -> None:
         if self._stub is None:
             return
+        started = asyncio.get_running_loop().time()
         try:
             await self._stub.EndMatch(convert.match_end_to_pb(end, self.match_id), timeout=timeout)
         except grpc.aio.AioRpcError as exc:
-            raise self._fault(exc) from None
+            raise self._fault(exc, started, timeout) from None
 
     async def close(self) -> None:
         if self._channel is not None:
@@ -145,23 +172,33 @@ class GrpcSeat:
             await self.process.stop()
 
     # ------------------------------------------------------------------- faults
-    def _fault(self, exc: grpc.aio.AioRpcError) -> BotFault:
-        code = exc.code()
-        if code is grpc.StatusCode.DEADLINE_EXCEEDED:
-            return BotFault(FaultKind.TIMEOUT, "no reply before the deadline")
-        if code is grpc.StatusCode.RESOURCE_EXHAUSTED:
-            return BotFault(FaultKind.MALFORMED_REPLY, f"reply larger than {MAX_REPLY_BYTES} bytes")
-        return BotFault(FaultKind.CRASH, self._explain(exc))
+    def _fault(self, exc: grpc.aio.AioRpcError, started: float, timeout: float) -> BotFault:
+        """Classify a failed call by the referee's clock, not by the status's name."""
+        elapsed = asyncio.get_running_loop().time() - started
+        if exc.code() is grpc.StatusCode.DEADLINE_EXCEEDED and elapsed >= timeout - DEADLINE_SLACK:
+            return BotFault(FaultKind.TIMEOUT, f"no reply before the call's deadline of {timeout:.3f} s")
+        note = f"{self._status_note(exc)} after {elapsed:.3f} s"
+        return BotFault(FaultKind.CRASH, note + self._exit_note(), self._evidence(exc))
 
-    def _explain(self, exc: grpc.aio.AioRpcError) -> str:
-        return f"{exc.code().name}: {exc.details()}{self._exit_note()}"
+    @staticmethod
+    def _status_note(exc: grpc.aio.AioRpcError) -> str:
+        """The status's name only: a closed set, whoever sent it (its text is the bot's)."""
+        return f"call ended with status {exc.code().name}"
 
     def _exit_note(self) -> str:
         process = self.process
-        if process is None or process.process is None:
+        if process is None or process.process is None or not process.exited:
             return ""
-        note = ""
-        if process.exited:
-            note = f"; process exited with code {process.process.returncode}"
-        tail = process.log_tail(600).strip()
-        return f"{note}; log tail: {tail[-600:]}" if tail else note
+        return f"; process exited with code {process.process.returncode}"
+
+    def _evidence(self, exc: grpc.aio.AioRpcError | None = None) -> str:
+        """What the bot said: its status text and the tail of its log (record only)."""
+        parts = []
+        if exc is not None and exc.details():
+            parts.append(f"status text: {exc.details()}")
+        process = self.process
+        if process is not None and process.process is not None:
+            tail = process.log_tail(LOG_EVIDENCE).strip()
+            if tail:
+                parts.append(f"log tail: {tail[-LOG_EVIDENCE:]}")
+        return "; ".join(parts)

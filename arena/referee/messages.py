@@ -34,6 +34,9 @@ class MatchStart:
     match_format: MatchFormat
     time_control: TimeControl
     policy: FaultPolicy = FaultPolicy.FORFEIT
+    seat_seed: int = 0
+    """For the seat's own random choices: repeatable, and says nothing about the deals
+    (``arena.referee.seeds``); 0 from a referee older than protocol 1.1."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +86,14 @@ class MatchEnd:
 
 
 class BotFault(Exception):  # noqa: N818 - a fault of the bot, not of the program
-    """Raised by a seat endpoint when its bot failed in one of the typed ways."""
+    """Raised by a seat endpoint when its bot failed in one of the typed ways: ``detail`` in
+    the referee's own words (sent to every seat), ``evidence`` what the bot said (record only)."""
 
-    def __init__(self, kind: FaultKind, detail: str) -> None:
+    def __init__(self, kind: FaultKind, detail: str, evidence: str = "") -> None:
         super().__init__(f"{kind.value}: {detail}")
         self.kind = kind
         self.detail = detail
+        self.evidence = evidence
 
 
 class SeatEndpoint(Protocol):

@@ -12,6 +12,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from arena.actions import Action, CallTrump, HideTrump, PlayCard
@@ -35,6 +36,7 @@ from arena.referee.messages import (
     Termination,
 )
 from arena.referee.recorder import MatchRecorder
+from arena.referee.seeds import seat_seed
 from arena.rules import Rules
 
 NOTIFY_TIMEOUT = 2.0
@@ -139,6 +141,11 @@ def _duplicate_tally(tally: MatchScore, result: HandResult, value: float) -> Mat
                    points=(points[0], points[1]), kots=(kots[0], kots[1]))
 
 
+def _duplicate_after(rules: Rules, before: MatchScore, next_dealer: int, result: HandResult) -> MatchScore:
+    """The duplicate tally after a hand: ``before`` with the hand counted, the next dealer set."""
+    return replace(_duplicate_tally(before, result, hand_value(rules, result)), dealer=next_dealer)
+
+
 def substitute_action(legal: Sequence[Action]) -> Action:
     """The action the referee plays for a faulty seat: its lowest legal card (or first suit)."""
     def key(action: Action) -> tuple[int, int, int]:
@@ -202,12 +209,13 @@ class Table:
 
         async def start(seat: int) -> None:
             start = MatchStart(config.match_id, seat, seat ^ 2, config.preset, config.rules,
-                               config.match_format, config.time_control, config.policy)
+                               config.match_format, config.time_control, config.policy,
+                               seat_seed(config.seed, seat))
             try:
                 await self.endpoints[seat].start(start, config.time_control.startup)
             except BotFault as exc:
                 self._record_fault(seat, FaultKind.FAILED_START, f"{exc.kind.value}: {exc.detail}",
-                                   None, None)
+                                   None, None, evidence=exc.evidence)
 
         # A platform error in one start cancels the others before the match is declared void.
         async with asyncio.TaskGroup() as group:
@@ -229,11 +237,12 @@ class Table:
             pair = 0.0
             for rotation in (0, 1):
                 dealer = (number + rotation) % 4
-                tally = replace(tally, dealer=dealer)
-                result = await self._play_hand(len(self.outcome.hands), deal.rotated(rotation), dealer, tally)
-                value = hand_value(config.rules, result)
-                pair += value
-                tally = _duplicate_tally(tally, result, value)
+                before = replace(tally, dealer=dealer)
+                # Either play of deal N is followed by the first play of deal N + 1.
+                counted = partial(_duplicate_after, config.rules, before, (number + 1) % 4)
+                result, tally = await self._play_hand(len(self.outcome.hands), deal.rotated(rotation),
+                                                      dealer, before, counted)
+                pair += hand_value(config.rules, result)
             self.outcome.deal_scores.append(pair)
             self.outcome.final = tally
             self.outcome.score = (float(tally.points[0]), float(tally.points[1]))
@@ -244,8 +253,7 @@ class Table:
         number = 0
         while not score.is_over(config.rules, config.match_format) and number < config.max_hands:
             deal = Deal.from_seed(config.rules, derive_seed(config.seed, "deal", number))
-            result = await self._play_hand(number, deal, score.dealer, score)
-            score = score.after(config.rules, result)
+            _, score = await self._play_hand(number, deal, score.dealer, score, partial(score.after, config.rules))
             a, b = score.score(config.rules)
             self.outcome.score = (float(a), float(b))
             self.outcome.final = score
@@ -256,8 +264,10 @@ class Table:
         self.outcome.winner_team = None if a == b else (0 if a > b else 1)
 
     # ------------------------------------------------------------------- hands
-    async def _play_hand(self, index: int, deal: Deal, dealer: int,
-                         score: MatchScore | None) -> HandResult:
+    async def _play_hand(self, index: int, deal: Deal, dealer: int, score: MatchScore,
+                         score_after: Callable[[HandResult], MatchScore]) -> tuple[HandResult, MatchScore]:
+        """Play one hand; every seat's EndHand carries ``score_after(result)``, the score after it
+        (in duplicate, the running tally with this hand counted), which is returned too."""
         state = HandState(self.config.rules, deal, dealer)
         decisions: list[DecisionLog] = []
         while not state.is_over:
@@ -273,11 +283,10 @@ class Table:
             self.recorder.hand(index, state, decisions)
         if self.on_hand:
             self.on_hand(index, result)
-        after = (score.after(self.config.rules, result)
-                 if self.config.match_format.kind is not FormatKind.DUPLICATE and score else score)
+        after = score_after(result)
         ends = [HandEnd(index, result, deal.hands, observe(state, seat, score), after) for seat in range(4)]
         await self._notify_all(lambda seat: self.endpoints[seat].end_hand(ends[seat], NOTIFY_TIMEOUT))
-        return result
+        return result, after
 
     async def _decide(self, state: HandState, seat: int, hand: int, score: MatchScore | None,
                       decisions: list[DecisionLog]) -> Action:
@@ -285,7 +294,7 @@ class Table:
         clock = self.clocks[seat]
         decision = state.decision.value if state.decision else ""
         request_id = secrets.token_hex(8)
-        fault: tuple[FaultKind, str] | None = None
+        fault: tuple[FaultKind, str, str] | None = None
         elapsed = 0.0
         action: Action | None = None
         if not self.dead[seat]:
@@ -295,7 +304,7 @@ class Table:
             try:
                 reply: DecisionReply | None = await self.endpoints[seat].decide(request, clock.deadline)
             except BotFault as exc:
-                reply, fault = None, (exc.kind, exc.detail)
+                reply, fault = None, (exc.kind, exc.detail, exc.evidence)
             elapsed = time.perf_counter() - start
             within = clock.charge(elapsed)
             if fault is None and reply is not None:
@@ -303,7 +312,7 @@ class Table:
                 action = reply.action if fault is None else None
         substituted = action is None
         if fault is not None:
-            self._record_fault(seat, fault[0], fault[1], hand, len(decisions), request_id)
+            self._record_fault(seat, fault[0], fault[1], hand, len(decisions), request_id, fault[2])
             if self.config.policy is FaultPolicy.FORFEIT:
                 decisions.append(DecisionLog(hand, seat, request_id, decision, len(legal), "-",
                                              elapsed, clock.bank_left, fault[0], False))
@@ -324,25 +333,26 @@ class Table:
     @staticmethod
     def _check_reply(state: HandState, reply: DecisionReply, request_id: str,
                      legal: Sequence[Action], within: bool, elapsed: float,
-                     clock: SeatClock) -> tuple[FaultKind, str] | None:
+                     clock: SeatClock) -> tuple[FaultKind, str, str] | None:
+        """The fault in this reply, if any: (kind, the referee's words, what the bot sent)."""
         if not within:
             return FaultKind.TIMEOUT, (f"answered after {elapsed:.3f} s; allowance was "
-                                       f"{clock.control.per_move:.3f} s + bank")
+                                       f"{clock.control.per_move:.3f} s + bank"), ""
         if reply.request_id != request_id:
-            return FaultKind.MALFORMED_REPLY, (f"reply echoes request id {reply.request_id!r}, "
-                                               f"expected {request_id!r}")
+            return (FaultKind.MALFORMED_REPLY, f"reply echoes another request id, expected {request_id!r}",
+                    f"echoed request id: {reply.request_id!r}")
         if reply.action not in legal:
             try:
                 state.clone().apply(reply.action)
                 why = f"{reply.action}: not legal now"
             except IllegalActionError as exc:
                 why = str(exc)
-            return FaultKind.ILLEGAL_ACTION, why
+            return FaultKind.ILLEGAL_ACTION, why, ""
         return None
 
     def _record_fault(self, seat: int, kind: FaultKind, detail: str, hand: int | None,
-                      decision: int | None, request_id: str = "") -> None:
-        fault = Fault(seat, self.endpoints[seat].name, kind, detail, hand, decision, request_id)
+                      decision: int | None, request_id: str = "", evidence: str = "") -> None:
+        fault = Fault(seat, self.endpoints[seat].name, kind, detail, hand, decision, request_id, evidence)
         self.outcome.faults.append(fault)
 
     async def _notify_all(self, send: Any) -> None:

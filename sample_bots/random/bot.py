@@ -7,11 +7,11 @@ import random
 from arena.actions import REVEAL, RevealTrump
 from arena.cards import Card, Suit
 from arena.referee.messages import MatchStart
-from sdk.bot import Bot, BotView
+from sdk.bot import Bot, BotView, seeded_rng
 
 
 class RandomBot(Bot):
-    """Uniform over legal actions, seeded per match and seat so a match replays exactly."""
+    """Uniform over legal actions, seeded by the seat seed so a match with the same seed replays exactly."""
 
     name = "random"
 
@@ -20,7 +20,7 @@ class RandomBot(Bot):
         self.rng = random.Random(seed)
 
     def on_match_start(self, start: MatchStart) -> None:
-        self.rng = random.Random(f"{self.seed}/{start.match_id}/{start.seat}")
+        self.rng = seeded_rng(start, self.seed)
 
     def call_trump(self, view: BotView) -> Suit:
         return self.rng.choice(list(Suit))

@@ -32,7 +32,7 @@ from arena.hand import HandState
 from arena.referee.messages import MatchStart
 from arena.rules import Capture, Direction, HandResultRule, Rules
 from sample_bots.heuristic.bot import HeuristicBot, Thinking
-from sdk.bot import Bot, BotView
+from sdk.bot import Bot, BotView, seeded_rng
 from sdk.sampling import Sampler
 
 TEN_RANK = int(Rank.TEN)
@@ -79,7 +79,7 @@ class SearchBot(Bot):
         self._heuristic = HeuristicBot()
 
     def on_match_start(self, start: MatchStart) -> None:
-        self.rng = random.Random(f"{self.seed}/{start.match_id}/{start.seat}")
+        self.rng = seeded_rng(start, self.seed)
 
     def call_trump(self, view: BotView) -> Suit:
         """Five cards say little that sampling could improve on: the heuristic's suit."""

@@ -1,5 +1,6 @@
 """Never becomes ready: ``exit`` writes a line to stderr and exits at once with code 3;
-``silent`` never serves at all (it just sleeps until the referee stops it)."""
+``silent`` never serves at all (it just sleeps until the referee stops it). A second argument
+is written to stderr too, as a bot's debug log would."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ EXIT_CODE = 3
 
 if __name__ == "__main__":
     mode = sys.argv[1] if len(sys.argv) > 1 else "exit"
-    print(f"no_start: {mode}: not serving today", file=sys.stderr, flush=True)
+    print(f"no_start: {mode}: not serving today", *sys.argv[2:3], file=sys.stderr, flush=True)
     if mode == "exit":
         sys.exit(EXIT_CODE)
     time.sleep(3600)

@@ -305,7 +305,7 @@ FAULT_POLICY_FORFEIT: FaultPolicy
 FAULT_POLICY_SUBSTITUTE: FaultPolicy
 
 class StartMatchRequest(_message.Message):
-    __slots__ = ("protocol_version", "match_id", "seat", "partner", "preset", "rules", "match_format", "time_control", "fault_policy")
+    __slots__ = ("protocol_version", "match_id", "seat", "partner", "preset", "rules", "match_format", "time_control", "fault_policy", "seat_seed")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -315,6 +315,7 @@ class StartMatchRequest(_message.Message):
     MATCH_FORMAT_FIELD_NUMBER: _ClassVar[int]
     TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
     FAULT_POLICY_FIELD_NUMBER: _ClassVar[int]
+    SEAT_SEED_FIELD_NUMBER: _ClassVar[int]
     protocol_version: ProtocolVersion
     match_id: str
     seat: int
@@ -324,7 +325,8 @@ class StartMatchRequest(_message.Message):
     match_format: MatchFormat
     time_control: TimeControl
     fault_policy: FaultPolicy
-    def __init__(self, protocol_version: _Optional[_Union[ProtocolVersion, _Mapping]] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., partner: _Optional[int] = ..., preset: _Optional[str] = ..., rules: _Optional[_Union[Rules, _Mapping]] = ..., match_format: _Optional[_Union[MatchFormat, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., fault_policy: _Optional[_Union[FaultPolicy, str]] = ...) -> None: ...
+    seat_seed: int
+    def __init__(self, protocol_version: _Optional[_Union[ProtocolVersion, _Mapping]] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., partner: _Optional[int] = ..., preset: _Optional[str] = ..., rules: _Optional[_Union[Rules, _Mapping]] = ..., match_format: _Optional[_Union[MatchFormat, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., fault_policy: _Optional[_Union[FaultPolicy, str]] = ..., seat_seed: _Optional[int] = ...) -> None: ...
 
 class StartMatchResponse(_message.Message):
     __slots__ = ("protocol_version", "bot_name", "bot_version")
