@@ -175,7 +175,7 @@ def print_match_report(report: dict[str, Any]) -> None:
         console.print(plain(f"fault: seat {fault['seat']} ({fault['bot']}) {fault['kind']}: {fault['detail']}"))
     if report["void_reason"]:
         console.print(plain(f"void: {report['void_reason']}"))
-    console.print(plain(f"record: {report['record']}"))
+    console.print(plain(f"record: {report['record']}"), soft_wrap=True)  # a path to copy: never wrapped
 
 
 @click.command("replay")
