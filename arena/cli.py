@@ -20,7 +20,7 @@ from rich.table import Table
 
 from arena.bots.scaffold import scaffold_bot
 from arena.errors import ArenaError
-from arena.options import writable_folder
+from arena.options import is_utf8, writable_folder
 from arena.record import hand_record, load_record
 from arena.rules import PRESET_SUMMARIES, PRESETS, Rules, parse_option, rules_for
 from arena.selfplay import SelfPlaySummary, selfplay_hands
@@ -48,6 +48,8 @@ def _submitted_bot_folder(spec: str) -> Path | None:
     from ladder.lookup import submitted_bot_folder  # noqa: PLC0415 - no module-level `ladder` import in `arena`
     from ladder.paths import ArenaData  # noqa: PLC0415
 
+    if not is_utf8(spec):  # not a stored name, and the database could not encode it
+        return None
     context = click.get_current_context(silent=True)
     data = context.params.get("data") if context is not None else None
     return submitted_bot_folder(spec, ArenaData.locate(data))

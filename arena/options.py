@@ -26,3 +26,19 @@ def writable_folder(path: Path) -> None:
     path.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryFile(dir=path):
         pass
+
+
+def utf8_text(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A click callback for names looked up in the store: an argument that is not UTF-8 (Python
+    holds its bytes as surrogates) cannot be a stored name, and the database cannot encode it."""
+    if value is not None and not is_utf8(value):
+        raise click.BadParameter("not UTF-8 text", ctx, param)
+    return value
+
+
+def is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -19,6 +19,7 @@ from rich.table import Table as RichTable
 from sqlalchemy import select
 
 from arena.errors import ArenaError
+from arena.options import utf8_text
 from arena.terminal import plain, visible
 from ladder.paths import ArenaData
 from ladder.queue import DEFAULT_DEALS, MatchSettings
@@ -196,7 +197,7 @@ def partnerships_command(as_json: bool, data: Path | None) -> None:
 
 
 @ladder_group.command("history")
-@click.argument("bot")
+@click.argument("bot", callback=utf8_text)
 @click.option("--json", "as_json", is_flag=True)
 @data_option
 def history_command(bot: str, as_json: bool, data: Path | None) -> None:
@@ -212,7 +213,7 @@ def history_command(bot: str, as_json: bool, data: Path | None) -> None:
 
 
 @ladder_group.command("matches")
-@click.option("--bot", default=None, help="Only matches this bot played.")
+@click.option("--bot", default=None, callback=utf8_text, help="Only matches this bot played.")
 @click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @data_option
