@@ -260,5 +260,5 @@ def bot_new_command(name: str, parent: Path, author: str) -> None:
         fail(str(exc))
     except OSError as exc:
         fail(f"{parent / name}: {exc.strerror}")
-    click.echo(f"created {folder}: edit bot.py, then `pytest {folder / 'test_bot.py'}` "
-               f"and `dehla match {folder} random`")
+    click.echo(visible(f"created {folder}: edit bot.py, then `pytest {folder / 'test_bot.py'}` "
+                       f"and `dehla match {folder} random`"))
