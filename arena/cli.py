@@ -10,7 +10,7 @@ import importlib
 import json
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -20,13 +20,18 @@ from rich.table import Table
 
 from arena.bots.scaffold import scaffold_bot
 from arena.errors import ArenaError
+from arena.options import is_utf8, writable_folder
 from arena.record import hand_record, load_record
 from arena.rules import PRESET_SUMMARIES, PRESETS, Rules, parse_option, rules_for
 from arena.selfplay import SelfPlaySummary, selfplay_hands
+from arena.terminal import visible
+
+MAX_SELFPLAY_HANDS = 1_000_000
+"""About two minutes of self-play: a larger ``--hands`` is a typo, not a plan."""
 
 
 def fail(message: str) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+    click.echo(f"error: {visible(message)}", err=True)
     sys.exit(2)
 
 
@@ -38,10 +43,16 @@ def build_rules(preset: str, options: tuple[str, ...]) -> Rules:
 
 
 def _submitted_bot_folder(spec: str) -> Path | None:
-    """The ladder's lookup, imported (with SQLAlchemy) only when a name is not a sample bot."""
+    """The ladder's lookup, imported (with SQLAlchemy) only when a name is not a sample bot; it
+    looks in the running command's ``--data`` folder (``dehla match --data``), else the default."""
     from ladder.lookup import submitted_bot_folder  # noqa: PLC0415 - no module-level `ladder` import in `arena`
+    from ladder.paths import ArenaData  # noqa: PLC0415
 
-    return submitted_bot_folder(spec)
+    if not is_utf8(spec):  # not a stored name, and the database could not encode it
+        return None
+    context = click.get_current_context(silent=True)
+    data = context.params.get("data") if context is not None else None
+    return submitted_bot_folder(spec, ArenaData.locate(data))
 
 
 def _register_submitted_bots() -> None:
@@ -73,6 +84,28 @@ class LazyGroup(click.Group):
         super().__init__(*args, **kwargs)
         self.lazy_commands = dict(lazy_commands or {})
         self.on_load = dict(on_load or {})
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        """As click's, but a usage error is one line (``error: dehla CMD: what was wrong``), exit 2."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            exc.show()  # bare `dehla ladder`: the help is the answer
+            sys.exit(exc.exit_code)
+        except click.UsageError as exc:
+            where = f"{exc.ctx.command_path}: " if exc.ctx is not None else ""
+            click.echo(f"error: {visible(where + exc.format_message())} (see --help)", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            click.echo(f"error: {visible(exc.format_message())}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy_commands})
@@ -121,7 +154,7 @@ def rules_command(as_json: bool) -> None:
 @main.command("selfplay")
 @click.option("--preset", default="dehla-pakad", show_default=True, help="Rules preset.")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="Override a rule option.")
-@click.option("--hands", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--hands", type=click.IntRange(min=1, max=MAX_SELFPLAY_HANDS), default=100, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--records", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write every hand's JSON record into this folder.")
@@ -132,9 +165,9 @@ def selfplay_command(preset: str, options: tuple[str, ...], hands: int, seed: in
     rules = build_rules(preset, options)
     if records is not None:
         try:
-            records.mkdir(parents=True, exist_ok=True)
+            writable_folder(records)
         except OSError as exc:
-            fail(f"--records {records}: cannot create folder ({exc.strerror})")
+            fail(f"--records {records}: cannot write a file there ({exc.strerror})")
     summary = SelfPlaySummary()
     start = time.perf_counter()
     for number, (state, score) in enumerate(selfplay_hands(rules, hands, seed)):
@@ -143,7 +176,10 @@ def selfplay_command(preset: str, options: tuple[str, ...], hands: int, seed: in
         summary.final = score
         if records is not None:
             path = records / f"hand-{number:05d}.json"
-            path.write_text(json.dumps(hand_record(state), indent=1) + "\n", encoding="utf-8")
+            try:
+                path.write_text(json.dumps(hand_record(state), indent=1) + "\n", encoding="utf-8")
+            except OSError as exc:
+                fail(f"{path}: cannot write ({exc.strerror})")
     elapsed = time.perf_counter() - start
     report = _summary_json(rules, preset, seed, summary, elapsed)
     if as_json:
@@ -224,5 +260,5 @@ def bot_new_command(name: str, parent: Path, author: str) -> None:
         fail(str(exc))
     except OSError as exc:
         fail(f"{parent / name}: {exc.strerror}")
-    click.echo(f"created {folder}: edit bot.py, then `pytest {folder / 'test_bot.py'}` "
-               f"and `dehla match {folder} random`")
+    click.echo(visible(f"created {folder}: edit bot.py, then `pytest {folder / 'test_bot.py'}` "
+                       f"and `dehla match {folder} random`"))

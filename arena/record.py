@@ -122,12 +122,26 @@ def _check_result(recorded: Any, actual: HandResult) -> None:
 
 def load_record(path: Path) -> HandState:
     """Read and replay a record file; every failure is a ``RecordError`` naming the problem."""
+    return replay_record(parse_json(read_record_text(path), str(path)))
+
+
+def read_record_text(path: Path) -> str:
+    """A record file's text; unreadable or non-UTF-8 content is a ``RecordError``."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordError(f"{path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+
+
+def parse_json(text: str, where: str) -> Any:
+    """``text`` as JSON; malformed, too deeply nested or oversized numbers are a ``RecordError``."""
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    return replay_record(data)
+        raise RecordError(f"{where}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except RecursionError:
+        raise RecordError(f"{where}: JSON nested too deeply") from None
+    except ValueError:  # an integer beyond Python's conversion limit (4300 digits)
+        raise RecordError(f"{where}: a number with too many digits") from None

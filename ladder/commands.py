@@ -19,6 +19,8 @@ from rich.table import Table as RichTable
 from sqlalchemy import select
 
 from arena.errors import ArenaError
+from arena.options import utf8_text
+from arena.terminal import plain, visible
 from ladder.paths import ArenaData
 from ladder.queue import DEFAULT_DEALS, MatchSettings
 from ladder.ratings import RatingEnv
@@ -32,7 +34,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def fail(message: str) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+    click.echo(f"error: {visible(message)}", err=True)
     sys.exit(2)
 
 
@@ -71,11 +73,11 @@ def print_rows(title: str, rows: Sequence[Any], columns: Sequence[tuple[str, str
     if as_json:
         click.echo(json.dumps([row.to_json() for row in rows]))
         return
-    table = RichTable(title=title)
+    table = RichTable(title=plain(title))
     for header, _ in columns:
         table.add_column(header)
     for row in rows:
-        table.add_row(*(_cell(getattr(row, field)) for _, field in columns))
+        table.add_row(*(plain(_cell(getattr(row, field))) for _, field in columns))
     console().print(table)
 
 
@@ -136,14 +138,15 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
     rng = random.Random(seed)
     settings = MatchSettings(preset=preset, match_format=f"duplicate:{deals}", runner=runner, per_move=per_move)
     console = Console(stderr=True)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(),
                   console=console, transient=False) as progress:
         task = progress.add_task("ladder", total=stop.matches)
 
         def advance(update: RunProgress) -> None:
             last = update.last
             note = "" if last is None else f" (last: m{last.match_id} {last.status})"
-            progress.update(task, completed=update.counted, description=f"ladder{note}")
+            progress.update(task, completed=update.counted, description=visible(f"ladder{note}"))
 
         run = LadderRun(store, env, Scheduler(env, Mode(mode), random.Random(rng.getrandbits(64))), settings,
                         pool_factory(workers), workers=workers, rng=rng, on_progress=advance)
@@ -194,7 +197,7 @@ def partnerships_command(as_json: bool, data: Path | None) -> None:
 
 
 @ladder_group.command("history")
-@click.argument("bot")
+@click.argument("bot", callback=utf8_text)
 @click.option("--json", "as_json", is_flag=True)
 @data_option
 def history_command(bot: str, as_json: bool, data: Path | None) -> None:
@@ -210,7 +213,7 @@ def history_command(bot: str, as_json: bool, data: Path | None) -> None:
 
 
 @ladder_group.command("matches")
-@click.option("--bot", default=None, help="Only matches this bot played.")
+@click.option("--bot", default=None, callback=utf8_text, help="Only matches this bot played.")
 @click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @data_option
@@ -251,18 +254,18 @@ def submit_command(folder: Path | None, samples: tuple[str, ...], runner: str, d
         try:
             result = submit(store, env, path, runner)
         except SubmissionRejected as exc:
-            click.echo(f"error: rejected {path}: {exc}", err=True)
+            click.echo(f"error: rejected {visible(path)}: {visible(exc)}", err=True)
             if exc.log_tail.strip():
                 click.echo("--- the bot's output (tail) ---", err=True)
-                click.echo(exc.log_tail.rstrip(), err=True)
+                click.echo(visible(exc.log_tail.rstrip(), multiline=True), err=True)
             sys.exit(2)
         except (ArenaError, OSError) as exc:
             fail(f"{path}: {exc}")
         if result.created:
-            click.echo(f"accepted {result.bot} #{result.number} ({result.label}) {result.content_hash[:12]}")
+            click.echo(visible(f"accepted {result.bot} #{result.number} ({result.label}) {result.content_hash[:12]}"))
         else:
-            click.echo(f"unchanged: {result.bot} #{result.number} ({result.label}) is already stored "
-                       f"({result.content_hash[:12]})")
+            click.echo(visible(f"unchanged: {result.bot} #{result.number} ({result.label}) is already stored "
+                               f"({result.content_hash[:12]})"))
 
 
 @click.command("bots")
@@ -281,9 +284,9 @@ def bots_command(as_json: bool, data: Path | None) -> None:
     if as_json:
         click.echo(json.dumps(rows))
         return
-    table = RichTable(title=f"Bots in {store.data.root}")
+    table = RichTable(title=plain(f"Bots in {store.data.root}"))
     for header in ("bot", "author", "version", "label", "hash", "submitted", "matches"):
         table.add_column(header)
     for row in rows:
-        table.add_row(*(str(row[k]) for k in ("bot", "author", "version", "label", "hash", "submitted", "matches")))
+        table.add_row(*(plain(row[k]) for k in ("bot", "author", "version", "label", "hash", "submitted", "matches")))
     console().print(table)

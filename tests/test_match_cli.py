@@ -66,7 +66,8 @@ def test_match_with_a_bot_that_does_not_start_exits_2(tmp_path: Path) -> None:
 
 def test_replay_rejects_a_broken_record(tmp_path: Path) -> None:
     path = tmp_path / "broken.jsonl"
-    path.write_text('{"type": "match_start"}\nnot json\n')
+    path.write_text('{"type": "match_start", "match_id": "m", "preset": "p", "format": "f", "seed": 1, '
+                    '"seats": []}\nnot json\n')
     out = dehla("replay", str(path))
     assert out.returncode == 2
     assert f"{path}:2: not JSON" in out.stderr

@@ -22,8 +22,9 @@ from __future__ import annotations
 import sys
 import tomllib
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from arena.errors import ArenaError
 
@@ -46,6 +47,16 @@ class Resources(BaseModel):
     open_files: int = Field(256, ge=16, le=4096, description="open file descriptors")
 
 
+def _no_nul(argument: str) -> str:
+    """A NUL byte cannot be passed to a program: it is the manifest's fault, not the platform's."""
+    if "\0" in argument:
+        raise ValueError("contains a NUL byte")
+    return argument
+
+
+Argument = Annotated[str, Field(min_length=1), AfterValidator(_no_nul)]
+
+
 class BotManifest(BaseModel):
     """A validated ``bot.toml``."""
 
@@ -55,7 +66,7 @@ class BotManifest(BaseModel):
     version: str = Field(pattern=r"^[0-9]+(\.[0-9]+){0,2}([-+][0-9A-Za-z.-]+)?$")
     author: str = Field(min_length=1, max_length=100)
     description: str = Field("", max_length=500)
-    command: tuple[str, ...] = Field(min_length=1, description="argv, run in the bot's folder")
+    command: tuple[Argument, ...] = Field(min_length=1, description="argv, run in the bot's folder")
     resources: Resources = Field(default_factory=Resources)
 
     def argv(self) -> tuple[str, ...]:
@@ -72,6 +83,10 @@ def load_manifest(folder: Path) -> BotManifest:
         raise ManifestError(f"{folder}: not a folder")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ManifestError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except RecursionError:
+        raise ManifestError(f"{path}: nested too deeply to read") from None
     except FileNotFoundError:
         raise ManifestError(f"{folder}: no {MANIFEST} (a bot folder needs a manifest)") from None
     except OSError as exc:
@@ -88,4 +103,10 @@ def load_manifest(folder: Path) -> BotManifest:
         if err["type"] == "extra_forbidden":
             raise ManifestError(f"{path}: {where}: unknown field") from None
         message = str(err["msg"]).removeprefix("Value error, ")
-        raise ManifestError(f"{path}: {where}: {message} (got {err.get('input')!r})") from None
+        raise ManifestError(f"{path}: {where}: {message} (got {_shown(err.get('input'))})") from None
+
+
+def _shown(value: object, limit: int = 80) -> str:
+    """A short ``repr`` of a rejected value: enough to recognise it, never a page of it."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."

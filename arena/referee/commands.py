@@ -13,24 +13,40 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
+from rich.text import Text
 
 from arena.errors import ArenaError
 from arena.match import FormatKind, MatchFormat
+from arena.options import FiniteFloatRange, writable_folder
 from arena.outcome import HandResult
 from arena.referee.clock import TimeControl
 from arena.referee.faults import FaultPolicy
 from arena.referee.launcher import resolve_partnership
 from arena.referee.local import play_local_match
 from arena.referee.recorder import read_match_record
+from arena.referee.replay import checked_lines, print_replay
 from arena.referee.stats import mean_interval
 from arena.referee.table import MatchOutcome, TableConfig
 from arena.rules import parse_option, rules_for
 from arena.sandbox import RunnerKind, SandboxError, runner_for
+from arena.terminal import plain, visible
+
+MAX_PER_MOVE = 600.0
+MAX_BANK = 86400.0
+LOCAL_RECORDS = "local-matches"
+"""The data folder's subfolder for ``dehla match`` records (the ladder's go to ``matches/``)."""
 
 
 def fail(message: str) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+    click.echo(f"error: {visible(message)}", err=True)
     sys.exit(2)
+
+
+def default_records(data: Path | None) -> Path:
+    """Where ``dehla match`` keeps records unless ``--records`` says: the data folder's ``local-matches/``."""
+    from ladder.paths import ArenaData  # noqa: PLC0415 - no module-level `ladder` import in `arena`
+
+    return ArenaData.locate(data).root / LOCAL_RECORDS
 
 
 @click.command("match")
@@ -44,32 +60,39 @@ def fail(message: str) -> NoReturn:
 @click.option("--preset", default="dehla-pakad", show_default=True)
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="Override a rule option.")
 @click.option("--policy", type=click.Choice([p.value for p in FaultPolicy]), default="forfeit", show_default=True)
-@click.option("--per-move", type=click.FloatRange(min=0.001), default=1.0, show_default=True, help="Seconds.")
-@click.option("--bank", type=click.FloatRange(min=0), default=30.0, show_default=True, help="Seconds.")
-@click.option("--records", type=click.Path(file_okay=False, path_type=Path), default=Path("matches"),
-              show_default=True, help="Folder for the match record and bot logs.")
+@click.option("--per-move", type=FiniteFloatRange(min=0.001, max=MAX_PER_MOVE), default=1.0, show_default=True,
+              help="Seconds.")
+@click.option("--bank", type=FiniteFloatRange(min=0, max=MAX_BANK), default=30.0, show_default=True, help="Seconds.")
+@click.option("--records", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help=f"Folder for the match record and bot logs (default: DATA/{LOCAL_RECORDS}).")
+@click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The arena's data folder, for records and submitted bots "
+                   "(default: $DEHLA_DATA or ~/.local/share/dehla-arena).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("--runner", "runner_name", type=click.Choice([k.value for k in RunnerKind]), default="local",
               show_default=True, envvar="DEHLA_RUNNER",
               help="How bots are started: local processes, bubblewrap sandboxes (root) or docker containers.")
 def match_command(partnership_a: str, partnership_b: str, deals: int, format_text: str, seed: int,
                   preset: str, options: tuple[str, ...], policy: str, per_move: float, bank: float,
-                  records: Path, as_json: bool, runner_name: str) -> None:
+                  records: Path | None, as_json: bool, runner_name: str, data: Path | None) -> None:
     """Play PARTNERSHIP_A against PARTNERSHIP_B with local bot processes.
 
     A partnership is a bot (partnered with a copy of itself) or BOT1+BOT2. A bot is a sample
     bot name (e.g. random) or a command line that starts a bot serving the protocol.
     """
+    records = records if records is not None else default_records(data)
     try:
         a = resolve_partnership(partnership_a)
         b = resolve_partnership(partnership_b)
         rules = rules_for(preset, dict(parse_option(o) for o in options))
         match_format = MatchFormat.parse(f"duplicate:{deals}" if format_text == "duplicate" else format_text)
-        records.mkdir(parents=True, exist_ok=True)
     except ArenaError as exc:
         fail(str(exc))
+    try:
+        writable_folder(records)
     except OSError as exc:
-        fail(f"--records {records}: {exc.strerror}")
+        fail(f"--records {records}: cannot write a file there ({exc.strerror})")
+    records = records.resolve()
     runner = runner_for(runner_name)
     try:
         runner.check()
@@ -79,9 +102,10 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
     config = TableConfig(match_id, rules, preset, match_format, seed,
                          TimeControl(per_move=per_move, bank=bank), FaultPolicy(policy))
     total = match_format.count * (2 if match_format.kind is FormatKind.DUPLICATE else 1)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(),
                   console=Console(stderr=True), transient=True, disable=as_json) as progress:
-        task = progress.add_task(f"{partnership_a} vs {partnership_b}",
+        task = progress.add_task(visible(f"{partnership_a} vs {partnership_b}"),
                                  total=total if match_format.kind is not FormatKind.KOTS else None)
 
         def advance(index: int, result: HandResult) -> None:
@@ -97,8 +121,7 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
         sys.exit(1)
     if outcome.faults and any(f.kind.value == "failed_start" for f in outcome.faults):
         first = next(f for f in outcome.faults if f.kind.value == "failed_start")
-        click.echo(f"error: bot {first.bot!r} (seat {first.seat}) did not start: {first.detail}", err=True)
-        sys.exit(2)
+        fail(f"bot {first.bot!r} (seat {first.seat}) did not start: {first.detail}")
 
 
 def match_report(outcome: MatchOutcome, name_a: str, name_b: str, record: Path) -> dict[str, Any]:
@@ -128,9 +151,10 @@ def match_report(outcome: MatchOutcome, name_a: str, name_b: str, record: Path) 
 
 
 def print_match_report(report: dict[str, Any]) -> None:
+    """The report for a terminal; names and fault details come from bots and are shown literally."""
     console = Console()
-    table = RichTable(title=f"{report['partnerships'][0]} vs {report['partnerships'][1]}: "
-                            f"{report['hands']} hands ({report['status']})")
+    names = report["partnerships"]
+    table = RichTable(title=plain(f"{names[0]} vs {names[1]}: {report['hands']} hands ({report['status']})"))
     table.add_column("")
     table.add_column("partnership")
     table.add_column("seats")
@@ -138,21 +162,20 @@ def print_match_report(report: dict[str, Any]) -> None:
     table.add_column("kots", justify="right")
     table.add_column("score", justify="right")
     for team in (0, 1):
-        table.add_row("AB"[team], report["partnerships"][team], "0+2" if team == 0 else "1+3",
+        table.add_row("AB"[team], plain(names[team]), "0+2" if team == 0 else "1+3",
                       str(report["hands_won"][team]), str(report["kots"][team]), f"{report['score'][team]:g}")
     console.print(table)
     low, high = report["ci95"]
-    console.print(f"mean difference per {report['unit']}: {report['mean_difference']:+.3f} "
-                  f"(95% CI {low:+.3f} to {high:+.3f}); {report['won_share']:.0%} of {report['unit']}s won "
-                  f"by A")
+    console.print(Text(f"mean difference per {report['unit']}: {report['mean_difference']:+.3f} "
+                       f"(95% CI {low:+.3f} to {high:+.3f}); {report['won_share']:.0%} of {report['unit']}s won "
+                       f"by A"))
     winner = report["winner"]
-    console.print("winner: " + (f"{winner} ({report['partnerships']['AB'.index(winner)]})" if winner
-                                else "none (level)"))
+    console.print(plain("winner: " + (f"{winner} ({names['AB'.index(winner)]})" if winner else "none (level)")))
     for fault in report["faults"]:
-        console.print(f"fault: seat {fault['seat']} ({fault['bot']}) {fault['kind']}: {fault['detail']}")
+        console.print(plain(f"fault: seat {fault['seat']} ({fault['bot']}) {fault['kind']}: {fault['detail']}"))
     if report["void_reason"]:
-        console.print(f"void: {report['void_reason']}")
-    console.print(f"record: {report['record']}")
+        console.print(plain(f"void: {report['void_reason']}"))
+    console.print(plain(f"record: {report['record']}"), soft_wrap=True)  # a path to copy: never wrapped
 
 
 @click.command("replay")
@@ -160,44 +183,7 @@ def print_match_report(report: dict[str, Any]) -> None:
 def replay_command(record: Path) -> None:
     """Print a match record (JSON Lines) hand by hand."""
     try:
-        lines = list(read_match_record(record))
+        lines = checked_lines(record, read_match_record(record))
     except ArenaError as exc:
         fail(str(exc))
-    console = Console()
-    for line in lines:
-        kind = line["type"]
-        if kind == "match_start":
-            console.print(f"[bold]{line['match_id']}[/bold] {line['preset']} {line['format']} seed {line['seed']}; "
-                          f"seats: " + ", ".join(f"{s}={n}" for s, n in enumerate(line["seats"])))
-        elif kind == "hand":
-            _print_hand(console, line)
-        elif kind == "match_end":
-            console.print(f"[bold]end[/bold]: {line['status']}, winner team {line['winner_team']}, "
-                          f"score {line['score']}")
-            for fault in line["faults"]:
-                console.print(f"  fault: seat {fault['seat']} {fault['kind']}: {fault['detail']}")
-
-
-def _print_hand(console: Console, line: dict[str, Any]) -> None:
-    record = line["record"]
-    console.print(f"\n[bold]hand {line['index'] + 1}[/bold] dealer {record['dealer']}")
-    for seat, hand in enumerate(record["deal"]["hands"]):
-        console.print(f"  seat {seat}: {' '.join(hand)}")
-    decisions = line["decisions"]
-    trick: list[str] = []
-    for decision in decisions:
-        note = f" [{decision['fault']}]" if decision["fault"] else ""
-        text = f"{decision['seat']}:{decision['action'].removeprefix('play ')} ({decision['ms']:.0f}ms){note}"
-        if decision["action"].startswith("play"):
-            trick.append(text)
-            if len(trick) == 4:
-                console.print("  " + "  ".join(trick))
-                trick = []
-        else:
-            console.print(f"  {text}")
-    if trick:
-        console.print("  " + "  ".join(trick))
-    result = record.get("result")
-    if result:
-        console.print(f"  result: team {result['winner']} ({result['outcome']}), tens {result['tens']}, "
-                      f"kot {result['kot']}")
+    print_replay(Console(), lines)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import RecordError
 from arena.hand import HandState
-from arena.record import hand_record
+from arena.record import hand_record, parse_json, read_record_text
 
 if TYPE_CHECKING:
     from arena.referee.table import DecisionLog, MatchOutcome, TableConfig
@@ -56,15 +56,8 @@ class MatchRecorder:
 
 def read_match_record(path: Path) -> Iterator[dict[str, Any]]:
     """The lines of a match record; a bad line is a ``RecordError`` naming its number."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot read ({exc.strerror})") from None
-    for number, text in enumerate(lines, start=1):
-        try:
-            line = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path}:{number}: not JSON ({exc.msg})") from None
+    for number, text in enumerate(read_record_text(path).splitlines(), start=1):
+        line = parse_json(text, f"{path}:{number}")
         if not isinstance(line, dict) or "type" not in line:
             raise RecordError(f"{path}:{number}: expected an object with a 'type'")
         yield line

@@ -1,0 +1,44 @@
+"""Checks of command-line options that click does not make: finite numbers, writable folders."""
+
+from __future__ import annotations
+
+import math
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A ``FloatRange`` that also refuses ``nan`` (which passes every comparison) and infinities."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
+
+
+def writable_folder(path: Path) -> None:
+    """Create ``path`` if needed and prove that a file can be written in it (``OSError`` if not),
+    so that a folder such as ``/proc/1`` is refused before any work, not midway."""
+    path.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryFile(dir=path):
+        pass
+
+
+def utf8_text(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A click callback for names looked up in the store: an argument that is not UTF-8 (Python
+    holds its bytes as surrogates) cannot be a stored name, and the database cannot encode it."""
+    if value is not None and not is_utf8(value):
+        raise click.BadParameter("not UTF-8 text", ctx, param)
+    return value
+
+
+def is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
