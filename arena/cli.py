@@ -10,29 +10,28 @@ import importlib
 import json
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
 from arena.bots.scaffold import scaffold_bot
-from arena.errors import ArenaError
-from arena.options import is_utf8, writable_folder
-from arena.record import hand_record, load_record
-from arena.rules import PRESET_SUMMARIES, PRESETS, Rules, parse_option, rules_for
-from arena.selfplay import SelfPlaySummary, selfplay_hands
-from arena.terminal import visible
+from arena.console.data import BOT_LOOKUPS
+from arena.console.errors import fail
+from arena.console.files import load_record
+from arena.console.options import is_utf8, writable_folder
+from arena.console.text import visible
+from arena.engine.errors import ArenaError
+from arena.engine.record import hand_record
+from arena.engine.rules import PRESET_SUMMARIES, PRESETS, Rules, parse_option, rules_for
+from arena.engine.selfplay import SelfPlaySummary, selfplay_hands
 
 MAX_SELFPLAY_HANDS = 1_000_000
 """About two minutes of self-play: a larger ``--hands`` is a typo, not a plan."""
 
-
-def fail(message: str) -> NoReturn:
-    click.echo(f"error: {visible(message)}", err=True)
-    sys.exit(2)
 
 
 def build_rules(preset: str, options: tuple[str, ...]) -> Rules:
@@ -45,7 +44,7 @@ def build_rules(preset: str, options: tuple[str, ...]) -> Rules:
 def _submitted_bot_folder(spec: str) -> Path | None:
     """The ladder's lookup, imported (with SQLAlchemy) only when a name is not a sample bot; it
     looks in the running command's ``--data`` folder (``dehla match --data``), else the default."""
-    from ladder.lookup import submitted_bot_folder  # noqa: PLC0415 - no module-level `ladder` import in `arena`
+    from ladder.lookup import submitted_bot_folder  # noqa: PLC0415 - SQLAlchemy loads only for a name that is not a sample bot
     from ladder.paths import ArenaData  # noqa: PLC0415
 
     if not is_utf8(spec):  # not a stored name, and the database could not encode it
@@ -53,13 +52,6 @@ def _submitted_bot_folder(spec: str) -> Path | None:
     context = click.get_current_context(silent=True)
     data = context.params.get("data") if context is not None else None
     return submitted_bot_folder(spec, ArenaData.locate(data))
-
-
-def _register_submitted_bots() -> None:
-    """Let ``dehla match`` find submitted bots (``NAME``, ``NAME#N``) in the ladder's store."""
-    from arena.referee.launcher import register_bot_lookup  # noqa: PLC0415 - loaded with `match` only
-
-    register_bot_lookup(_submitted_bot_folder)
 
 
 LAZY_COMMANDS: dict[str, str] = {
@@ -72,18 +64,12 @@ LAZY_COMMANDS: dict[str, str] = {
 """Subcommands imported only when they run (or ``--help`` lists them): the referee's pull in
 gRPC, the ladder's SQLAlchemy, which ``dehla rules`` and friends do not need."""
 
-ON_LOAD: dict[str, Callable[[], None]] = {"match": _register_submitted_bots}
-"""What must happen when a lazy command is loaded, before it runs."""
-
-
 class LazyGroup(click.Group):
     """A group whose ``lazy_commands`` (name -> ``"module:attribute"``) are imported on first use."""
 
-    def __init__(self, *args: Any, lazy_commands: Mapping[str, str] | None = None,
-                 on_load: Mapping[str, Callable[[], None]] | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, lazy_commands: Mapping[str, str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.lazy_commands = dict(lazy_commands or {})
-        self.on_load = dict(on_load or {})
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
@@ -120,17 +106,15 @@ class LazyGroup(click.Group):
         command = getattr(importlib.import_module(module_name), attribute)
         if not isinstance(command, click.Command):
             raise TypeError(f"{self.lazy_commands[cmd_name]} is not a click command")
-        hook = self.on_load.get(cmd_name)
-        if hook is not None:
-            hook()
         return command
 
 
-@click.group(cls=LazyGroup, lazy_commands=LAZY_COMMANDS, on_load=ON_LOAD,
-             context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, lazy_commands=LAZY_COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="dehla-arena")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Dehla Arena: rules engine, referee and ladder for Dehla Pakad and its family."""
+    ctx.meta[BOT_LOOKUPS] = (_submitted_bot_folder,)  # `dehla match NAME` finds submitted bots
 
 
 @main.command("rules")

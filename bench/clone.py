@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.hand import HandState
+from arena.engine.hand import HandState
 from bench.positions import random_positions
 
 LISTS = ("_hands", "_undealt", "_trick", "_tricks", "_trick_values", "_captured", "_captured_tricks", "_events")

@@ -11,11 +11,11 @@ import json
 import random
 import timeit
 
-from arena.deal import Deal
-from arena.hand import HandState
-from arena.observation import observe
-from arena.referee.messages import DecisionRequest
-from arena.rules import rules_for
+from arena.contract.messages import DecisionRequest
+from arena.engine.deal import Deal
+from arena.engine.hand import HandState
+from arena.engine.observation import observe
+from arena.engine.rules import rules_for
 from protocol import convert
 
 

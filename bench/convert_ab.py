@@ -20,9 +20,9 @@ from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.match import MatchScore
-from arena.observation import observe
-from arena.referee.messages import DecisionRequest
+from arena.contract.messages import DecisionRequest
+from arena.engine.match import MatchScore
+from arena.engine.observation import observe
 from bench.positions import random_positions
 from protocol import convert
 

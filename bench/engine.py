@@ -17,11 +17,11 @@ import random
 import time
 from collections.abc import Callable
 
-from arena.actions import CALL
-from arena.cards import SUIT_MASKS, TENS
-from arena.deal import Deal
-from arena.hand import HandState
-from arena.rules import Rules, rules_for
+from arena.engine.actions import CALL
+from arena.engine.cards import SUIT_MASKS, TENS
+from arena.engine.deal import Deal
+from arena.engine.hand import HandState
+from arena.engine.rules import Rules, rules_for
 
 
 class PlainBitmaskHand:

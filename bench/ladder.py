@@ -31,8 +31,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.actions import Action
-from arena.referee.messages import MatchStart
+from arena.contract.messages import MatchStart
+from arena.engine.actions import Action
+from arena.referee.in_process import play_in_process
 from ladder.executors import InlineExecutor, pool_factory
 from ladder.jobs import MatchJob, MatchReport, play_match_job, report_from_outcome
 from ladder.loop import LadderRun, RunProgress, StopRule
@@ -46,7 +47,6 @@ from ladder.submit import submit
 from ladder.views import ranking
 from sample_bots.heuristic.bot import HeuristicBot
 from sdk.bot import BotView
-from sdk.harness import play_in_process
 
 SKILLS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 NAMES = [f"p{int(p * 100):03d}" for p in SKILLS]

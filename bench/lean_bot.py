@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.referee.messages import DecisionReply
+from arena.contract.messages import DecisionReply
 from protocol import convert
 from sdk.bot import Bot, BotView
 from sdk.server import BotServicer, run

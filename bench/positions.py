@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from arena.deal import Deal
-from arena.hand import HandState
-from arena.rules import rules_for
+from arena.engine.deal import Deal
+from arena.engine.hand import HandState
+from arena.engine.rules import rules_for
 
 
 def random_positions(hands: int, seed: int) -> list[tuple[HandState, int, int]]:

@@ -54,17 +54,17 @@ from typing import Any
 import grpc
 
 import arena.referee.table as table_module
-from arena.deal import Deal
-from arena.hand import HandState
-from arena.match import MatchFormat, MatchScore
-from arena.observation import observe
-from arena.referee.clock import TimeControl
+from arena.contract.messages import DecisionReply, DecisionRequest, HandEnd, MatchStart
+from arena.contract.time_control import TimeControl
+from arena.engine.deal import Deal
+from arena.engine.hand import HandState
+from arena.engine.match import MatchFormat, MatchScore
+from arena.engine.observation import observe
+from arena.engine.rules import Rules, rules_for
 from arena.referee.grpc_seat import CHANNEL_OPTIONS, GrpcSeat
 from arena.referee.launcher import BotCommand, BotProcess, resolve_bot
-from arena.referee.messages import DecisionReply, DecisionRequest, HandEnd, MatchStart
 from arena.referee.recorder import MatchRecorder
 from arena.referee.table import DecisionLog, MatchOutcome, Table, TableConfig
-from arena.rules import Rules, rules_for
 from protocol import convert
 from sample_bots.random.bot import RandomBot
 from sdk.server import BotServicer
@@ -479,7 +479,7 @@ async def profile_referee(bot: BotCommand, deals: int, folder: Path) -> dict[str
     get = us.get
     in_decide = n / max(1, timers.calls.get("observe", 1))  # one observe per decision, four per hand end
     split = {
-        "observe for the decision (arena/observation.py)": get("observe", 0.0) * in_decide,
+        "observe for the decision (arena/engine/observation.py)": get("observe", 0.0) * in_decide,
         "decision_to_pb (protocol/convert.py)": get("decision_to_pb", 0.0),
         "grpc aio Decide call (GrpcSeat.decide less encoding and decoding)":
             get("GrpcSeat.decide", 0.0) - get("decision_to_pb", 0.0) - get("reply_from_pb", 0.0),

@@ -33,15 +33,15 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from arena.deal import Deal
-from arena.hand import HandState
-from arena.match import MatchFormat
-from arena.observation import observe
-from arena.referee.clock import TimeControl
+from arena.contract.messages import DecisionRequest, MatchStart
+from arena.contract.time_control import TimeControl
+from arena.engine.deal import Deal
+from arena.engine.hand import HandState
+from arena.engine.match import MatchFormat
+from arena.engine.observation import observe
+from arena.engine.rules import rules_for
 from arena.referee.grpc_seat import CHANNEL_OPTIONS, GrpcSeat
 from arena.referee.launcher import BotProcess, resolve_bot
-from arena.referee.messages import DecisionRequest, MatchStart
-from arena.rules import rules_for
 from arena.sandbox import Limits, Program, Runner, runner_for
 
 STARTUP_TARGET = 0.5

@@ -17,10 +17,10 @@ import sys
 import time
 from pathlib import Path
 
+from arena.referee.in_process import play_in_process
 from arena.referee.stats import mean_interval
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.search.bot import SearchBot, SearchBudget
-from sdk.harness import play_in_process
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -10,7 +10,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 import click
 from rich.console import Console
@@ -18,9 +18,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 from sqlalchemy import select
 
-from arena.errors import ArenaError
-from arena.options import utf8_text
-from arena.terminal import plain, visible
+from arena.console.errors import fail
+from arena.console.options import utf8_text
+from arena.console.text import plain, visible
+from arena.engine.errors import ArenaError
 from ladder.paths import ArenaData
 from ladder.queue import DEFAULT_DEALS, MatchSettings
 from ladder.ratings import RatingEnv
@@ -32,10 +33,6 @@ from ladder.views import history, matches, partnerships, ranking
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-
-def fail(message: str) -> NoReturn:
-    click.echo(f"error: {visible(message)}", err=True)
-    sys.exit(2)
 
 
 def data_option(function: F) -> F:
@@ -120,7 +117,7 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
 
     if sum((count is not None, until_stable, forever)) > 1:
         fail("choose one of --matches, --until-stable and --forever")
-    from arena.rules import rules_for  # noqa: PLC0415
+    from arena.engine.rules import rules_for  # noqa: PLC0415
 
     try:
         rules_for(preset)

@@ -9,7 +9,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from arena.errors import ArenaError
+from arena.engine.errors import ArenaError
 from arena.referee.launcher import sample_bot_names
 
 SKIPPED = frozenset({"__pycache__", ".git", ".hg", ".venv", ".mypy_cache", ".pytest_cache", ".ruff_cache",

@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.bots.manifest import load_manifest
-from arena.match import MatchFormat
-from arena.referee.clock import TimeControl
-from arena.referee.faults import FaultPolicy
+from arena.contract.faults import FaultPolicy
+from arena.contract.time_control import TimeControl
+from arena.engine.match import MatchFormat
+from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand
 from arena.referee.table import MatchOutcome, TableConfig
-from arena.rules import rules_for
 from ladder.runners import make_runner
 
 

@@ -11,7 +11,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-DATA_ENV = "DEHLA_DATA"
+from arena.console.data import data_root
+
 DATABASE_URL_ENV = "DEHLA_DATABASE_URL"
 
 
@@ -24,10 +25,7 @@ class ArenaData:
 
     @classmethod
     def locate(cls, option: Path | None = None) -> ArenaData:
-        root = option or _env_path(DATA_ENV) or (_env_path("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-        if option is None and _env_path(DATA_ENV) is None:
-            root = root / "dehla-arena"
-        root = root.expanduser().resolve()
+        root = data_root(option)
         url = os.environ.get(DATABASE_URL_ENV) or f"sqlite:///{root / 'ladder.db'}"
         return cls(root, url)
 
@@ -50,8 +48,3 @@ class ArenaData:
     def samples(self) -> Path:
         """Generated folder forms of the sample bots (``dehla submit --sample NAME``)."""
         return self.root / "samples"
-
-
-def _env_path(name: str) -> Path | None:
-    value = os.environ.get(name, "").strip()
-    return Path(value) if value else None

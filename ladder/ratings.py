@@ -36,7 +36,7 @@ from typing import Any
 
 import trueskill
 
-from arena.errors import ArenaError
+from arena.engine.errors import ArenaError
 
 
 class RatingError(ArenaError):

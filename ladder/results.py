@@ -19,7 +19,7 @@ from pathlib import Path
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from arena.match import FormatKind, MatchFormat
+from arena.engine.match import FormatKind, MatchFormat
 from ladder.jobs import MatchReport
 from ladder.ratings import Outcome, RatingEnv
 from ladder.schema import BotVersion, FaultRow, Match, MatchStatus, Partnership, RatingChange, Result, utcnow

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.errors import ArenaError
+from arena.engine.errors import ArenaError
 
 RUNNERS = ("sandbox", "local")
 DEFAULT_RUNNER = "sandbox"

@@ -16,7 +16,7 @@ from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from arena.errors import ArenaError
+from arena.engine.errors import ArenaError
 from ladder.paths import ArenaData
 
 if TYPE_CHECKING:

@@ -18,13 +18,13 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from arena.bots.manifest import BotManifest, load_manifest
-from arena.errors import ArenaError
-from arena.match import MatchFormat
-from arena.referee.clock import TimeControl
-from arena.referee.faults import FaultPolicy
+from arena.contract.faults import FaultPolicy
+from arena.contract.time_control import TimeControl
+from arena.engine.errors import ArenaError
+from arena.engine.match import MatchFormat
+from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand, resolve_bot
 from arena.referee.table import MatchOutcome, TableConfig
-from arena.rules import rules_for
 from ladder.folders import content_hash, remove_tree, store_copy
 from ladder.ratings import RatingEnv
 from ladder.runners import make_runner

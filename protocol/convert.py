@@ -15,16 +15,8 @@ from typing import Any, TypeVar
 
 from google.protobuf.message import DecodeError
 
-from arena.actions import CALL, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
-from arena.cards import CARDS, Card, Suit
-from arena.errors import ArenaError
-from arena.hand import Decision, RevealReason, TrumpReveal, TrumpSetting
-from arena.match import FormatKind, MatchFormat, MatchScore
-from arena.observation import Observation
-from arena.outcome import HandOutcome, HandResult, Trick
-from arena.referee.clock import TimeControl
-from arena.referee.faults import Fault, FaultKind, FaultPolicy
-from arena.referee.messages import (
+from arena.contract.faults import Fault, FaultKind, FaultPolicy
+from arena.contract.messages import (
     DecisionReply,
     DecisionRequest,
     HandEnd,
@@ -32,7 +24,15 @@ from arena.referee.messages import (
     MatchStart,
     Termination,
 )
-from arena.rules import (
+from arena.contract.time_control import TimeControl
+from arena.engine.actions import CALL, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
+from arena.engine.cards import CARDS, Card, Suit
+from arena.engine.errors import ArenaError
+from arena.engine.hand import Decision, RevealReason, TrumpReveal, TrumpSetting
+from arena.engine.match import FormatKind, MatchFormat, MatchScore
+from arena.engine.observation import Observation
+from arena.engine.outcome import HandOutcome, HandResult, Trick
+from arena.engine.rules import (
     Capture,
     DeckKind,
     Direction,

@@ -12,9 +12,11 @@ Example::
         run(MyBot())
 """
 
+from arena.contract.messages import HandEnd, MatchEnd, MatchStart
 from sdk.bot import Bot, BotView, seeded_rng
 
-__all__ = ["Bot", "BotView", "run", "seeded_rng"]
+__all__ = ["Bot", "BotView", "HandEnd", "MatchEnd", "MatchStart", "run", "seeded_rng"]
+"""``MatchStart``, ``HandEnd`` and ``MatchEnd`` are what the referee tells a bot (the contract)."""
 
 
 def run(bot: Bot) -> None:

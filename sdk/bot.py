@@ -6,18 +6,18 @@ import abc
 import random
 from dataclasses import dataclass
 
-from arena.actions import CALL, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard, RevealTrump
-from arena.cards import Card, Suit
-from arena.hand import Decision
-from arena.observation import Observation
-from arena.referee.messages import HandEnd, MatchEnd, MatchStart
+from arena.contract.messages import HandEnd, MatchEnd, MatchStart
+from arena.engine.actions import CALL, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard, RevealTrump
+from arena.engine.cards import Card, Suit
+from arena.engine.hand import Decision
+from arena.engine.observation import Observation
 
 
 @dataclass(frozen=True, slots=True)
 class BotView:
     """What a bot gets for a decision: the seat's observation plus its clock.
 
-    ``observation`` is exactly the engine's per-seat view (``arena.observation``); the
+    ``observation`` is exactly the engine's per-seat view (``arena.engine.observation``); the
     shortcuts below save typing for the common questions.
     """
 

@@ -25,9 +25,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from math import factorial
 
-from arena.cards import CARDS, SUIT_MASKS, Card, CardMask, cards_of
-from arena.hand import HandState
-from arena.observation import Observation
+from arena.engine.cards import CARDS, SUIT_MASKS, Card, CardMask, cards_of
+from arena.engine.hand import HandState
+from arena.engine.observation import Observation
 from sdk.bot import BotView
 from sdk.tracker import CardTracker
 

@@ -22,8 +22,8 @@ from typing import Any, TypeVar
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from arena.errors import ArenaError
-from arena.referee.messages import DecisionReply
+from arena.contract.messages import DecisionReply
+from arena.engine.errors import ArenaError
 from protocol import ADDRESS_ARG, ADDRESS_ENV, PROTOCOL_VERSION, SERVICE_NAME, convert
 from sdk.bot import Bot, BotView
 

@@ -2,9 +2,9 @@
 
 ``CardTracker.from_view(observation)`` is a pure function of one seat's observation, so it can
 never drift out of step with the game: build a fresh one for every decision. Everything in it is
-derived from information the seat is entitled to (``arena.observation``); nothing is guessed.
+derived from information the seat is entitled to (``arena.engine.observation``); nothing is guessed.
 
-Cards and sets of cards are the engine's ints and bitmasks (``arena.cards``): a set of suits is a
+Cards and sets of cards are the engine's ints and bitmasks (``arena.engine.cards``): a set of suits is a
 4-bit mask (bit ``s`` for suit ``s``).
 """
 
@@ -13,18 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from arena.cards import CARDS, SUIT_MASKS, TENS, Card, CardMask, Rank, Suit, cards_of, mask_of
-from arena.hand import RevealReason
-from arena.observation import Observation
-from arena.rules import Capture, SweepLimits, TrumpMethod
-from arena.table import Seat, play_order
+from arena.engine.cards import CARDS, SUIT_MASKS, TENS, Card, CardMask, Rank, Suit, cards_of, mask_of
+from arena.engine.hand import RevealReason
+from arena.engine.observation import Observation
+from arena.engine.rules import Capture, SweepLimits, TrumpMethod
+from arena.engine.seats import Seat, play_order
 from sdk.bot import BotView
 
 SuitSet = int
 """A set of suits as a 4-bit mask: bit ``s`` is set when suit ``s`` is in the set."""
 
 TRUMP_BONUS = 16
-"""Added to a card's rank in a trick key when it counts as a trump (as in ``arena.hand``)."""
+"""Added to a card's rank in a trick key when it counts as a trump (as in ``arena.engine.hand``)."""
 
 _CARD_SETS_TRUMP = (TrumpMethod.CUT, TrumpMethod.FIRST_DISCARD)
 
@@ -290,7 +290,7 @@ class CardTracker:
         return self.play_key(card) > self.best_key
 
     def cards(self, mask: CardMask) -> tuple[Card, ...]:
-        """Shortcut for ``arena.cards.cards_of``."""
+        """Shortcut for ``arena.engine.cards.cards_of``."""
         return cards_of(mask)
 
 
@@ -333,7 +333,7 @@ def _voids(obs: Observation) -> tuple[PerSeat, PerSeat]:
 
 
 def _winning(obs: Observation) -> tuple[tuple[Seat, Card] | None, int]:
-    """The winning seat and card of the trick in progress, and its key (as ``arena.hand``)."""
+    """The winning seat and card of the trick in progress, and its key (as ``arena.engine.hand``)."""
     if not obs.current_trick:
         return None, -1
     active = obs.trump_in_force

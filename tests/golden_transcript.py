@@ -20,12 +20,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from arena.chance import choose_index
-from arena.deal import Deal
-from arena.hand import HandState
-from arena.observation import observe
-from arena.rules import PRESETS, rules_for
-from arena.table import SEATS
+from arena.engine.chance import choose_index
+from arena.engine.deal import Deal
+from arena.engine.hand import HandState
+from arena.engine.observation import observe
+from arena.engine.rules import PRESETS, rules_for
+from arena.engine.seats import SEATS
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 REGEN_HINT = "run python tools/regen_golden.py if the change is intended"
@@ -55,7 +55,7 @@ def _line(data: object) -> str:
 def play_golden(preset: str) -> tuple[HandState, list[str]]:
     """Play the preset's golden hand; return the finished state and the transcript lines.
 
-    The policy picks among the legal actions with ``arena.chance.choose_index`` (BLAKE2b of
+    The policy picks among the legal actions with ``arena.engine.chance.choose_index`` (BLAKE2b of
     the seed and the step), so it is the same on every machine and Python version.
     """
     seed = DEAL_SEEDS[preset]

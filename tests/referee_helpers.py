@@ -16,17 +16,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.match import MatchFormat
-from arena.referee.clock import TimeControl
-from arena.referee.faults import Fault, FaultPolicy
+from arena.contract.faults import Fault, FaultPolicy
+from arena.contract.messages import SeatEndpoint
+from arena.contract.time_control import TimeControl
+from arena.engine.match import MatchFormat
+from arena.engine.rules import rules_for
 from arena.referee.grpc_seat import GrpcSeat
+from arena.referee.in_process import InProcessSeat
 from arena.referee.launcher import BotCommand, BotProcess
-from arena.referee.messages import SeatEndpoint
 from arena.referee.recorder import MatchRecorder, read_match_record
 from arena.referee.table import MatchOutcome, Table, TableConfig
-from arena.rules import rules_for
 from sample_bots.random.bot import RandomBot
-from sdk.harness import InProcessSeat
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_UNIX_PATH = 107

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from arena.actions import PlayCard, parse_action
-from arena.cards import FULL_DECK, CardMask, mask_of, parse_cards
-from arena.deal import Deal
-from arena.hand import HandState
-from arena.outcome import HandOutcome, HandResult, Trick
-from arena.rules import Rules, rules_for
+from arena.engine.actions import PlayCard, parse_action
+from arena.engine.cards import FULL_DECK, CardMask, mask_of, parse_cards
+from arena.engine.deal import Deal
+from arena.engine.hand import HandState
+from arena.engine.outcome import HandOutcome, HandResult, Trick
+from arena.engine.rules import Rules, rules_for
 
 # A "canonical" deal where every seat holds every suit (4 of its own suit, 3 of each other),
 # so that twelve tricks can be played with everybody following suit and any seat can be made

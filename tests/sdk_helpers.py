@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from arena.cards import SUIT_MASKS, CardMask
-from arena.deal import Deal
-from arena.hand import HandState
-from arena.rules import PRESETS, Rules, rules_for
+from arena.engine.cards import SUIT_MASKS, CardMask
+from arena.engine.deal import Deal
+from arena.engine.hand import HandState
+from arena.engine.rules import PRESETS, Rules, rules_for
 
 VARIANTS: dict[str, Rules] = {name: rules_for(name) for name in PRESETS} | {
     "dehla-pakad direction=anticlockwise": rules_for("dehla-pakad", {"direction": "anticlockwise"}),

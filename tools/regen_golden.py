@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from arena.rules import PRESETS  # noqa: E402
+from arena.engine.rules import PRESETS  # noqa: E402
 from tests.golden_transcript import GOLDEN_DIR, golden_path, transcript  # noqa: E402
 
 

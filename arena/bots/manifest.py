@@ -26,7 +26,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
-from arena.errors import ArenaError
+from arena.engine.errors import ArenaError
+from arena.sandbox.limits import Limits
 
 MANIFEST = "bot.toml"
 
@@ -45,6 +46,10 @@ class Resources(BaseModel):
     processes: int = Field(32, ge=1, le=256, description="processes and threads at once")
     disk_mb: int = Field(64, ge=1, le=1024, description="private /tmp size")
     open_files: int = Field(256, ge=16, le=4096, description="open file descriptors")
+
+    def limits(self, cpu_seconds: int = 3600) -> Limits:
+        """What the sandbox enforces for this bot, with a CPU-time budget for the whole match."""
+        return Limits(self.memory_mb, self.cpus, self.processes, self.disk_mb, self.open_files, cpu_seconds)
 
 
 def _no_nul(argument: str) -> str:

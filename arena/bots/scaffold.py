@@ -56,8 +56,8 @@ _BOT = '''"""{name}: a Dehla Pakad bot. Run it with `dehla match ./{name} random
 
 from __future__ import annotations
 
-from arena.actions import RevealTrump
-from arena.cards import Card
+from arena.engine.actions import RevealTrump
+from arena.engine.cards import Card
 from sdk import Bot, BotView, run
 
 
@@ -78,7 +78,7 @@ _TEST = '''"""Plays the bot against the random sample bot in-process, with the v
 from bot import {cls}
 
 from sample_bots.random.bot import RandomBot
-from sdk.harness import play_in_process
+from arena.referee.in_process import play_in_process
 
 
 def test_plays_full_matches_without_faults() -> None:

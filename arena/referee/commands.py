@@ -7,7 +7,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 from rich.console import Console
@@ -15,21 +15,23 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from arena.errors import ArenaError
-from arena.match import FormatKind, MatchFormat
-from arena.options import FiniteFloatRange, writable_folder
-from arena.outcome import HandResult
-from arena.referee.clock import TimeControl
-from arena.referee.faults import FaultPolicy
+from arena.console.data import BOT_LOOKUPS, data_root
+from arena.console.errors import fail
+from arena.console.options import FiniteFloatRange, writable_folder
+from arena.console.text import plain, visible
+from arena.contract.faults import FaultPolicy
+from arena.contract.time_control import TimeControl
+from arena.engine.errors import ArenaError
+from arena.engine.match import FormatKind, MatchFormat
+from arena.engine.outcome import HandResult
+from arena.engine.rules import parse_option, rules_for
 from arena.referee.launcher import resolve_partnership
 from arena.referee.local import play_local_match
 from arena.referee.recorder import read_match_record
 from arena.referee.replay import checked_lines, print_replay
 from arena.referee.stats import mean_interval
 from arena.referee.table import MatchOutcome, TableConfig
-from arena.rules import parse_option, rules_for
 from arena.sandbox import RunnerKind, SandboxError, runner_for
-from arena.terminal import plain, visible
 
 MAX_PER_MOVE = 600.0
 MAX_BANK = 86400.0
@@ -37,16 +39,10 @@ LOCAL_RECORDS = "local-matches"
 """The data folder's subfolder for ``dehla match`` records (the ladder's go to ``matches/``)."""
 
 
-def fail(message: str) -> NoReturn:
-    click.echo(f"error: {visible(message)}", err=True)
-    sys.exit(2)
-
 
 def default_records(data: Path | None) -> Path:
     """Where ``dehla match`` keeps records unless ``--records`` says: the data folder's ``local-matches/``."""
-    from ladder.paths import ArenaData  # noqa: PLC0415 - no module-level `ladder` import in `arena`
-
-    return ArenaData.locate(data).root / LOCAL_RECORDS
+    return data_root(data) / LOCAL_RECORDS
 
 
 @click.command("match")
@@ -82,8 +78,9 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
     """
     records = records if records is not None else default_records(data)
     try:
-        a = resolve_partnership(partnership_a)
-        b = resolve_partnership(partnership_b)
+        lookups = click.get_current_context().meta.get(BOT_LOOKUPS, ())
+        a = resolve_partnership(partnership_a, lookups)
+        b = resolve_partnership(partnership_b, lookups)
         rules = rules_for(preset, dict(parse_option(o) for o in options))
         match_format = MatchFormat.parse(f"duplicate:{deals}" if format_text == "duplicate" else format_text)
     except ArenaError as exc:

@@ -18,9 +18,8 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from arena.referee.faults import FaultKind
-from arena.referee.launcher import BotProcess
-from arena.referee.messages import (
+from arena.contract.faults import FaultKind
+from arena.contract.messages import (
     BotFault,
     DecisionReply,
     DecisionRequest,
@@ -28,6 +27,7 @@ from arena.referee.messages import (
     MatchEnd,
     MatchStart,
 )
+from arena.referee.launcher import BotProcess
 from arena.sandbox.sockets import UntrustedSocket
 from protocol import PROTOCOL_VERSION, SERVICE_NAME, convert
 

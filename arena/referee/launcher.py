@@ -19,12 +19,12 @@ import shlex
 import shutil
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.bots.manifest import Resources, load_manifest
-from arena.errors import ArenaError
+from arena.engine.errors import ArenaError
 from arena.sandbox.limits import Limits
 from arena.sandbox.runner import (
     ADDRESS_ENV,
@@ -72,19 +72,12 @@ def sample_bot_names() -> list[str]:
 
 
 NameLookup = Callable[[str], Path | None]
-"""Maps a bot name to its folder, or None; the store registers one for submitted bots."""
-_NAME_LOOKUPS: list[NameLookup] = []
+"""Maps a bot name to its folder, or None: the command line passes the ladder's, for submitted bots."""
 
 
-def register_bot_lookup(lookup: NameLookup) -> None:
-    """Let ``resolve_bot`` find bots by name elsewhere (submitted bots, in the ladder's store)."""
-    if lookup not in _NAME_LOOKUPS:
-        _NAME_LOOKUPS.append(lookup)
-
-
-def resolve_bot(spec: str) -> BotCommand:
-    """A sample bot name (``random``), a submitted bot (``NAME`` or ``NAME#VERSION``, through a
-    registered lookup), a bot folder (with ``bot.toml``), or a command line that starts a bot
+def resolve_bot(spec: str, lookups: Sequence[NameLookup] = ()) -> BotCommand:
+    """A sample bot name (``random``), a submitted bot (``NAME`` or ``NAME#VERSION``, through one
+    of ``lookups``), a bot folder (with ``bot.toml``), or a command line that starts a bot
     serving the protocol."""
     spec = spec.strip()
     if not spec:
@@ -92,7 +85,7 @@ def resolve_bot(spec: str) -> BotCommand:
     if spec in sample_bot_names():
         return BotCommand(spec, (sys.executable, "-m", f"{SAMPLE_BOTS_PACKAGE}.{spec}"))
     folder = Path(spec)
-    for lookup in _NAME_LOOKUPS:
+    for lookup in lookups:
         found = lookup(spec)
         if found is not None:
             folder = found
@@ -112,14 +105,14 @@ def resolve_bot(spec: str) -> BotCommand:
     return BotCommand(Path(argv[0]).name if len(argv) == 1 else spec, tuple(argv))
 
 
-def resolve_partnership(spec: str) -> tuple[BotCommand, BotCommand]:
+def resolve_partnership(spec: str, lookups: Sequence[NameLookup] = ()) -> tuple[BotCommand, BotCommand]:
     """``A`` (a bot partnered with a copy of itself) or ``A1+A2`` (a mixed partnership)."""
     parts = spec.split("+")
     if len(parts) == 1:
-        bot = resolve_bot(parts[0])
+        bot = resolve_bot(parts[0], lookups)
         return bot, bot
     if len(parts) == 2:
-        return resolve_bot(parts[0]), resolve_bot(parts[1])
+        return resolve_bot(parts[0], lookups), resolve_bot(parts[1], lookups)
     raise BotSpecError(f"partnership {spec!r}: expected BOT or BOT1+BOT2")
 
 
@@ -143,7 +136,7 @@ class BotProcess:
     _pump: asyncio.Task[None] | None = field(default=None, repr=False)
 
     async def start(self) -> None:
-        limits = self.limits or Limits.from_resources(self.command.resources)
+        limits = self.limits or self.command.resources.limits()
         launch = self.runner.prepare(self.command.program(), self.address, limits)
         try:
             self.log_path.parent.mkdir(parents=True, exist_ok=True)

@@ -15,8 +15,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from arena.match import FormatKind
-from arena.outcome import HandResult
+from arena.engine.match import FormatKind
+from arena.engine.outcome import HandResult
 from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.launcher import BotCommand, BotProcess
 from arena.referee.recorder import MatchRecorder
@@ -39,7 +39,7 @@ def seat_limits(command: BotCommand, config: TableConfig) -> Limits:
     control = config.time_control
     cpu = match_cpu_seconds(command.resources.cpus, match_hands(config), control.per_move + control.grace,
                             control.bank, control.startup, NOTIFY_TIMEOUT)
-    return Limits.from_resources(command.resources, cpu)
+    return command.resources.limits(cpu)
 
 
 async def play_local_match(

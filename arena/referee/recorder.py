@@ -15,9 +15,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.errors import RecordError
-from arena.hand import HandState
-from arena.record import hand_record, parse_json, read_record_text
+from arena.console.files import read_record_text
+from arena.engine.errors import RecordError
+from arena.engine.hand import HandState
+from arena.engine.record import hand_record, parse_json
 
 if TYPE_CHECKING:
     from arena.referee.table import DecisionLog, MatchOutcome, TableConfig

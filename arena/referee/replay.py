@@ -3,7 +3,7 @@
 A record is untrusted (anyone can hand one over): a line missing a field or holding the wrong
 type is a ``RecordError`` naming the line and the field, each hand is replayed by the engine
 (its cards and result are printed from the replay, not from the file), and every text from
-the file is printed literally (``arena.terminal``).
+the file is printed literally (``arena.console.text``).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from rich.console import Console
 from rich.text import Text
 
-from arena.errors import RecordError
-from arena.record import replay_record
-from arena.terminal import plain
+from arena.console.text import plain
+from arena.engine.errors import RecordError
+from arena.engine.record import replay_record
 
 
 class _Line(BaseModel):

@@ -2,7 +2,7 @@
 
 A seat seed is BLAKE2b keyed with (a digest of) the match seed, over the seat number, in its
 own domain (BLAKE2b's ``person`` field). The deals come from unkeyed BLAKE2b over other text
-(``arena.chance``), so the two streams never meet; and as a keyed hash is one-way in its key,
+(``arena.engine.chance``), so the two streams never meet; and as a keyed hash is one-way in its key,
 a bot that knows its seat seed learns no more about the match seed, and so about the deals,
 than it could by guessing the match seed itself. That last part is why the seed of a rated
 match must be drawn at random from a large space: a small ``--seed`` can be guessed by trying

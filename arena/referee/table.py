@@ -15,17 +15,8 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from arena.actions import Action, CallTrump, HideTrump, PlayCard
-from arena.chance import choose_index, derive_seed
-from arena.deal import Deal
-from arena.errors import IllegalActionError
-from arena.hand import HandState
-from arena.match import FormatKind, MatchFormat, MatchScore
-from arena.observation import observe
-from arena.outcome import HandResult
-from arena.referee.clock import SeatClock, TimeControl
-from arena.referee.faults import Fault, FaultKind, FaultPolicy, PlatformError
-from arena.referee.messages import (
+from arena.contract.faults import Fault, FaultKind, FaultPolicy, PlatformError
+from arena.contract.messages import (
     BotFault,
     DecisionReply,
     DecisionRequest,
@@ -35,9 +26,18 @@ from arena.referee.messages import (
     SeatEndpoint,
     Termination,
 )
+from arena.contract.time_control import SeatClock, TimeControl
+from arena.engine.actions import Action, CallTrump, HideTrump, PlayCard
+from arena.engine.chance import choose_index, derive_seed
+from arena.engine.deal import Deal
+from arena.engine.errors import IllegalActionError
+from arena.engine.hand import HandState
+from arena.engine.match import FormatKind, MatchFormat, MatchScore
+from arena.engine.observation import observe
+from arena.engine.outcome import HandResult
+from arena.engine.rules import Rules
 from arena.referee.recorder import MatchRecorder
 from arena.referee.seeds import seat_seed
-from arena.rules import Rules
 
 NOTIFY_TIMEOUT = 2.0
 """Seconds a bot gets to acknowledge end-of-hand and end-of-match notifications."""

@@ -1,6 +1,6 @@
 """What one sandboxed bot may use, and the CPU-time budget of a match.
 
-``Limits`` comes from the manifest's ``[resources]`` (capped by the manifest's own bounds) plus
+``Limits`` comes from the manifest's ``[resources]`` (``Resources.limits``, capped by the manifest's bounds) plus
 ``cpu_seconds``, which ``RLIMIT_CPU`` enforces. ``RLIMIT_CPU`` counts a process's whole life, so
 the budget is sized per match: the longest the match can last, times the bot's CPU share.
 """
@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-
-from arena.bots.manifest import Resources
 
 MIB = 1024 * 1024
 
@@ -34,11 +32,6 @@ class Limits:
     open_files: int = 256
     cpu_seconds: int = 3600
     """Total CPU time of each of the bot's processes over the whole match (``RLIMIT_CPU``)."""
-
-    @classmethod
-    def from_resources(cls, resources: Resources, cpu_seconds: int = 3600) -> Limits:
-        return cls(resources.memory_mb, resources.cpus, resources.processes, resources.disk_mb,
-                   resources.open_files, cpu_seconds)
 
     @property
     def memory_bytes(self) -> int:

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from arena.actions import REVEAL, RevealTrump
-from arena.cards import SUIT_MASKS, TENS, Card, CardMask, Rank, Suit, cards_of
-from arena.rules import Capture, HandResultRule, Reveal, Rules, SweepLimits, TrumpMethod, TwoTwo
-from arena.table import Seat
+from arena.engine.actions import REVEAL, RevealTrump
+from arena.engine.cards import SUIT_MASKS, TENS, Card, CardMask, Rank, Suit, cards_of
+from arena.engine.rules import Capture, HandResultRule, Reveal, Rules, SweepLimits, TrumpMethod, TwoTwo
+from arena.engine.seats import Seat
 from sdk.bot import Bot, BotView
 from sdk.tracker import TRUMP_BONUS, CardTracker
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from arena.actions import REVEAL, RevealTrump
-from arena.cards import Card, Suit
-from arena.referee.messages import MatchStart
+from arena.engine.actions import REVEAL, RevealTrump
+from arena.engine.cards import Card, Suit
+from sdk import MatchStart
 from sdk.bot import Bot, BotView, seeded_rng
 
 

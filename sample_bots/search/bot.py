@@ -14,7 +14,7 @@ search is biased (it assumes it will know every hand later on). So the search on
 heuristic's best few cards, and it overrides the heuristic's choice only when the paired evidence
 says so with some confidence. Trump calls and the face-down card are the heuristic's.
 
-Everything runs on ``arena.hand.HandState`` (clone, play, legal_mask): there is no second copy of
+Everything runs on ``arena.engine.hand.HandState`` (clone, play, legal_mask): there is no second copy of
 the rules. The deadline is checked after every evaluation and every 64 solver nodes, so a move
 ends close to its budget.
 """
@@ -26,12 +26,12 @@ import random
 import time
 from dataclasses import dataclass
 
-from arena.actions import REVEAL, Action, PlayCard, RevealTrump
-from arena.cards import SUIT_MASKS, TENS, Card, Rank, Suit
-from arena.hand import HandState
-from arena.referee.messages import MatchStart
-from arena.rules import Capture, Direction, HandResultRule, Rules
+from arena.engine.actions import REVEAL, Action, PlayCard, RevealTrump
+from arena.engine.cards import SUIT_MASKS, TENS, Card, Rank, Suit
+from arena.engine.hand import HandState
+from arena.engine.rules import Capture, Direction, HandResultRule, Rules
 from sample_bots.heuristic.bot import HeuristicBot, Thinking
+from sdk import MatchStart
 from sdk.bot import Bot, BotView, seeded_rng
 from sdk.sampling import Sampler
 

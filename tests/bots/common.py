@@ -6,8 +6,8 @@ import abc
 import argparse
 from collections.abc import Sequence
 
-from arena.actions import REVEAL, RevealTrump
-from arena.cards import Card
+from arena.engine.actions import REVEAL, RevealTrump
+from arena.engine.cards import Card
 from sdk.bot import Bot, BotView
 
 

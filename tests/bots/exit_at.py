@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 import sys
 
-from arena.actions import RevealTrump
-from arena.cards import Card
+from arena.engine.actions import RevealTrump
+from arena.engine.cards import Card
 from sdk.bot import BotView
 from sdk.server import run
 from tests.bots.common import ScriptedBot, arguments

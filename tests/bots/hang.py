@@ -11,8 +11,8 @@ import sys
 import threading
 from pathlib import Path
 
-from arena.actions import RevealTrump
-from arena.cards import Card
+from arena.engine.actions import RevealTrump
+from arena.engine.cards import Card
 from sdk.bot import BotView
 from sdk.server import run
 from tests.bots.common import ScriptedBot, arguments

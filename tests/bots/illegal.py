@@ -4,8 +4,8 @@ where that is possible): ``off-suit`` discards while it could follow the led sui
 
 from __future__ import annotations
 
-from arena.actions import RevealTrump
-from arena.cards import CARDS, Card
+from arena.engine.actions import RevealTrump
+from arena.engine.cards import CARDS, Card
 from sdk.bot import BotView
 from sdk.server import run
 from tests.bots.common import ScriptedBot, arguments

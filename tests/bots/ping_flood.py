@@ -22,8 +22,8 @@ from h2.connection import H2Connection
 from h2.events import DataReceived, RequestReceived, StreamEnded
 from h2.exceptions import ProtocolError
 
-from arena.actions import PlayCard
-from arena.referee.messages import DecisionReply
+from arena.contract.messages import DecisionReply
+from arena.engine.actions import PlayCard
 from protocol import ADDRESS_ENV, convert
 from protocol.gen.dehla.arena.v1 import arena_pb2 as pb
 

@@ -3,8 +3,8 @@ the SDK turns that into an error status on the Decide call."""
 
 from __future__ import annotations
 
-from arena.actions import RevealTrump
-from arena.cards import Card
+from arena.engine.actions import RevealTrump
+from arena.engine.cards import Card
 from sdk.bot import BotView
 from sdk.server import run
 from tests.bots.common import ScriptedBot, arguments

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import time
 
-from arena.actions import RevealTrump
-from arena.cards import Card
+from arena.engine.actions import RevealTrump
+from arena.engine.cards import Card
 from sdk.bot import BotView
 from sdk.server import run
 from tests.bots.common import ScriptedBot, arguments, first_legal

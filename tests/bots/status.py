@@ -8,8 +8,8 @@ from typing import Any
 
 import grpc
 
-from arena.actions import RevealTrump
-from arena.cards import Card
+from arena.engine.actions import RevealTrump
+from arena.engine.cards import Card
 from sdk.bot import BotView
 from sdk.server import BotServicer, run
 from tests.bots.common import ScriptedBot, arguments, first_legal

@@ -25,22 +25,22 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots.manifest import Resources
-from arena.match import MatchFormat
-from arena.referee.clock import TimeControl
-from arena.referee.faults import Fault, FaultKind, FaultPolicy
+from arena.contract.faults import Fault, FaultKind, FaultPolicy
+from arena.contract.messages import SeatEndpoint
+from arena.contract.time_control import TimeControl
+from arena.engine.match import MatchFormat
+from arena.engine.rules import rules_for
 from arena.referee.grpc_seat import GrpcSeat
+from arena.referee.in_process import InProcessSeat
 from arena.referee.launcher import BotCommand, BotProcess
 from arena.referee.local import seat_limits
-from arena.referee.messages import SeatEndpoint
 from arena.referee.recorder import MatchRecorder, read_match_record
 from arena.referee.table import MatchOutcome, Table, TableConfig
-from arena.rules import rules_for
 from arena.sandbox import Limits, LocalRunner, Program, Runner, RunReport, SandboxUnavailable
 from arena.sandbox.bwrap import SOCKET_FOLDER, SOCKET_NAME, SandboxConfig, SandboxLaunch, SandboxRunner
 from arena.sandbox.runner import Launch
 from sample_bots.random.bot import RandomBot
 from sdk.bot import Bot
-from sdk.harness import InProcessSeat
 
 BOTS = Path(__file__).resolve().parent / "bots"
 MARK = "HOSTILE "

@@ -18,8 +18,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from arena.actions import REVEAL, Action, RevealTrump
-from arena.cards import Card
+from arena.engine.actions import REVEAL, Action, RevealTrump
+from arena.engine.cards import Card
 from sdk.bot import Bot, BotView
 from sdk.server import run
 

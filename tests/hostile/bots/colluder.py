@@ -27,7 +27,7 @@ from typing import Any
 from _hostile import HostileBot, arguments, contained, escaped
 
 import arena
-from arena.referee.messages import MatchEnd, MatchStart
+from arena.contract.messages import MatchEnd, MatchStart
 from sdk.bot import BotView
 from sdk.server import run
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from _hostile import HostileBot, escaped, report
 
-from arena.referee.messages import MatchEnd, MatchStart
+from arena.contract.messages import MatchEnd, MatchStart
 from sdk.bot import BotView
 from sdk.server import BotServicer, parse_address, serve
 

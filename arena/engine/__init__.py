@@ -1,0 +1,82 @@
+"""The rules of Dehla Pakad and its family, pure: no I/O, no clocks, no global randomness.
+
+Everything a bot, a test or a tool needs is importable from here (``from arena.engine import
+HandState, Card, rules_for``); the modules behind it may move. Deals come from explicit seeds
+(``chance``), so the same seed gives the same cards on every machine.
+"""
+
+from arena.engine.actions import (
+    CALL,
+    HIDE,
+    PLAY,
+    REVEAL,
+    Action,
+    CallTrump,
+    HideTrump,
+    PlayCard,
+    RevealTrump,
+    parse_action,
+)
+from arena.engine.cards import (
+    ACES,
+    CARDS,
+    FULL_DECK,
+    SHORT_DECK,
+    SUIT_MASKS,
+    TENS,
+    Card,
+    CardMask,
+    Rank,
+    Suit,
+    cards_of,
+    format_cards,
+    mask_of,
+    parse_cards,
+)
+from arena.engine.chance import choose_index, derive_seed, random_number, shuffled
+from arena.engine.deal import Deal
+from arena.engine.errors import (
+    ArenaError,
+    DealError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidCardError,
+    MatchFormatError,
+    RecordError,
+    RulesError,
+)
+from arena.engine.hand import Decision, HandState, RevealReason, TrumpReveal, TrumpSetting
+from arena.engine.match import FormatKind, MatchFormat, MatchScore, next_dealer
+from arena.engine.observation import Observation, observe
+from arena.engine.outcome import HandOutcome, HandResult, Trick, decide_hand
+from arena.engine.record import hand_record, parse_json, replay_record
+from arena.engine.rules import (
+    PRESET_SUMMARIES,
+    PRESETS,
+    Capture,
+    Direction,
+    HandResultRule,
+    Reveal,
+    Rules,
+    SweepLimits,
+    TrumpMethod,
+    TwoTwo,
+    make_rules,
+    parse_option,
+    rules_for,
+)
+from arena.engine.seats import SEATS, Seat, Team, next_seats, partner_of, play_order, team_of
+from arena.engine.selfplay import SelfPlaySummary, play_randomly, selfplay_hands
+
+__all__ = [
+    "ACES", "CALL", "CARDS", "FULL_DECK", "HIDE", "PLAY", "PRESETS", "PRESET_SUMMARIES", "REVEAL", "SEATS",
+    "SHORT_DECK", "SUIT_MASKS", "TENS", "Action", "ArenaError", "CallTrump", "Capture", "Card", "CardMask", "Deal",
+    "DealError", "Decision", "Direction", "FormatKind", "HandOutcome", "HandResult", "HandResultRule", "HandState",
+    "HideTrump", "IllegalActionError", "InvalidActionError", "InvalidCardError", "MatchFormat", "MatchFormatError",
+    "MatchScore", "Observation", "PlayCard", "Rank", "RecordError", "Reveal", "RevealReason", "RevealTrump", "Rules",
+    "RulesError", "Seat", "SelfPlaySummary", "Suit", "SweepLimits", "Team", "Trick", "TrumpMethod", "TrumpReveal",
+    "TrumpSetting", "TwoTwo", "cards_of", "choose_index", "decide_hand", "derive_seed", "format_cards",
+    "hand_record", "make_rules", "mask_of", "next_dealer", "next_seats", "observe", "parse_action", "parse_cards",
+    "parse_json", "parse_option", "partner_of", "play_order", "play_randomly", "random_number", "replay_record",
+    "rules_for", "selfplay_hands", "shuffled", "team_of",
+]

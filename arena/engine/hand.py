@@ -1,0 +1,801 @@
+"""One hand as a state machine: whose turn, which decision, the legal actions, apply an action.
+
+The base entry point ``apply`` validates and explains an illegal action; the rules live in the
+private ``_play``/``_finish_trick`` methods. Hot values are ints and bitmasks so random
+playouts and search run on this same code (there is no second, faster copy of the rules).
+
+Trick winners are tracked as each card falls: a card's *key* is ``16 + rank`` if it counts as
+a trump when played, ``rank`` if it follows the led suit, else -1. Computing the key at play
+time is what makes a trump-suit card played before an on-request reveal lose to a lower trump
+played after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from arena.engine.actions import CALL, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
+from arena.engine.cards import CARDS, SUIT_MASKS, Card, CardMask, Suit, cards_of, format_cards, mask_of
+from arena.engine.chance import choose_index
+from arena.engine.deal import Deal
+from arena.engine.errors import IllegalActionError, InvalidActionError
+from arena.engine.outcome import HandResult, Trick, decide_hand, majority
+from arena.engine.rules import Capture, HandResultRule, Reveal, Rules, SweepLimits, TrumpMethod
+from arena.engine.seats import Seat, next_seats, play_order, play_orders
+
+if TYPE_CHECKING:
+    from arena.engine.observation import Observation
+
+NO_SUIT = -1
+NOBODY = -1
+
+
+class Decision(StrEnum):
+    """The kind of decision the seat to move faces."""
+
+    CALL_TRUMP = "call_trump"
+    HIDE_TRUMP = "hide_trump"
+    PLAY = "play"
+
+
+class RevealReason(StrEnum):
+    VOID = "void"
+    REQUEST = "request"
+    LAST_CARD = "last_card"
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpReveal:
+    """The face-down trump turned up: in which trick, after how many cards, for whom, why."""
+
+    trick: int
+    position: int
+    seat: Seat
+    card: Card
+    reason: RevealReason
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpSetting:
+    """How the trump suit became public (``card`` and ``seat`` where a card set it)."""
+
+    suit: Suit
+    method: TrumpMethod
+    trick: int
+    card: Card | None
+    seat: Seat | None
+
+
+_PLAY_ROWS: list[list[tuple[PlayCard, ...] | None]] = [[None] * 8192 for _ in range(4)]
+
+
+def play_actions(mask: CardMask) -> tuple[PlayCard, ...]:
+    """The ``PlayCard`` singletons of a mask, memoised per suit."""
+    out: tuple[PlayCard, ...] = ()
+    for s in range(4):
+        bits = (mask >> (13 * s)) & 0x1FFF
+        if bits:
+            row = _PLAY_ROWS[s]
+            acts = row[bits]
+            if acts is None:
+                acts = row[bits] = tuple(PLAY[s * 13 + r] for r in range(13) if bits >> r & 1)
+            out += acts
+    return out
+
+
+class HandState:
+    """A hand in progress. Create it with ``HandState(rules, deal, dealer)``."""
+
+    __slots__ = (
+        "_active",
+        "_best",
+        "_captured",
+        "_captured_tricks",
+        "_cp_limits",
+        "_deal",
+        "_dealer",
+        "_decision",
+        "_early_end",
+        "_events",
+        "_first",
+        "_hands",
+        "_hidden",
+        "_last_win_after",
+        "_leader",
+        "_led",
+        "_led_bonus",
+        "_legal",
+        "_method",
+        "_n_tricks",
+        "_next",
+        "_on_request",
+        "_orders",
+        "_pile",
+        "_pile_tricks",
+        "_result",
+        "_reveal",
+        "_rules",
+        "_setting",
+        "_streak",
+        "_sweep",
+        "_to_move",
+        "_trick",
+        "_trick_values",
+        "_tricks",
+        "_trump",
+        "_undealt",
+    )
+
+    def __init__(self, rules: Rules, deal: Deal, dealer: Seat) -> None:
+        full = deal.check(rules)
+        if dealer not in (0, 1, 2, 3):
+            raise IllegalActionError(f"dealer must be a seat 0..3, not {dealer!r}")
+        self._deal: Deal | None = deal
+        self._set_table(rules, dealer)
+        first_packet = rules.packets[0]
+        if self._method in (TrumpMethod.FIRST_DISCARD, TrumpMethod.NONE):
+            self._hands = full
+            self._undealt = [0, 0, 0, 0]
+        else:
+            self._hands = [mask_of(hand[:first_packet]) for hand in deal.hands]
+            self._undealt = [f ^ h for f, h in zip(full, self._hands, strict=True)]
+        self._trump = NO_SUIT
+        self._active = NO_SUIT
+        self._hidden = -1
+        self._reveal: TrumpReveal | None = None
+        self._setting: TrumpSetting | None = None
+        self._to_move: Seat = self._first
+        self._decision: Decision | None = Decision.PLAY
+        self._trick: list[int] = []
+        self._leader: Seat = self._first
+        self._led = NO_SUIT
+        self._led_bonus = 0
+        self._best = -1
+        self._tricks: list[_RawTrick] = []
+        self._trick_values: list[Trick] = []
+        self._legal: CardMask = 0
+        self._pile = 0
+        self._pile_tricks = 0
+        self._captured = [0, 0]
+        self._captured_tricks = [0, 0]
+        self._streak: Seat = NOBODY
+        self._last_win_after = False
+        self._events: list[tuple[int, Seat, Action]] = []
+        """Decisions other than plays, with the number of cards played before each."""
+        self._result: HandResult | None = None
+        if self._method is TrumpMethod.CALLED:
+            self._decision = Decision.CALL_TRUMP
+        elif self._method is TrumpMethod.HIDDEN:
+            self._decision = Decision.HIDE_TRUMP
+        elif self._method is TrumpMethod.OPEN_RANDOM:
+            self._open_random_trump(first_packet)
+        self._update_legal()
+
+    def _set_table(self, rules: Rules, dealer: Seat) -> None:
+        """The facts fixed for the whole hand: the rules' switches, the seats' order."""
+        self._rules = rules
+        self._dealer = dealer
+        self._next = next_seats(rules.direction)
+        self._orders = play_orders(rules.direction)
+        self._first = self._next[dealer]
+        self._n_tricks = rules.hand_size
+        self._method = rules.trump
+        self._sweep = rules.capture is Capture.SWEEP
+        self._cp_limits = rules.sweep_limits is SweepLimits.COURT_PIECE
+        self._on_request = rules.reveal is Reveal.ON_REQUEST
+        self._early_end = rules.early_end and rules.hand_result is HandResultRule.SEVEN_TRICKS
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def deal(self) -> Deal | None:
+        """The deal this hand started from (``None`` for a resampled copy)."""
+        return self._deal
+
+    @property
+    def dealer(self) -> Seat:
+        return self._dealer
+
+    @property
+    def first_player(self) -> Seat:
+        """The player after the dealer: dealt first, settles trumps, leads the first trick."""
+        return self._first
+
+    @property
+    def to_move(self) -> Seat | None:
+        return None if self._decision is None else self._to_move
+
+    @property
+    def decision(self) -> Decision | None:
+        return self._decision
+
+    @property
+    def is_over(self) -> bool:
+        return self._decision is None
+
+    @property
+    def result(self) -> HandResult | None:
+        return self._result
+
+    def hand(self, seat: Seat) -> CardMask:
+        """The cards in ``seat``'s hand now (a face-down trump card is not in it)."""
+        return self._hands[seat]
+
+    def undealt(self, seat: Seat) -> CardMask:
+        """Cards dealt to ``seat`` later in the hand (before trumps are settled)."""
+        return self._undealt[seat]
+
+    @property
+    def hidden_card(self) -> Card | None:
+        """The face-down trump card while it is down (only its owner may be told)."""
+        return CARDS[self._hidden] if self._hidden >= 0 else None
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit as the rules stand (even while hidden), or ``None``."""
+        return Suit(self._trump) if self._trump >= 0 else None
+
+    @property
+    def trump_in_force(self) -> Suit | None:
+        """The suit that counts as trumps for cards played now (public)."""
+        return Suit(self._active) if self._active >= 0 else None
+
+    @property
+    def trump_setting(self) -> TrumpSetting | None:
+        return self._setting
+
+    @property
+    def reveal(self) -> TrumpReveal | None:
+        return self._reveal
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The finished tricks; each ``Trick`` value is built once, when first asked for."""
+        values = self._trick_values
+        for index in range(len(values), len(self._tricks)):
+            values.append(self._trick_value(index))
+        return tuple(values)
+
+    def _trick_value(self, index: int) -> Trick:
+        leader, cards, winner, taken_by, taken = self._tricks[index]
+        seats = play_order(leader, self._rules.direction)
+        return Trick(index + 1, leader, seats, tuple(CARDS[c] for c in cards), winner, taken_by, taken)
+
+    @property
+    def trick_number(self) -> int:
+        """The 1-based number of the trick being played (or of the last one when over)."""
+        return min(len(self._tricks) + 1, self._n_tricks)
+
+    @property
+    def current_trick(self) -> tuple[tuple[Seat, Card], ...]:
+        seat = self._leader
+        out = []
+        for card in self._trick:
+            out.append((seat, CARDS[card]))
+            seat = self._next[seat]
+        return tuple(out)
+
+    @property
+    def trick_cards(self) -> tuple[int, ...]:
+        """The cards of the trick in progress as plain ints, in play order (cheap, for search)."""
+        return tuple(self._trick)
+
+    @property
+    def trick_leader(self) -> Seat:
+        """The seat that led (or is to lead) the trick in progress."""
+        return self._leader
+
+    @property
+    def led_suit(self) -> Suit | None:
+        return Suit(self._led) if self._trick else None
+
+    @property
+    def pile(self) -> CardMask:
+        """Cards of finished tricks lying in the centre, taken by nobody yet."""
+        return self._pile
+
+    @property
+    def pile_tricks(self) -> int:
+        return self._pile_tricks
+
+    @property
+    def streak_holder(self) -> Seat | None:
+        """The player who sweeps the pile by winning the next trick (sweep capture only)."""
+        return self._streak if self._streak >= 0 and self._sweep else None
+
+    def captured(self, team: int) -> CardMask:
+        return self._captured[team]
+
+    def captured_tricks(self, team: int) -> int:
+        return self._captured_tricks[team]
+
+    @property
+    def history(self) -> tuple[tuple[Seat, Action], ...]:
+        """Every decision taken so far, in order, with the seat that took it."""
+        plays = [(s, PLAY[c]) for t in self._tricks for s, c in zip(self._orders[t[0]], t[1], strict=True)]
+        plays += zip(self._orders[self._leader], map(PLAY.__getitem__, self._trick), strict=False)
+        out: list[tuple[Seat, Action]] = []
+        done = 0
+        for before, seat, action in self._events:
+            out += plays[done:before]
+            done = before
+            out.append((seat, action))
+        out += plays[done:]
+        return tuple(out)
+
+    def _plays_made(self) -> int:
+        return 4 * len(self._tricks) + len(self._trick)
+
+    @property
+    def must_play_trump(self) -> bool:
+        """The seat to move asked for (or made) a reveal and must play or lead a trump."""
+        if not self._events or self._decision is None:
+            return False
+        before, _, action = self._events[-1]
+        return action is REVEAL and before == self._plays_made()
+
+    # ------------------------------------------------------------ legal actions
+    def legal_mask(self) -> CardMask:
+        """The cards the seat to move may play (0 outside a play decision)."""
+        return self._legal
+
+    def _update_legal(self) -> None:
+        if self._decision is not Decision.PLAY:
+            self._legal = 0
+            return
+        hand = self._hands[self._to_move]
+        if self._trick:
+            follow = hand & SUIT_MASKS[self._led]
+            if follow:
+                self._legal = follow
+                return
+        if self.must_play_trump:
+            self._legal = (hand & SUIT_MASKS[self._trump]) or hand
+        else:
+            self._legal = hand
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        decision = self._decision
+        if decision is Decision.PLAY:
+            mask = self._legal
+            led = self._led
+            acts: tuple[Action, ...]
+            if self._trick and mask & SUIT_MASKS[led] == mask:
+                row = _PLAY_ROWS[led]
+                bits = mask >> (13 * led)
+                found = row[bits]
+                acts = found if found is not None else play_actions(mask)
+            else:
+                acts = play_actions(mask)
+            if self._hidden >= 0 and self._on_request and self._may_ask_reveal():
+                acts += (REVEAL,)
+            return acts
+        if decision is Decision.CALL_TRUMP:
+            return CALL
+        if decision is Decision.HIDE_TRUMP:
+            return tuple(HIDE[c] for c in cards_of(self._hands[self._to_move]))
+        return ()
+
+    def _may_ask_reveal(self) -> bool:
+        seat = self._to_move
+        if not self._trick:
+            return seat == self._first
+        return not self._hands[seat] & SUIT_MASKS[self._led]
+
+    # -------------------------------------------------------------- applying
+    def apply(self, action: Action) -> None:
+        """Apply one decision of the seat to move; an illegal one raises and changes nothing."""
+        cls = action.__class__
+        if cls is PlayCard:
+            self.play(action.card)  # type: ignore[union-attr]
+            return
+        if self._decision is None:
+            raise IllegalActionError(f"{action}: the hand is over")
+        if cls is CallTrump:
+            self._call(action.suit)  # type: ignore[union-attr]
+        elif cls is HideTrump:
+            self._hide(action.card)  # type: ignore[union-attr]
+        elif action is REVEAL:
+            self._ask_reveal()
+        else:
+            raise InvalidActionError(f"{action!r} is not an action")
+
+    def play(self, card: int) -> None:
+        """Play ``card`` for the seat to move (the fast path of ``apply``)."""
+        if card < 0 or not (self._legal >> card) & 1:
+            raise IllegalActionError(self._why_not_playable(card))
+        seat = self._to_move
+        self._hands[seat] ^= 1 << card
+        suit = card // 13
+        trick = self._trick
+        played = len(trick)
+        if not played:
+            self._led = suit
+            self._leader = seat
+            if suit == self._active:
+                self._led_bonus = 16
+                self._best = (card % 13 + 16) << 2
+            else:
+                self._led_bonus = 0
+                self._best = (card % 13) << 2
+        else:
+            if suit == self._led:
+                best = ((card % 13 + self._led_bonus) << 2) | played
+            elif suit == self._active:
+                best = ((card % 13 + 16) << 2) | played
+            elif self._trump < 0 and self._method in _CARD_SETS_TRUMP:
+                self._set_trump_by_card(seat, card, len(self._tricks) + 1)
+                best = ((card % 13 + 16) << 2) | played
+            else:
+                best = -1
+            if best > self._best:
+                self._best = best
+        trick.append(card)
+        if played == 3:
+            self._finish_trick(trick)
+            return
+        seat = self._to_move = self._next[seat]
+        if self._hidden >= 0:
+            self._turn_with_hidden_trump()
+            self._update_legal()
+            return
+        hand = self._hands[seat]
+        self._legal = (hand & SUIT_MASKS[self._led]) or hand
+
+    def _finish_trick(self, trick: list[int]) -> None:
+        position = self._best & 3
+        leader = self._leader
+        winner = self._orders[leader][position]
+        team = winner & 1
+        tricks = self._tricks
+        number = len(tricks) + 1
+        a, b, c, d = trick
+        pile = self._pile | (1 << a) | (1 << b) | (1 << c) | (1 << d)
+        pile_tricks = self._pile_tricks + 1
+        last = number == self._n_tricks
+        if self._sweep and not last:
+            take = self._streak == winner and self._sweep_allowed(number)
+            self._streak = NOBODY if take else winner
+        else:
+            take = True
+        if take:
+            self._captured[team] |= pile
+            self._captured_tricks[team] += pile_tricks
+            tricks.append((leader, trick, winner, team, pile_tricks))
+            self._pile = 0
+            self._pile_tricks = 0
+        else:
+            tricks.append((leader, trick, winner, None, 0))
+            self._pile = pile
+            self._pile_tricks = pile_tricks
+        if self._cp_limits:
+            reveal = self._reveal
+            self._last_win_after = reveal is not None and (
+                reveal.trick < number or position >= reveal.position
+            )
+        self._trick = []
+        self._leader = winner
+        self._to_move = winner
+        if self._undealt[0] and self._method is TrumpMethod.CUT:
+            self._cut_after_trick(number)
+        if last or (self._early_end and max(self._captured_tricks) >= majority(self._rules)):
+            self._finish_hand()
+            return
+        if self._hidden >= 0:
+            self._turn_with_hidden_trump()
+        self._legal = self._hands[winner]
+
+    def _sweep_allowed(self, number: int) -> bool:
+        if not self._cp_limits:
+            return True
+        if number <= 2 or number == self._n_tricks - 1:
+            return False
+        return self._method is not TrumpMethod.HIDDEN or self._last_win_after
+
+    def _finish_hand(self) -> None:
+        self._decision = None
+        self._legal = 0
+        self._result = decide_hand(
+            self._rules, self._dealer, self._captured, self._captured_tricks,
+            [t[2] for t in self._tricks],
+        )
+
+    # ----------------------------------------------------------- trump rules
+    def _call(self, suit: int) -> None:
+        if self._decision is not Decision.CALL_TRUMP:
+            raise IllegalActionError(f"call {Suit(suit)}: {self._decision_text()}")
+        self._events.append((0, self._to_move, CALL[suit]))
+        self._trump = self._active = suit
+        self._setting = TrumpSetting(Suit(suit), TrumpMethod.CALLED, 0, None, self._first)
+        self._complete_deal()
+        self._decision = Decision.PLAY
+        self._update_legal()
+
+    def _hide(self, card: int) -> None:
+        if self._decision is not Decision.HIDE_TRUMP:
+            raise IllegalActionError(f"hide {CARDS[card]}: {self._decision_text()}")
+        if not self._hands[self._to_move] >> card & 1:
+            raise IllegalActionError(
+                f"hide {CARDS[card]}: not among seat {self._to_move}'s first cards "
+                f"({format_cards(self._hands[self._to_move])})"
+            )
+        self._events.append((0, self._to_move, HIDE[card]))
+        self._hands[self._to_move] ^= 1 << card
+        self._hidden = card
+        self._trump = card // 13
+        self._complete_deal()
+        self._decision = Decision.PLAY
+        self._update_legal()
+
+    def _ask_reveal(self) -> None:
+        if self._decision is not Decision.PLAY or self._hidden < 0:
+            raise IllegalActionError(f"reveal: there is no face-down trump ({self._decision_text()})")
+        if not self._on_request:
+            raise IllegalActionError("reveal: these rules turn the trump up by themselves (on_void)")
+        if not self._may_ask_reveal():
+            who = "the trump's owner" if self._to_move == self._first else "a player"
+            raise IllegalActionError(
+                f"reveal: {who} may ask only when unable to follow suit"
+                + (" or when on lead" if self._to_move == self._first else "")
+            )
+        self._events.append((self._plays_made(), self._to_move, REVEAL))
+        self._turn_up(self._to_move, RevealReason.REQUEST)
+        self._update_legal()
+
+    def _turn_up(self, seat: Seat, reason: RevealReason) -> None:
+        card = self._hidden
+        self._hidden = -1
+        self._hands[self._first] |= 1 << card
+        self._active = self._trump
+        if self._trick and self._led == self._trump:
+            # The trump suit was led: the cards that followed it were trumps all along.
+            self._best += 16 << 2
+            self._led_bonus = 16
+        self._reveal = TrumpReveal(len(self._tricks) + 1, len(self._trick), seat, CARDS[card], reason)
+        self._setting = TrumpSetting(
+            Suit(self._trump), TrumpMethod.HIDDEN, len(self._tricks) + 1, CARDS[card], self._first
+        )
+
+    def _turn_with_hidden_trump(self) -> None:
+        """Automatic reveals: at the first void (on_void) or when only the hidden card is left."""
+        seat = self._to_move
+        if seat == self._first and not self._hands[seat]:
+            self._turn_up(seat, RevealReason.LAST_CARD)
+        elif (not self._on_request and self._trick
+              and not self._hands[seat] & SUIT_MASKS[self._led]):
+            self._turn_up(seat, RevealReason.VOID)
+
+    def _set_trump_by_card(self, seat: Seat, card: int, trick: int) -> None:
+        self._trump = self._active = card // 13
+        self._setting = TrumpSetting(Suit(self._trump), self._method, trick, CARDS[card], seat)
+
+    def _cut_after_trick(self, number: int) -> None:
+        if self._trump < 0:
+            if number < self._rules.packets[0]:
+                return
+            played = [CARDS[c] for t in self._tricks for c in t[1]]
+            card = played[choose_index(len(played), self._chance_seed(), "cut-fallback")]
+            self._trump = self._active = card // 13
+            self._setting = TrumpSetting(Suit(self._trump), TrumpMethod.CUT, number, card, None)
+        self._complete_deal()
+
+    def _open_random_trump(self, first_packet: int) -> None:
+        owners = play_order(self._first, self._rules.direction)[1:]
+        pool = [(s, c) for s in owners for c in self._deal_hand(s)[:first_packet]]
+        owner, card = pool[choose_index(len(pool), self._chance_seed(), "open-random")]
+        self._trump = self._active = card // 13
+        self._setting = TrumpSetting(Suit(self._trump), TrumpMethod.OPEN_RANDOM, 0, card, owner)
+        self._complete_deal()
+
+    def _complete_deal(self) -> None:
+        for s in range(4):
+            self._hands[s] |= self._undealt[s]
+            self._undealt[s] = 0
+
+    def _chance_seed(self) -> int:
+        return self._deal.chance if self._deal is not None else 0
+
+    def _deal_hand(self, seat: Seat) -> tuple[Card, ...]:
+        assert self._deal is not None
+        return self._deal.hands[seat]
+
+    # ------------------------------------------------------------- messages
+    def _decision_text(self) -> str:
+        if self._decision is None:
+            return "the hand is over"
+        return f"seat {self._to_move} must {_DECISION_VERB[self._decision]}"
+
+    def _why_not_playable(self, card: int) -> str:
+        what = f"play {CARDS[card]}" if 0 <= card < 52 else f"play {card!r}"
+        if not 0 <= card < 52:
+            return f"{what}: not a card"
+        if self._decision is not Decision.PLAY:
+            return f"{what}: {self._decision_text()}"
+        seat = self._to_move
+        hand = self._hands[seat]
+        if not hand >> card & 1:
+            if self._hidden == card:
+                return f"{what}: the face-down trump card is not in seat {seat}'s hand until revealed"
+            return f"{what}: seat {seat} does not hold it"
+        if self._trick and hand & SUIT_MASKS[self._led]:
+            return f"{what}: seat {seat} must follow suit {Suit(self._led)}"
+        return f"{what}: seat {seat} revealed the trump and must play a trump ({Suit(self._trump)})"
+
+    # -------------------------------------------------------- copies for search
+    def clone(self) -> HandState:
+        """An independent copy, for search and for imagined deals. Every slot is written out
+        (a loop over ``__slots__`` is 3x slower; a test checks that none is missed)."""
+        other = HandState.__new__(HandState)
+        other._active = self._active
+        other._best = self._best
+        other._captured = self._captured[:]
+        other._captured_tricks = self._captured_tricks[:]
+        other._cp_limits = self._cp_limits
+        other._deal = self._deal
+        other._dealer = self._dealer
+        other._decision = self._decision
+        other._early_end = self._early_end
+        other._events = self._events[:]
+        other._first = self._first
+        other._hands = self._hands[:]
+        other._hidden = self._hidden
+        other._last_win_after = self._last_win_after
+        other._leader = self._leader
+        other._led = self._led
+        other._led_bonus = self._led_bonus
+        other._legal = self._legal
+        other._method = self._method
+        other._n_tricks = self._n_tricks
+        other._next = self._next
+        other._on_request = self._on_request
+        other._orders = self._orders
+        other._pile = self._pile
+        other._pile_tricks = self._pile_tricks
+        other._result = self._result
+        other._reveal = self._reveal
+        other._rules = self._rules
+        other._setting = self._setting
+        other._streak = self._streak
+        other._sweep = self._sweep
+        other._to_move = self._to_move
+        other._trick = self._trick[:]
+        other._trick_values = self._trick_values[:]
+        other._tricks = self._tricks[:]
+        other._trump = self._trump
+        other._undealt = self._undealt[:]
+        return other
+
+    @classmethod
+    def from_observation(
+        cls,
+        obs: Observation,
+        hands: Sequence[CardMask],
+        undealt: Sequence[CardMask],
+        hidden_card: int | None,
+    ) -> HandState:
+        """A playable state that ``obs.seat`` cannot tell from the real one.
+
+        The seat's view fixes everything public; ``hands``, ``undealt`` and ``hidden_card``
+        place the cards it cannot see (its own hand must be its real one). Search bots build
+        their imagined worlds this way, on the engine's own rules.
+        """
+        rules = obs.rules
+        if len(hands) != 4 or len(undealt) != 4:
+            raise ValueError("from_observation needs four hands and four undealt sets")
+        if hands[obs.seat] != mask_of(obs.hand):
+            raise ValueError("the observing seat's own hand must be the one it sees")
+        for seat in range(4):
+            if hands[seat].bit_count() != obs.hand_sizes[seat]:
+                raise ValueError(f"seat {seat} must hold {obs.hand_sizes[seat]} cards")
+            if undealt[seat].bit_count() != obs.cards_to_come[seat]:
+                raise ValueError(f"seat {seat} must have {obs.cards_to_come[seat]} cards to come")
+        if (hidden_card is None) != (obs.hidden_trump_holder is None):
+            raise ValueError("a hidden card must be placed exactly when one is face down")
+        state = cls.__new__(cls)
+        state._deal = None
+        state._set_table(rules, obs.dealer)
+        state._hands = list(hands)
+        state._undealt = list(undealt)
+        state._active = obs.trump_in_force if obs.trump_in_force is not None else NO_SUIT
+        state._hidden = hidden_card if hidden_card is not None else -1
+        if hidden_card is not None:
+            state._trump = hidden_card // 13
+        elif obs.trump_setting is not None:
+            state._trump = obs.trump_setting.suit
+        else:
+            state._trump = state._active
+        state._reveal = obs.reveal
+        state._setting = obs.trump_setting
+        state._decision = obs.decision
+        state._to_move = obs.to_move if obs.to_move is not None else obs.first_player
+        state._tricks = [
+            (t.leader, [int(c) for c in t.cards], t.winner, t.taken_by, t.tricks_taken) for t in obs.tricks
+        ]
+        state._trick_values = list(obs.tricks)
+        state._trick = [int(c) for _, c in obs.current_trick]
+        state._leader = obs.current_trick[0][0] if obs.current_trick else state._to_move
+        state._led = obs.current_trick[0][1] // 13 if obs.current_trick else NO_SUIT
+        state._led_bonus = 16 if state._trick and state._led == state._active else 0
+        state._best = state._replay_best()
+        state._pile = mask_of(obs.pile)
+        state._pile_tricks = obs.pile_tricks
+        state._captured = [mask_of(obs.captured[0]), mask_of(obs.captured[1])]
+        state._captured_tricks = list(obs.tricks_captured)
+        state._streak = obs.streak_holder if obs.streak_holder is not None else NOBODY
+        state._last_win_after = state._winning_card_after_reveal()
+        state._events = []
+        if obs.must_play_trump and obs.to_move is not None:
+            state._events.append((state._plays_made(), obs.to_move, REVEAL))
+        state._result = obs.result
+        state._update_legal()
+        return state
+
+    def _replay_best(self) -> int:
+        """The packed best of the current trick, as ``play`` would have left it."""
+        best = -1
+        reveal = self._reveal
+        number = len(self._tricks) + 1
+        for position, card in enumerate(self._trick):
+            suit, rank = card // 13, card % 13
+            counts_as_trump = suit == self._active and not (
+                reveal is not None and reveal.trick == number and position < reveal.position
+            )
+            if suit == self._led:
+                key = rank + self._led_bonus
+            elif counts_as_trump:
+                key = rank + 16
+            else:
+                key = -1
+            if key >= 0:
+                best = max(best, key << 2 | position)
+        return best
+
+    def _winning_card_after_reveal(self) -> bool:
+        if not self._tricks or self._reveal is None:
+            return False
+        leader, _, winner, _, _ = self._tricks[-1]
+        position = self._orders[leader].index(winner)
+        return self._reveal.trick < len(self._tricks) or position >= self._reveal.position
+
+    def resampled(
+        self, hands: list[CardMask], undealt: list[CardMask], hidden_card: int | None
+    ) -> HandState:
+        """A copy with the hidden cards placed differently, the public history kept.
+
+        This is how a seat imagines the others' hands (search bots) and how tests show that
+        an observation depends only on what a seat may see. The copy has no ``deal``.
+        """
+        if len(hands) != 4 or len(undealt) != 4:
+            raise ValueError("resampled needs four hands and four undealt sets")
+        old = sum(self._hands) + sum(self._undealt) + (1 << self._hidden if self._hidden >= 0 else 0)
+        new = sum(hands) + sum(undealt) + (1 << hidden_card if hidden_card is not None else 0)
+        if old != new or any(h.bit_count() != o.bit_count() for h, o in zip(hands, self._hands, strict=True)):
+            raise ValueError("resampled must keep the same unplayed cards and hand sizes")
+        if (hidden_card is None) != (self._hidden < 0):
+            raise ValueError("resampled must keep a face-down trump exactly when there is one")
+        other = self.clone()
+        other._deal = None
+        other._hands = list(hands)
+        other._undealt = list(undealt)
+        if hidden_card is not None:
+            other._hidden = hidden_card
+            other._trump = hidden_card // 13
+        other._update_legal()
+        return other
+
+
+_RawTrick = tuple[Seat, list[int], Seat, int | None, int]
+"""(leader, cards in play order, winner, team that took the pile, tricks taken)."""
+
+_CARD_SETS_TRUMP = (TrumpMethod.CUT, TrumpMethod.FIRST_DISCARD)
+_DECISION_VERB = {
+    Decision.CALL_TRUMP: "call trumps",
+    Decision.HIDE_TRUMP: "put a trump card face down",
+    Decision.PLAY: "play a card",
+}

@@ -1,0 +1,231 @@
+"""The rules object: every option of ``shared/docs/rules.md`` in one validated model, plus presets.
+
+An option that only makes sense under another (``reveal`` under ``trump=hidden``) is
+*dependent*: setting it where it does not apply is rejected, and overriding its parent on top
+of a preset drops the preset's value for it unless it is given again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from arena.engine.cards import FULL_DECK, SHORT_DECK, CardMask
+from arena.engine.errors import RulesError
+
+
+class Direction(StrEnum):
+    CLOCKWISE = "clockwise"
+    ANTICLOCKWISE = "anticlockwise"
+
+
+class DeckKind(StrEnum):
+    FULL52 = "full52"
+    SHORT32 = "short32"
+
+
+class TrumpMethod(StrEnum):
+    CALLED = "called"
+    CUT = "cut"
+    FIRST_DISCARD = "first_discard"
+    HIDDEN = "hidden"
+    OPEN_RANDOM = "open_random"
+    NONE = "none"
+
+
+class Reveal(StrEnum):
+    ON_VOID = "on_void"
+    ON_REQUEST = "on_request"
+
+
+class Capture(StrEnum):
+    SWEEP = "sweep"
+    DIRECT = "direct"
+
+
+class SweepLimits(StrEnum):
+    NONE = "none"
+    COURT_PIECE = "court_piece"
+
+
+class HandResultRule(StrEnum):
+    TENS = "tens"
+    MENDIKOT = "mendikot"
+    SEVEN_TRICKS = "seven_tricks"
+
+
+class TwoTwo(StrEnum):
+    NON_DEALER = "non_dealer"
+    TRICKS_WON_AT_TABLE = "tricks_won_at_table"
+    TRICKS_CAPTURED = "tricks_captured"
+    DRAW = "draw"
+
+
+# option -> (parent option, parent values under which it applies, its neutral value)
+_DEPENDENT: dict[str, tuple[str, frozenset[str], Any]] = {
+    "reveal": ("trump", frozenset({"hidden"}), None),
+    "sweep_limits": ("capture", frozenset({"sweep"}), SweepLimits.NONE),
+    "two_two": ("hand_result", frozenset({"tens"}), None),
+    "bonus_aces": ("hand_result", frozenset({"mendikot"}), False),
+    "mendikot_bonus": ("hand_result", frozenset({"mendikot"}), 0),
+    "kot_bonus": ("hand_result", frozenset({"mendikot", "seven_tricks"}), 0),
+    "early_end": ("hand_result", frozenset({"seven_tricks"}), False),
+}
+
+
+class Rules(BaseModel):
+    """One complete, validated set of rules for a hand and a match."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    direction: Direction = Direction.CLOCKWISE
+    deck: DeckKind = DeckKind.FULL52
+    trump: TrumpMethod = TrumpMethod.CALLED
+    reveal: Reveal | None = None
+    capture: Capture = Capture.SWEEP
+    sweep_limits: SweepLimits = SweepLimits.NONE
+    hand_result: HandResultRule = HandResultRule.TENS
+    two_two: TwoTwo | None = None
+    bonus_aces: bool = False
+    mendikot_bonus: int = 0
+    kot_bonus: int = 0
+    early_end: bool = False
+
+    @model_validator(mode="after")
+    def _check_dependents(self) -> Rules:
+        for option, (parent, applies_under, neutral) in _DEPENDENT.items():
+            value = getattr(self, option)
+            parent_value = str(getattr(self, parent))
+            if parent_value not in applies_under and value != neutral:
+                under = " or ".join(f"{parent}={v}" for v in sorted(applies_under))
+                raise ValueError(
+                    f"option {option}={_text(value)} applies only under {under}, "
+                    f"not {parent}={parent_value}"
+                )
+        if self.trump is TrumpMethod.HIDDEN and self.reveal is None:
+            object.__setattr__(self, "reveal", Reveal.ON_VOID)
+        if self.hand_result is HandResultRule.TENS and self.two_two is None:
+            object.__setattr__(self, "two_two", TwoTwo.NON_DEALER)
+        if self.mendikot_bonus < 0 or self.kot_bonus < 0:
+            raise ValueError("bonus points cannot be negative")
+        return self
+
+    # Derived facts the engine and the UIs share.
+    @property
+    def deck_mask(self) -> CardMask:
+        return SHORT_DECK if self.deck is DeckKind.SHORT32 else FULL_DECK
+
+    @property
+    def hand_size(self) -> int:
+        return 8 if self.deck is DeckKind.SHORT32 else 13
+
+    @property
+    def packets(self) -> tuple[int, ...]:
+        return (5, 3) if self.deck is DeckKind.SHORT32 else (5, 4, 4)
+
+    @property
+    def scores_kots(self) -> bool:
+        """Dehla Pakad matches count kots; Mendikot and Court Piece count match points."""
+        return self.hand_result is HandResultRule.TENS
+
+    def options(self) -> dict[str, Any]:
+        """Every option that applies to these rules, as plain JSON values."""
+        out: dict[str, Any] = {}
+        for name, value in self.model_dump(mode="json").items():
+            dep = _DEPENDENT.get(name)
+            if dep and str(getattr(self, dep[0])) not in dep[1]:
+                continue
+            out[name] = value
+        return out
+
+    def describe(self) -> str:
+        return ", ".join(f"{k}={_text(v)}" for k, v in self.options().items())
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value.value if isinstance(value, StrEnum) else value)
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "dehla-pakad": {},
+    "dehla-pakad-cut": {"trump": "cut"},
+    "dehla-pakad-hidden": {"trump": "hidden", "reveal": "on_void"},
+    "mendikot": {
+        "direction": "anticlockwise", "trump": "hidden", "reveal": "on_request",
+        "capture": "direct", "hand_result": "mendikot", "mendikot_bonus": 1, "kot_bonus": 1,
+    },
+    "court-piece": {
+        "direction": "anticlockwise", "trump": "called", "capture": "direct",
+        "hand_result": "seven_tricks", "kot_bonus": 1,
+    },
+    "court-piece-double-sir": {
+        "direction": "anticlockwise", "trump": "hidden", "reveal": "on_request",
+        "capture": "sweep", "sweep_limits": "court_piece", "hand_result": "seven_tricks",
+        "kot_bonus": 1,
+    },
+}
+DEFAULT_PRESET = "dehla-pakad"
+
+PRESET_SUMMARIES: dict[str, str] = {
+    "dehla-pakad": "Dehla Pakad: called trump, two tricks in a row sweep the pile, tens win",
+    "dehla-pakad-cut": "Dehla Pakad, cut trump (katte): first player out of a suit sets trumps",
+    "dehla-pakad-hidden": "Dehla Pakad, hidden trump (bandh hukum) turned up at the first void",
+    "mendikot": "Mendikot (Mindi): closed trump on request, tricks go to their winner",
+    "court-piece": "Court Piece (Rang): called trump, 7 tricks win, first seven is a court",
+    "court-piece-double-sir": "Court Piece Double Sir: hidden rung, sweeps with Court Piece limits",
+}
+
+
+def rules_for(preset: str = DEFAULT_PRESET, overrides: Mapping[str, Any] | None = None) -> Rules:
+    """Build rules from a preset name plus option overrides, with one clear error if invalid."""
+    if preset not in PRESETS:
+        raise RulesError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
+    values = dict(PRESETS[preset])
+    overrides = dict(overrides or {})
+    unknown = sorted(set(overrides) - set(Rules.model_fields))
+    if unknown:
+        raise RulesError(
+            f"unknown option {', '.join(unknown)} (known: {', '.join(Rules.model_fields)})"
+        )
+    for option, (parent, _, _) in _DEPENDENT.items():
+        if parent in overrides and option not in overrides:
+            values.pop(option, None)
+    values.update(overrides)
+    return make_rules(values, context=f"preset {preset}")
+
+
+def make_rules(values: Mapping[str, Any], context: str = "rules") -> Rules:
+    """Validate a full options mapping (as stored in records) into ``Rules``."""
+    try:
+        return Rules.model_validate(dict(values))
+    except ValidationError as exc:
+        raise RulesError(f"{context}: {_first_problem(exc)}") from None
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """Parse ``name=value`` from the command line; booleans and ints become typed."""
+    name, sep, raw = text.partition("=")
+    if not sep or not name.strip():
+        raise RulesError(f"option {text!r} is not of the form name=value")
+    value: Any = raw.strip()
+    if value.lower() in ("true", "false"):
+        value = value.lower() == "true"
+    elif value.lstrip("-").isdigit():
+        value = int(value)
+    return name.strip().replace("-", "_"), value
+
+
+def _first_problem(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"])
+    message = str(err["msg"]).removeprefix("Value error, ")
+    if err["type"] == "extra_forbidden":
+        return f"unknown option {where}"
+    if where:
+        return f"option {where}: {message} (got {err.get('input')!r})"
+    return message

@@ -1,0 +1,89 @@
+"""Play bots in-process, with exactly the views the referee sends, for fast local tests.
+
+``InProcessSeat`` is a seat endpoint that calls a ``Bot`` object directly (no gRPC, no
+deadline enforcement: the time taken is still measured and charged like the referee does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from arena.contract.faults import FaultKind, FaultPolicy
+from arena.contract.messages import (
+    BotFault,
+    DecisionReply,
+    DecisionRequest,
+    HandEnd,
+    MatchEnd,
+    MatchStart,
+)
+from arena.contract.time_control import TimeControl
+from arena.engine.match import MatchFormat
+from arena.engine.rules import rules_for
+from arena.referee.recorder import MatchRecorder
+from arena.referee.table import MatchOutcome, Table, TableConfig
+from sdk.bot import Bot, BotView
+
+_ids = itertools.count(1)
+A = TypeVar("A")
+R = TypeVar("R")
+
+
+class InProcessSeat:
+    """A ``SeatEndpoint`` around a ``Bot`` object in this process."""
+
+    def __init__(self, bot: Bot, name: str | None = None) -> None:
+        self.bot = bot
+        self.name = name or bot.name
+
+    async def start(self, start: MatchStart, timeout: float) -> None:
+        self._call(self.bot.on_match_start, start)
+
+    async def decide(self, request: DecisionRequest, timeout: float) -> DecisionReply:
+        view = BotView(request.observation, request.per_move, request.bank_left)
+        return DecisionReply(request.request_id, self._call(self.bot.decide, view))
+
+    async def end_hand(self, end: HandEnd, timeout: float) -> None:
+        self._call(self.bot.on_hand_end, end)
+
+    async def end_match(self, end: MatchEnd, timeout: float) -> None:
+        self._call(self.bot.on_match_end, end)
+
+    async def close(self) -> None:
+        return None
+
+    def _call(self, method: Callable[[A], R], argument: A) -> R:
+        try:
+            return method(argument)
+        except Exception as exc:
+            raise BotFault(FaultKind.CRASH, "the bot raised an exception",
+                           f"{type(exc).__name__}: {exc}") from exc
+
+
+def play_in_process(
+    bots: Sequence[Bot],
+    *,
+    deals: int = 10,
+    seed: int = 1,
+    preset: str = "dehla-pakad",
+    match_format: str | None = None,
+    policy: FaultPolicy = FaultPolicy.FORFEIT,
+    record: Path | None = None,
+) -> MatchOutcome:
+    """Play one match between four bots (seats 0..3; 0 and 2 are partners), in this process."""
+    config = TableConfig(
+        match_id=f"local-{next(_ids)}",
+        rules=rules_for(preset),
+        preset=preset,
+        match_format=MatchFormat.parse(match_format or f"duplicate:{deals}"),
+        seed=seed,
+        time_control=TimeControl(),
+        policy=policy,
+    )
+    seats = [InProcessSeat(bot) for bot in bots]
+    recorder = MatchRecorder(record) if record else None
+    return asyncio.run(Table(config, seats, recorder).run())

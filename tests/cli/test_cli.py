@@ -1,0 +1,119 @@
+"""The ``dehla`` command line as users run it: a real subprocess, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.engine.record import hand_record
+from arena.engine.rules import PRESETS, rules_for
+from arena.engine.selfplay import selfplay_hands
+
+
+def dehla(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+def test_rules_lists_every_preset_with_its_options() -> None:
+    out = dehla("rules", "--json")
+    assert out.returncode == 0
+    presets = json.loads(out.stdout)
+    assert set(presets) == set(PRESETS)
+    assert presets["mendikot"]["reveal"] == "on_request"
+    assert "reveal" not in presets["dehla-pakad"]
+
+
+def test_selfplay_json_summary_counts_every_hand() -> None:
+    out = dehla("selfplay", "--preset", "court-piece", "--hands", "40", "--seed", "3", "--json")
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["hands"] == 40
+    assert sum(report["hands_won"]) + report["draws"] == 40
+    assert sum(report["outcomes"].values()) == 40
+
+
+def test_selfplay_rejects_a_contradictory_option_in_one_line() -> None:
+    out = dehla("selfplay", "--option", "reveal=on_request")
+    assert out.returncode == 2
+    assert out.stderr.strip().count("\n") == 0
+    assert "reveal=on_request applies only under trump=hidden" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_selfplay_rejects_an_unknown_preset() -> None:
+    out = dehla("selfplay", "--preset", "bridge")
+    assert out.returncode == 2
+    assert "unknown preset 'bridge'" in out.stderr
+
+
+@pytest.fixture
+def record_file(tmp_path: Path) -> tuple[Path, dict[str, object]]:
+    state, _ = next(iter(selfplay_hands(rules_for("dehla-pakad-hidden"), 1, seed=11)))
+    record = hand_record(state)
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(record))
+    return path, record
+
+
+def test_score_replays_a_record_and_prints_its_result(record_file: tuple[Path, dict[str, object]]) -> None:
+    path, record = record_file
+    out = dehla("score", str(path))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == record["result"]
+
+
+def test_score_names_the_first_illegal_action(record_file: tuple[Path, dict[str, object]]) -> None:
+    path, record = record_file
+    actions = record["actions"]
+    assert isinstance(actions, list)
+    # The first play becomes a card that another seat holds.
+    first_play = next(i for i, a in enumerate(actions) if a["action"].startswith("play"))
+    seat = actions[first_play]["seat"]
+    deal = record["deal"]
+    assert isinstance(deal, dict)
+    actions[first_play]["action"] = "play " + deal["hands"][(seat + 1) % 4][0]
+    path.write_text(json.dumps(record))
+    out = dehla("score", str(path))
+    assert out.returncode == 2
+    assert out.stderr.startswith(f"error: actions[{first_play}] (seat {seat}, ")
+    assert f"seat {seat} does not hold it" in out.stderr
+    assert out.stderr.strip().count("\n") == 0
+
+
+@pytest.mark.parametrize(("mutate", "message"), [
+    (lambda r: r.pop("deal"), "record: missing field 'deal'"),
+    (lambda r: r.update(dealer=7), "dealer: expected a seat 0..3, got 7"),
+    (lambda r: r["rules"].update(trump="sometimes"), "rules: option trump"),
+    (lambda r: r["deal"]["hands"][1].__setitem__(0, "ZZ"), r"deal.hands[1][0]: 'ZZ' is not a card"),
+    (lambda r: r["actions"].pop(), "actions: the hand is not finished"),
+    (lambda r: r["result"].update(winner=1 - r["result"]["winner"]), "result.winner: the record says"),
+])
+def test_score_rejects_malformed_records_with_a_specific_message(
+    record_file: tuple[Path, dict[str, object]], mutate: object, message: str
+) -> None:
+    path, record = record_file
+    mutate(record)  # type: ignore[operator]
+    path.write_text(json.dumps(record))
+    out = dehla("score", str(path))
+    assert out.returncode == 2
+    assert message in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_score_rejects_a_file_that_is_not_json(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("{not json")
+    out = dehla("score", str(path))
+    assert out.returncode == 2
+    assert "not JSON (line 1, column 2" in out.stderr
+
+
+def test_score_reports_a_missing_file(tmp_path: Path) -> None:
+    out = dehla("score", str(tmp_path / "nope.json"))
+    assert out.returncode == 2
+    assert "cannot read" in out.stderr

@@ -1,0 +1,85 @@
+"""Golden transcripts: every seat's observation at every decision of one fixed hand per preset.
+
+A difference means the engine's observable behaviour changed. If that is intended, run
+``python tools/regen_golden.py`` and review the diff of ``tests/golden/`` like code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.engine.actions import REVEAL
+from arena.engine.hand import RevealReason
+from arena.engine.rules import PRESETS, Capture, Reveal, TrumpMethod
+from tests.golden_transcript import (
+    GOLDEN_DIR,
+    REGEN_HINT,
+    describe_difference,
+    golden_path,
+    play_golden,
+    transcript,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_transcript_matches_the_stored_golden(preset: str) -> None:
+    path = golden_path(preset)
+    if not path.exists():
+        pytest.fail(f"{path.name} is missing; {REGEN_HINT}", pytrace=False)
+    stored = path.read_text(encoding="utf-8")
+    now = transcript(preset)
+    if now != stored:
+        pytest.fail(f"{describe_difference(stored, now, path.name)}\n{REGEN_HINT}", pytrace=False)
+
+
+def test_no_golden_file_without_a_preset() -> None:
+    stale = sorted(p.name for p in GOLDEN_DIR.glob("*.txt") if p.stem not in PRESETS)
+    assert not stale, f"golden files of unknown presets: {stale}; {REGEN_HINT}"
+
+
+def test_transcripts_do_not_depend_on_the_process() -> None:
+    """A second interpreter with other string hashing (set and dict order of ``str``) writes the
+    same transcripts as this one: nothing in the engine depends on the process it runs in."""
+    script = ("import sys, json; from tests.golden_transcript import transcript; "
+              "sys.stdout.write(json.dumps({p: transcript(p) for p in sys.argv[1:]}))")
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run([sys.executable, "-c", script, *PRESETS], capture_output=True, text=True, env=env,
+                         cwd=ROOT, timeout=120, check=True)
+    assert json.loads(out.stdout) == {preset: transcript(preset) for preset in PRESETS}
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_golden_hand_shows_the_presets_special_rules(preset: str) -> None:
+    # The golden deals were picked for these; a new deal or policy must keep them.
+    state, _ = play_golden(preset)
+    rules = state.rules
+    setting, reveal = state.trump_setting, state.reveal
+    assert state.result is not None and setting is not None
+    if rules.capture is Capture.SWEEP:
+        assert any(t.tricks_taken > 1 for t in state.tricks), "no sweep of two or more tricks"
+    if rules.trump is TrumpMethod.CUT:
+        assert setting.seat is not None and setting.trick > 1, "trumps should be cut after trick 1"
+    if rules.trump is TrumpMethod.HIDDEN:
+        assert reveal is not None
+        expected = RevealReason.REQUEST if rules.reveal is Reveal.ON_REQUEST else RevealReason.VOID
+        assert reveal.reason is expected and reveal.trick > 1
+        assert (REVEAL in [a for _, a in state.history]) == (expected is RevealReason.REQUEST)
+
+
+def test_describe_difference_names_the_decision_and_the_fields() -> None:
+    stored = transcript("dehla-pakad")
+    lines = stored.splitlines()
+    index = next(i for i, ln in enumerate(lines) if ln.startswith("obs 2 ") and '"trick_number":5' in ln)
+    lines[index] = lines[index].replace('"trick_number":5', '"trick_number":6')
+    message = describe_difference(stored, "\n".join(lines) + "\n", "dehla-pakad.txt")
+    assert f"1 of {len(lines)} lines differ" in message and f"line {index + 1} (decision " in message
+    assert "    trick_number: stored 5, now 6" in message
+    assert len(message.splitlines()) == 3

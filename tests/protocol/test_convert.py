@@ -1,0 +1,73 @@
+"""The protobuf adapter: engine values survive a round trip; bad bot input names its field."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arena.contract.messages import DecisionReply
+from arena.engine.actions import CALL, HIDE, PLAY, REVEAL
+from arena.engine.cards import CARDS
+from arena.engine.deal import Deal
+from arena.engine.hand import HandState
+from arena.engine.match import MatchScore
+from arena.engine.observation import observe
+from arena.engine.rules import PRESETS, rules_for
+from arena.engine.selfplay import play_randomly
+from protocol import convert
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@settings(max_examples=15, deadline=None, derandomize=True, database=None)
+@given(deal_seed=st.integers(0, 10**6), play_seed=st.integers(0, 99), stop=st.integers(0, 60))
+def test_observations_round_trip_exactly(preset: str, deal_seed: int, play_seed: int, stop: int) -> None:
+    rules = rules_for(preset)
+    state = HandState(rules, Deal.from_seed(rules, deal_seed), deal_seed % 4)
+    rng = random.Random(play_seed)
+    play_randomly(state, rng, limit=stop)
+    score = MatchScore(dealer=1, hands_played=3, kots=(1, 0), runs=(0, 2))
+    for seat in range(4):
+        view = observe(state, seat, score)
+        # Twice: the second pass goes through the adapter's caches.
+        for _ in range(2):
+            assert convert.observation_from_pb(convert.observation_to_pb(view)) == view
+
+
+def test_every_action_round_trips() -> None:
+    for action in (*PLAY, *CALL, *HIDE, REVEAL):
+        assert convert.action_from_pb(convert.action_to_pb(action)) is action
+
+
+def test_bad_replies_name_the_field() -> None:
+    reply = convert.reply_to_pb(DecisionReply("r1", PLAY[0]))
+    reply.action.play_card.card = 0
+    with pytest.raises(convert.ConversionError, match=r"action\.play_card\.card: 0 is not a card"):
+        convert.reply_from_pb(reply)
+    reply.ClearField("action")
+    with pytest.raises(convert.ConversionError, match="no action in the reply"):
+        convert.reply_from_pb(reply)
+    reply = convert.reply_to_pb(DecisionReply("x" * 65, REVEAL))
+    with pytest.raises(convert.ConversionError, match="request_id: longer than 64"):
+        convert.reply_from_pb(reply)
+
+
+def test_a_bad_card_deep_in_a_request_names_its_path() -> None:
+    rules = rules_for()
+    state = HandState(rules, Deal.from_seed(rules, 1), 0)
+    state.apply(state.legal_actions()[0])
+    message = convert.observation_to_pb(observe(state, 1))
+    message.hand[3] = 99
+    with pytest.raises(convert.ConversionError, match=r"observation\.hand\[3\]: 99 is not a card"):
+        convert.observation_from_pb(message)
+
+
+def test_action_messages_handed_out_are_the_callers_to_change() -> None:
+    """``action_to_pb`` copies from a shared cache; changing its result must not leak into it."""
+    play = PLAY[CARDS[0]]
+    mine = convert.action_to_pb(play)
+    mine.play_card.card = convert.card_to_pb(CARDS[5])
+    assert convert.action_from_pb(convert.action_to_pb(play)) == play
+    assert convert.action_from_pb(convert.reply_to_pb(DecisionReply("r", play)).action) == play
