@@ -3,7 +3,7 @@ sees at every decision.
 
 A transcript pins the whole observable behaviour of a preset (legal actions, trick winners,
 sweeps, reveals, results, the JSON shape of observations) in reviewable text. The test
-(``tests/test_golden.py``) regenerates them in memory and compares; ``tools/regen_golden.py``
+(``tests/engine/test_golden.py``) regenerates them in memory and compares; ``tools/regen_golden.py``
 rewrites the files when a change is intended. Both use this module, so they cannot drift.
 
 Format, one item per line::

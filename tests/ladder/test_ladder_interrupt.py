@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select as query
 
-from ladder.paths import DATA_ENV, DATABASE_URL_ENV, ArenaData
+from arena.console.data import DATA_ENV
+from ladder.paths import DATABASE_URL_ENV, ArenaData
 from ladder.ratings import RatingEnv
 from ladder.runners import RUNNER_ENV
 from ladder.schema import BotVersion, Match, MatchStatus, Partnership, RatingChange, Result

@@ -35,7 +35,7 @@ from arena.referee.table import DecisionLog, Table, TableConfig
 from sdk.bot import Bot, BotView
 from sdk.server import serve
 from tests.bots.common import first_legal
-from tests.test_properties import permuted, play_hand, unseen_by
+from tests.engine.test_properties import permuted, play_hand, unseen_by
 
 HANDS = 5
 """Hands per preset; each visits about a third of its decisions, and every decision taken

@@ -109,7 +109,7 @@ def test_throws_a_ten_onto_partners_sure_sweep() -> None:
 
 
 def main() -> None:
-    """Strength figures: ``python -m tests.test_heuristic [DEALS_DEFAULT] [DEALS_OTHERS] [SEED]``."""
+    """Strength figures: ``python -m tests.sdk.test_heuristic [DEALS_DEFAULT] [DEALS_OTHERS] [SEED]``."""
     import sys  # noqa: PLC0415 - only for the command line
 
     args = [int(a) for a in sys.argv[1:]]
