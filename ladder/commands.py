@@ -10,7 +10,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
@@ -19,6 +19,7 @@ from rich.table import Table as RichTable
 from sqlalchemy import select
 
 from arena.errors import ArenaError
+from ladder.coordinator import CoordinatorBusy, CoordinatorLock
 from ladder.paths import ArenaData
 from ladder.queue import DEFAULT_DEALS, MatchSettings
 from ladder.ratings import RatingEnv
@@ -27,6 +28,9 @@ from ladder.scheduler import Mode, Scheduler
 from ladder.schema import Bot, BotVersion
 from ladder.store import Store
 from ladder.views import history, matches, partnerships, ranking
+
+if TYPE_CHECKING:
+    from ladder.loop import RunSummary, StopRule
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -113,8 +117,7 @@ def ladder_group() -> None:
 def run_command(count: int | None, until_stable: bool, forever: bool, workers: int, mode: str, deals: int,
                 preset: str, per_move: float, seed: int | None, runner: str, data: Path | None) -> None:
     """Play rated matches (duplicate format) between the newest version of every bot."""
-    from ladder.executors import pool_factory  # noqa: PLC0415 - the referee loads only to play
-    from ladder.loop import LadderRun, RunProgress, StopRule  # noqa: PLC0415
+    from ladder.loop import StopRule  # noqa: PLC0415 - the referee loads only to play
 
     if sum((count is not None, until_stable, forever)) > 1:
         fail("choose one of --matches, --until-stable and --forever")
@@ -131,10 +134,34 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
     if bots < 2:
         fail(f"the ladder needs at least two submitted bots (have {bots}): "
              "`dehla submit FOLDER` or `dehla submit --sample random --sample heuristic`")
-    stop = StopRule(matches=None if until_stable or forever else (count or 30), until_stable=until_stable)
+    lock = CoordinatorLock(store.data)
+    try:
+        lock.acquire()
+    except CoordinatorBusy as exc:
+        fail(str(exc))
+    try:
+        summary = _run_ladder(store, StopRule(matches=None if until_stable or forever else (count or 30),
+                                              until_stable=until_stable),
+                              MatchSettings(preset=preset, match_format=f"duplicate:{deals}", runner=runner,
+                                            per_move=per_move), Mode(mode), workers, seed)
+    finally:
+        lock.release()
+    state = "interrupted; " if summary.interrupted else ""
+    click.echo(f"{state}{summary.counted} matches counted ({summary.voided} void), {summary.requeued} back in the "
+               f"queue, {summary.failed} failed" + ("; ranking stable" if summary.stable else ""), err=True)
+    print_rows("Ladder", ranking_rows(store), STANDING_COLUMNS, False)
+    if summary.interrupted and not forever:
+        sys.exit(INTERRUPTED_EXIT)  # stopped before its goal: the shell's Ctrl-C convention
+
+
+def _run_ladder(store: Store, stop: StopRule, settings: MatchSettings, mode: Mode, workers: int,
+                seed: int | None) -> RunSummary:
+    """The run itself, with a progress bar on stderr (the caller holds the coordinator lock)."""
+    from ladder.executors import pool_factory  # noqa: PLC0415 - the referee loads only to play
+    from ladder.loop import LadderRun, RunProgress  # noqa: PLC0415
+
     env = RatingEnv()
     rng = random.Random(seed)
-    settings = MatchSettings(preset=preset, match_format=f"duplicate:{deals}", runner=runner, per_move=per_move)
     console = Console(stderr=True)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as progress:
@@ -145,15 +172,9 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
             note = "" if last is None else f" (last: m{last.match_id} {last.status})"
             progress.update(task, completed=update.counted, description=f"ladder{note}")
 
-        run = LadderRun(store, env, Scheduler(env, Mode(mode), random.Random(rng.getrandbits(64))), settings,
+        run = LadderRun(store, env, Scheduler(env, mode, random.Random(rng.getrandbits(64))), settings,
                         pool_factory(workers), workers=workers, rng=rng, on_progress=advance)
-        summary = run.run(stop)
-    state = "interrupted; " if summary.interrupted else ""
-    click.echo(f"{state}{summary.counted} matches counted ({summary.voided} void), {summary.requeued} back in the "
-               f"queue, {summary.failed} failed" + ("; ranking stable" if summary.stable else ""), err=True)
-    print_rows("Ladder", ranking_rows(store), STANDING_COLUMNS, False)
-    if summary.interrupted and not forever:
-        sys.exit(INTERRUPTED_EXIT)  # stopped before its goal: the shell's Ctrl-C convention
+        return run.run(stop)
 
 
 INTERRUPTED_EXIT = 130
