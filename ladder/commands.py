@@ -5,6 +5,7 @@ Bad input exits with code 2 and one line naming the problem; never a traceback.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import sys
@@ -17,6 +18,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 
 from arena.errors import ArenaError
 from ladder.coordinator import CoordinatorBusy, CoordinatorLock
@@ -26,13 +28,17 @@ from ladder.ratings import RatingEnv
 from ladder.runners import DEFAULT_RUNNER, RUNNER_ENV, RUNNERS, RunnerUnavailable, check_runner
 from ladder.scheduler import Mode, Scheduler
 from ladder.schema import Bot, BotVersion
-from ladder.store import Store
+from ladder.store import Store, damaged
 from ladder.views import history, matches, partnerships, ranking
 
 if TYPE_CHECKING:
     from ladder.loop import RunSummary, StopRule
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+MAX_LIMIT = 100_000
+"""``ladder matches --limit``: a bound SQLite's 64-bit integers (and a terminal) can hold."""
 
 
 def fail(message: str) -> NoReturn:
@@ -53,10 +59,26 @@ def runner_option(function: F) -> F:
 
 
 def open_store(data: Path | None) -> Store:
+    """The store, or exit 2 with one line. A damaged store is refused up front, by readers too:
+    a damaged page can read as no rows, and an empty table is no answer to give."""
     try:
-        return Store.open(ArenaData.locate(data))
+        store = Store.open(ArenaData.locate(data))
+        store.check_integrity()
     except ArenaError as exc:
         fail(str(exc))
+    return store
+
+
+def store_errors(function: F) -> F:
+    """A database error while the command runs (a damaged page found by a query, a lost
+    connection) ends it with one line naming the store, never a traceback."""
+    @functools.wraps(function)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except SQLAlchemyError as exc:
+            fail(str(damaged(ArenaData.locate(kwargs.get("data")).database_url, exc)))
+    return guarded  # type: ignore[return-value]
 
 
 def require_runner(runner: str) -> None:
@@ -114,6 +136,7 @@ def ladder_group() -> None:
 @click.option("--seed", type=int, default=None, help="Seed the scheduler (for a reproducible run).")
 @runner_option
 @data_option
+@store_errors
 def run_command(count: int | None, until_stable: bool, forever: bool, workers: int, mode: str, deals: int,
                 preset: str, per_move: float, seed: int | None, runner: str, data: Path | None) -> None:
     """Play rated matches (duplicate format) between the newest version of every bot."""
@@ -195,6 +218,7 @@ def ranking_rows(store: Store, all_versions: bool = False) -> list[Any]:
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--all", "all_versions", is_flag=True, help="Include older versions.")
 @data_option
+@store_errors
 def show_command(as_json: bool, all_versions: bool, data: Path | None) -> None:
     """Rankings by conservative rating (mu - 3 sigma)."""
     store = open_store(data)
@@ -204,6 +228,7 @@ def show_command(as_json: bool, all_versions: bool, data: Path | None) -> None:
 @ladder_group.command("partnerships")
 @click.option("--json", "as_json", is_flag=True)
 @data_option
+@store_errors
 def partnerships_command(as_json: bool, data: Path | None) -> None:
     """Partnerships (unordered pairs of versions) rated as units."""
     store = open_store(data)
@@ -218,6 +243,7 @@ def partnerships_command(as_json: bool, data: Path | None) -> None:
 @click.argument("bot")
 @click.option("--json", "as_json", is_flag=True)
 @data_option
+@store_errors
 def history_command(bot: str, as_json: bool, data: Path | None) -> None:
     """BOT's rating after each of its matches."""
     store = open_store(data)
@@ -232,9 +258,11 @@ def history_command(bot: str, as_json: bool, data: Path | None) -> None:
 
 @ladder_group.command("matches")
 @click.option("--bot", default=None, help="Only matches this bot played.")
-@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True)
+@click.option("--limit", type=click.IntRange(min=1, max=MAX_LIMIT), default=50, show_default=True,
+              help=f"At most this many matches (1 to {MAX_LIMIT}).")
 @click.option("--json", "as_json", is_flag=True)
 @data_option
+@store_errors
 def matches_command(bot: str | None, limit: int, as_json: bool, data: Path | None) -> None:
     """Recent matches with their record (replay with `dehla replay DATA/RECORD`)."""
     store = open_store(data)
@@ -254,6 +282,7 @@ def matches_command(bot: str | None, limit: int, as_json: bool, data: Path | Non
               help="Submit a sample bot (random, heuristic, search) in its folder form; repeatable.")
 @runner_option
 @data_option
+@store_errors
 def submit_command(folder: Path | None, samples: tuple[str, ...], runner: str, data: Path | None) -> None:
     """Validate a bot FOLDER (with bot.toml), store it as a version and prove it plays."""
     from ladder.folders import FolderError, sample_folder  # noqa: PLC0415 - the referee loads only to play
@@ -289,6 +318,7 @@ def submit_command(folder: Path | None, samples: tuple[str, ...], runner: str, d
 @click.command("bots")
 @click.option("--json", "as_json", is_flag=True)
 @data_option
+@store_errors
 def bots_command(as_json: bool, data: Path | None) -> None:
     """Submitted bots and their versions."""
     store = open_store(data)
