@@ -209,6 +209,12 @@ STANDING_COLUMNS = [("rank", "rank"), ("bot", "bot"), ("version", "version"), ("
                     ("last played", "last_played")]
 
 
+def nothing_submitted(store: Store) -> str:
+    """What an empty store says instead of an empty table: how to fill it."""
+    return (f"no bots submitted yet in {store.data.root}: `dehla submit FOLDER` (a folder with a bot.toml) or "
+            "`dehla submit --sample random --sample heuristic`")
+
+
 def ranking_rows(store: Store, all_versions: bool = False) -> list[Any]:
     with store.reading() as session:
         return list(ranking(session, all_versions))
@@ -222,7 +228,11 @@ def ranking_rows(store: Store, all_versions: bool = False) -> list[Any]:
 def show_command(as_json: bool, all_versions: bool, data: Path | None) -> None:
     """Rankings by conservative rating (mu - 3 sigma)."""
     store = open_store(data)
-    print_rows("Ladder (rating = mu - 3 sigma)", ranking_rows(store, all_versions), STANDING_COLUMNS, as_json)
+    rows = ranking_rows(store, all_versions)
+    if not rows and not as_json:
+        click.echo(nothing_submitted(store))
+        return
+    print_rows("Ladder (rating = mu - 3 sigma)", rows, STANDING_COLUMNS, as_json)
 
 
 @ladder_group.command("partnerships")
@@ -331,6 +341,9 @@ def bots_command(as_json: bool, data: Path | None) -> None:
                     .order_by(Bot.name, BotVersion.number))]
     if as_json:
         click.echo(json.dumps(rows))
+        return
+    if not rows:
+        click.echo(nothing_submitted(store))
         return
     table = RichTable(title=f"Bots in {store.data.root}")
     for header in ("bot", "author", "version", "label", "hash", "submitted", "matches"):
