@@ -5,34 +5,43 @@ Bad input exits with code 2 and one line naming the problem; never a traceback.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 
 from arena.console.errors import fail
 from arena.console.options import utf8_text
 from arena.console.text import plain, visible
 from arena.engine.errors import ArenaError
+from ladder.coordinator import CoordinatorBusy, CoordinatorLock
 from ladder.paths import ArenaData
 from ladder.queue import DEFAULT_DEALS, MatchSettings
 from ladder.ratings import RatingEnv
 from ladder.runners import DEFAULT_RUNNER, RUNNER_ENV, RUNNERS, RunnerUnavailable, check_runner
 from ladder.scheduler import Mode, Scheduler
 from ladder.schema import Bot, BotVersion
-from ladder.store import Store
+from ladder.store import Store, damaged
 from ladder.views import history, matches, partnerships, ranking
+
+if TYPE_CHECKING:
+    from ladder.loop import RunSummary, StopRule
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+
+MAX_LIMIT = 100_000
+"""``ladder matches --limit``: a bound SQLite's 64-bit integers (and a terminal) can hold."""
 
 
 def data_option(function: F) -> F:
@@ -48,10 +57,26 @@ def runner_option(function: F) -> F:
 
 
 def open_store(data: Path | None) -> Store:
+    """The store, or exit 2 with one line. A damaged store is refused up front, by readers too:
+    a damaged page can read as no rows, and an empty table is no answer to give."""
     try:
-        return Store.open(ArenaData.locate(data))
+        store = Store.open(ArenaData.locate(data))
+        store.check_integrity()
     except ArenaError as exc:
         fail(str(exc))
+    return store
+
+
+def store_errors(function: F) -> F:
+    """A database error while the command runs (a damaged page found by a query, a lost
+    connection) ends it with one line naming the store, never a traceback."""
+    @functools.wraps(function)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except SQLAlchemyError as exc:
+            fail(str(damaged(ArenaData.locate(kwargs.get("data")).database_url, exc)))
+    return guarded  # type: ignore[return-value]
 
 
 def require_runner(runner: str) -> None:
@@ -109,11 +134,11 @@ def ladder_group() -> None:
 @click.option("--seed", type=int, default=None, help="Seed the scheduler (for a reproducible run).")
 @runner_option
 @data_option
+@store_errors
 def run_command(count: int | None, until_stable: bool, forever: bool, workers: int, mode: str, deals: int,
                 preset: str, per_move: float, seed: int | None, runner: str, data: Path | None) -> None:
     """Play rated matches (duplicate format) between the newest version of every bot."""
-    from ladder.executors import pool_factory  # noqa: PLC0415 - the referee loads only to play
-    from ladder.loop import LadderRun, RunProgress, StopRule  # noqa: PLC0415
+    from ladder.loop import StopRule  # noqa: PLC0415 - the referee loads only to play
 
     if sum((count is not None, until_stable, forever)) > 1:
         fail("choose one of --matches, --until-stable and --forever")
@@ -130,10 +155,34 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
     if bots < 2:
         fail(f"the ladder needs at least two submitted bots (have {bots}): "
              "`dehla submit FOLDER` or `dehla submit --sample random --sample heuristic`")
-    stop = StopRule(matches=None if until_stable or forever else (count or 30), until_stable=until_stable)
+    lock = CoordinatorLock(store.data)
+    try:
+        lock.acquire()
+    except CoordinatorBusy as exc:
+        fail(str(exc))
+    try:
+        summary = _run_ladder(store, StopRule(matches=None if until_stable or forever else (count or 30),
+                                              until_stable=until_stable),
+                              MatchSettings(preset=preset, match_format=f"duplicate:{deals}", runner=runner,
+                                            per_move=per_move), Mode(mode), workers, seed)
+    finally:
+        lock.release()
+    state = "interrupted; " if summary.interrupted else ""
+    click.echo(f"{state}{summary.counted} matches counted ({summary.voided} void), {summary.requeued} back in the "
+               f"queue, {summary.failed} failed" + ("; ranking stable" if summary.stable else ""), err=True)
+    print_rows("Ladder", ranking_rows(store), STANDING_COLUMNS, False)
+    if summary.interrupted and not forever:
+        sys.exit(INTERRUPTED_EXIT)  # stopped before its goal: the shell's Ctrl-C convention
+
+
+def _run_ladder(store: Store, stop: StopRule, settings: MatchSettings, mode: Mode, workers: int,
+                seed: int | None) -> RunSummary:
+    """The run itself, with a progress bar on stderr (the caller holds the coordinator lock)."""
+    from ladder.executors import pool_factory  # noqa: PLC0415 - the referee loads only to play
+    from ladder.loop import LadderRun, RunProgress  # noqa: PLC0415
+
     env = RatingEnv()
     rng = random.Random(seed)
-    settings = MatchSettings(preset=preset, match_format=f"duplicate:{deals}", runner=runner, per_move=per_move)
     console = Console(stderr=True)
     with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(),
@@ -145,15 +194,9 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
             note = "" if last is None else f" (last: m{last.match_id} {last.status})"
             progress.update(task, completed=update.counted, description=visible(f"ladder{note}"))
 
-        run = LadderRun(store, env, Scheduler(env, Mode(mode), random.Random(rng.getrandbits(64))), settings,
+        run = LadderRun(store, env, Scheduler(env, mode, random.Random(rng.getrandbits(64))), settings,
                         pool_factory(workers), workers=workers, rng=rng, on_progress=advance)
-        summary = run.run(stop)
-    state = "interrupted; " if summary.interrupted else ""
-    click.echo(f"{state}{summary.counted} matches counted ({summary.voided} void), {summary.requeued} back in the "
-               f"queue, {summary.failed} failed" + ("; ranking stable" if summary.stable else ""), err=True)
-    print_rows("Ladder", ranking_rows(store), STANDING_COLUMNS, False)
-    if summary.interrupted and not forever:
-        sys.exit(INTERRUPTED_EXIT)  # stopped before its goal: the shell's Ctrl-C convention
+        return run.run(stop)
 
 
 INTERRUPTED_EXIT = 130
@@ -165,6 +208,12 @@ STANDING_COLUMNS = [("rank", "rank"), ("bot", "bot"), ("version", "version"), ("
                     ("last played", "last_played")]
 
 
+def nothing_submitted(store: Store) -> str:
+    """What an empty store says instead of an empty table: how to fill it."""
+    return (f"no bots submitted yet in {store.data.root}: `dehla submit FOLDER` (a folder with a bot.toml) or "
+            "`dehla submit --sample random --sample heuristic`")
+
+
 def ranking_rows(store: Store, all_versions: bool = False) -> list[Any]:
     with store.reading() as session:
         return list(ranking(session, all_versions))
@@ -174,15 +223,21 @@ def ranking_rows(store: Store, all_versions: bool = False) -> list[Any]:
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--all", "all_versions", is_flag=True, help="Include older versions.")
 @data_option
+@store_errors
 def show_command(as_json: bool, all_versions: bool, data: Path | None) -> None:
     """Rankings by conservative rating (mu - 3 sigma)."""
     store = open_store(data)
-    print_rows("Ladder (rating = mu - 3 sigma)", ranking_rows(store, all_versions), STANDING_COLUMNS, as_json)
+    rows = ranking_rows(store, all_versions)
+    if not rows and not as_json:
+        click.echo(nothing_submitted(store))
+        return
+    print_rows("Ladder (rating = mu - 3 sigma)", rows, STANDING_COLUMNS, as_json)
 
 
 @ladder_group.command("partnerships")
 @click.option("--json", "as_json", is_flag=True)
 @data_option
+@store_errors
 def partnerships_command(as_json: bool, data: Path | None) -> None:
     """Partnerships (unordered pairs of versions) rated as units."""
     store = open_store(data)
@@ -197,6 +252,7 @@ def partnerships_command(as_json: bool, data: Path | None) -> None:
 @click.argument("bot", callback=utf8_text)
 @click.option("--json", "as_json", is_flag=True)
 @data_option
+@store_errors
 def history_command(bot: str, as_json: bool, data: Path | None) -> None:
     """BOT's rating after each of its matches."""
     store = open_store(data)
@@ -211,9 +267,11 @@ def history_command(bot: str, as_json: bool, data: Path | None) -> None:
 
 @ladder_group.command("matches")
 @click.option("--bot", default=None, callback=utf8_text, help="Only matches this bot played.")
-@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True)
+@click.option("--limit", type=click.IntRange(min=1, max=MAX_LIMIT), default=50, show_default=True,
+              help=f"At most this many matches (1 to {MAX_LIMIT}).")
 @click.option("--json", "as_json", is_flag=True)
 @data_option
+@store_errors
 def matches_command(bot: str | None, limit: int, as_json: bool, data: Path | None) -> None:
     """Recent matches with their record (replay with `dehla replay DATA/RECORD`)."""
     store = open_store(data)
@@ -233,6 +291,7 @@ def matches_command(bot: str | None, limit: int, as_json: bool, data: Path | Non
               help="Submit a sample bot (random, heuristic, search) in its folder form; repeatable.")
 @runner_option
 @data_option
+@store_errors
 def submit_command(folder: Path | None, samples: tuple[str, ...], runner: str, data: Path | None) -> None:
     """Validate a bot FOLDER (with bot.toml), store it as a version and prove it plays."""
     from ladder.folders import FolderError, sample_folder  # noqa: PLC0415 - the referee loads only to play
@@ -268,6 +327,7 @@ def submit_command(folder: Path | None, samples: tuple[str, ...], runner: str, d
 @click.command("bots")
 @click.option("--json", "as_json", is_flag=True)
 @data_option
+@store_errors
 def bots_command(as_json: bool, data: Path | None) -> None:
     """Submitted bots and their versions."""
     store = open_store(data)
@@ -280,6 +340,9 @@ def bots_command(as_json: bool, data: Path | None) -> None:
                     .order_by(Bot.name, BotVersion.number))]
     if as_json:
         click.echo(json.dumps(rows))
+        return
+    if not rows:
+        click.echo(nothing_submitted(store))
         return
     table = RichTable(title=plain(f"Bots in {store.data.root}"))
     for header in ("bot", "author", "version", "label", "hash", "submitted", "matches"):

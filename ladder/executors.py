@@ -7,10 +7,14 @@ calls ``submit(play, job)`` with a top-level function and plain data, and ``shut
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
+import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import ParamSpec, TypeVar
+
+from ladder.lifetime import die_with_parent
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -28,7 +32,9 @@ class InlineExecutor(Executor):
         return future
 
 
-def _ignore_interrupts() -> None:
+def _start_worker(coordinator: int) -> None:
+    """A new worker: dies with the coordinator (``ladder/lifetime.py``), idle Ctrl-C ignored."""
+    die_with_parent(coordinator)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -46,13 +52,18 @@ class MatchPool(ProcessPoolExecutor):
 
     A terminal's Ctrl-C reaches the workers too. A worker playing a match gives it up (the
     coordinator puts it back in the queue); an idle worker ignores it, rather than dying with a
-    traceback while it waits for its next job."""
+    traceback while it waits for its next job. A coordinator that is killed takes its workers
+    with it. ``submit`` only from the main thread: it spawns workers, whose parent-death signal
+    is tied to the spawning thread (``ladder/lifetime.py``)."""
 
     def __init__(self, workers: int) -> None:
         super().__init__(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                         initializer=_ignore_interrupts)
+                         initializer=_start_worker, initargs=(os.getpid(),))
 
     def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        if threading.current_thread() is not threading.main_thread():
+            raise RuntimeError("MatchPool.submit from the main thread only (it may spawn a worker, whose "
+                               "parent-death signal would fire when the calling thread ends)")
         return super().submit(_interruptible, fn, *args, **kwargs)
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from arena.engine.errors import ArenaError
 from arena.referee.launcher import sample_bot_names
@@ -23,7 +27,12 @@ class FolderError(ArenaError):
 
 
 def bot_files(folder: Path) -> list[Path]:
-    """The files that make up a bot, relative and sorted (caches and VCS folders skipped)."""
+    """The files that make up a bot, relative and sorted (caches and VCS folders skipped).
+
+    A listing with early, clear refusals; it proves nothing about the files by the time they are
+    read (the submitter may swap one for a symlink right after): readers go through ``open_member``."""
+    if not folder.is_dir():
+        raise FolderError("not a folder")
     files: list[Path] = []
     total = 0
     for root, dirs, names in os.walk(folder):
@@ -51,32 +60,108 @@ def bot_files(folder: Path) -> list[Path]:
 
 
 def content_hash(folder: Path) -> str:
-    """SHA-256 over every file's relative path and bytes: the version's identity."""
+    """SHA-256 over every file's relative path and bytes: the version's identity.
+
+    Every file is read through ``open_member`` (no symlink followed, regular files only)."""
     digest = hashlib.sha256()
-    try:
-        for relative in bot_files(folder):
-            data = (folder / relative).read_bytes()
+    files = bot_files(folder)
+    with open_root(folder) as root:
+        for relative in files:
+            with os.fdopen(open_member(root, relative), "rb") as source:
+                data = source.read(MAX_BYTES + 1)
+            if len(data) > MAX_BYTES:
+                raise FolderError(f"more than {MAX_BYTES // (1024 * 1024)} MB")
             digest.update(relative.as_posix().encode() + b"\0" + str(len(data)).encode() + b"\0" + data)
-    except OSError as exc:
-        raise FolderError(f"{folder}: cannot read ({exc.strerror})") from None
     return digest.hexdigest()
 
 
-def store_copy(folder: Path, destination: Path) -> None:
-    """Copy the bot's files to ``destination`` atomically, then make the copy read-only."""
-    destination.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=destination.parent))
+def open_member(root: int, relative: Path) -> int:
+    """Open ``relative`` under the directory ``root`` for reading, refusing to follow a symlink at
+    any step and refusing anything that is not a regular file once open (``fstat``, so a file
+    swapped after ``bot_files`` checked it cannot slip through). Returns the file descriptor."""
+    *folders, name = relative.parts
+    fds: list[int] = []
     try:
-        for relative in bot_files(folder):
-            target = staging / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(folder / relative, target)
-        if destination.exists():  # left by an interrupted submission that never reached the store
-            remove_tree(destination)
-        staging.rename(destination)
+        parent = root
+        for part in folders:
+            parent = _open_at(parent, part, os.O_DIRECTORY, relative)
+            fds.append(parent)
+        fd = _open_at(parent, name, os.O_NONBLOCK | os.O_NOCTTY, relative)  # a FIFO must not block us
+        kind = os.fstat(fd).st_mode
+        if not stat.S_ISREG(kind):
+            os.close(fd)
+            raise FolderError(f"{relative}: not a regular file")
+        return fd
+    finally:
+        for opened in fds:
+            os.close(opened)
+
+
+def _open_at(parent: int, name: str, flags: int, relative: Path) -> int:
+    try:
+        return os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | flags, dir_fd=parent)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):  # a symlink where a file or folder was
+            raise FolderError(f"{relative}: a symlink; a bot folder holds plain files only") from None
+        raise FolderError(f"{relative}: cannot read ({exc.strerror})") from None
+
+
+@contextmanager
+def open_root(folder: Path) -> Iterator[int]:
+    """The bot folder as a directory descriptor, the anchor of every ``open_member``."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise FolderError(f"cannot read the folder ({exc.strerror})") from None
+    try:
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def store_copy(folder: Path, staging_parent: Path) -> Path:
+    """Copy the bot's files into a new staging folder under ``staging_parent`` and return it.
+
+    The copy reads each file through ``open_member`` and counts the bytes it really copies
+    against ``MAX_BYTES`` (a file may grow after it was listed). Hash and read the *copy*,
+    never the source: the source belongs to the submitter and may change at any moment."""
+    staging_parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=staging_parent))
+    try:
+        total = 0
+        files = bot_files(folder)
+        with open_root(folder) as root:
+            for relative in files:
+                target = staging / relative
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with os.fdopen(open_member(root, relative), "rb") as source:
+                    mode = 0o644 | (os.fstat(source.fileno()).st_mode & 0o111)
+                    with target.open("xb") as copy:
+                        total += _copy_bounded(source, copy, MAX_BYTES - total)
+                target.chmod(mode)
     except BaseException:
         remove_tree(staging)
         raise
+    return staging
+
+
+def _copy_bounded(source: BinaryIO, target: BinaryIO, budget: int) -> int:
+    copied = 0
+    while chunk := source.read(1 << 20):
+        copied += len(chunk)
+        if copied > budget:
+            raise FolderError(f"more than {MAX_BYTES // (1024 * 1024)} MB")
+        target.write(chunk)
+    return copied
+
+
+def put_in_place(staging: Path, destination: Path) -> None:
+    """Move a staged copy to ``destination`` (replacing a leftover of an interrupted submission
+    that never reached the store), then make it read-only."""
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    if destination.exists():
+        remove_tree(destination)
+    staging.rename(destination)
     for root, dirs, names in os.walk(destination):
         for name in names:
             path = Path(root) / name

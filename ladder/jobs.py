@@ -2,7 +2,8 @@
 
 ``play_match_job`` is a top-level function so a process pool (today) or a cluster backend
 (later: Dask) can ship it to a worker. It starts the four bots with the chosen runner, plays
-the match through the referee and reports what happened; it never touches the store.
+the match through the referee into a folder of its own attempt, and reports what happened; it
+never touches the store nor the counted records (``ladder/records.py``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand
 from arena.referee.table import MatchOutcome, TableConfig
+from ladder.records import attempt_folder
 from ladder.runners import make_runner
 
 
@@ -72,17 +74,21 @@ class MatchReport:
     faults: tuple[SeatFault, ...] = ()
     void_reason: str | None = None
     record: str | None = None
+    """Where the record is once this attempt is counted (``matches/m000042.jsonl``)."""
     seconds: float = 0.0
     deal_scores: tuple[float, ...] = field(default=())
+    staged: str | None = None
+    """This attempt's own folder holding the record and logs until then (``ladder/records.py``)."""
 
 
-def report_from_outcome(job: MatchJob, outcome: MatchOutcome, record: str | None, seconds: float) -> MatchReport:
+def report_from_outcome(job: MatchJob, outcome: MatchOutcome, record: str | None, seconds: float,
+                        staged: str | None = None) -> MatchReport:
     return MatchReport(
         match_id=job.match_id, attempt=job.attempt, status=outcome.status, winner_team=outcome.winner_team,
         score=(outcome.score[0], outcome.score[1]), hands=len(outcome.hands), forfeit_team=outcome.forfeit_team,
         faults=tuple(SeatFault(f.seat, f.kind.value, f.detail) for f in outcome.faults),
         void_reason=outcome.void_reason, record=record, seconds=seconds,
-        deal_scores=tuple(outcome.deal_scores),
+        deal_scores=tuple(outcome.deal_scores), staged=staged,
     )
 
 
@@ -103,14 +109,14 @@ def play_match_job(job: MatchJob) -> MatchReport:
     start = time.perf_counter()
     config = table_config(job)
     records = Path(job.records)
-    records.mkdir(parents=True, exist_ok=True)
+    staged = attempt_folder(records, job.key, job.attempt)
     commands = [seat_command(bot) for bot in job.seats]
     runner = make_runner(job.runner)
     a = (commands[0], commands[2])
     b = (commands[1], commands[3])
     if runner is None:
-        outcome = asyncio.run(play_local_match(a, b, config, records))
+        outcome = asyncio.run(play_local_match(a, b, config, staged))
     else:
-        outcome = asyncio.run(play_local_match(a, b, config, records, None, runner))  # type: ignore[call-arg,unused-ignore]
+        outcome = asyncio.run(play_local_match(a, b, config, staged, None, runner))  # type: ignore[call-arg,unused-ignore]
     record = str(records / f"{job.key}.jsonl")
-    return report_from_outcome(job, outcome, record, time.perf_counter() - start)
+    return report_from_outcome(job, outcome, record, time.perf_counter() - start, str(staged))

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 
 from ladder.paths import ArenaData
 from ladder.schema import Bot, BotVersion
-from ladder.store import Store
+from ladder.store import Store, damaged
 
 
 def submitted_bot_folder(spec: str, data: ArenaData | None = None) -> Path | None:
@@ -18,8 +19,8 @@ def submitted_bot_folder(spec: str, data: ArenaData | None = None) -> Path | Non
     ``dehla match`` never creates one).
     """
     name, _, number = spec.partition("#")
-    if not name or (number and not number.isdigit()):
-        return None
+    if not name or (number and not (number.isascii() and number.isdigit() and int(number) < 2**63)):
+        return None  # not a version number SQLite's integers can hold: no such version
     data = data or ArenaData.locate()
     if data.database_url.startswith("sqlite:///") and not Path(data.database_url[len("sqlite:///"):]).exists():
         return None
@@ -31,5 +32,7 @@ def submitted_bot_folder(spec: str, data: ArenaData | None = None) -> Path | Non
                 query = query.where(BotVersion.number == int(number))
             version = session.scalars(query.order_by(BotVersion.number.desc())).first()
             return None if version is None else data.root / version.path
+    except SQLAlchemyError as exc:  # a damaged store: one line (a StoreError), not a traceback
+        raise damaged(data.database_url, exc) from None
     finally:
         store.close()

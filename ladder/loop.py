@@ -14,16 +14,22 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from pathlib import Path
 
 from ladder.executors import ExecutorFactory
 from ladder.interrupts import DeferredInterrupt
 from ladder.jobs import MatchJob, MatchReport, play_match_job
 from ladder.queue import MatchSettings, enqueue, entries, job_for, lease, queued, release, requeue_abandoned
 from ladder.ratings import RatingEnv
+from ladder.records import clear_stale, discard, put_in_place
 from ladder.results import record_report
 from ladder.scheduler import Scheduler
 from ladder.store import Store
 from ladder.views import ranking
+
+MATCH_SEED_BITS = 63
+"""A match seed is drawn from this many bits: a bot that sees 13 cards must not be able to try
+every seed until one deals it its hand (and then know every other hand of the match)."""
 
 PlayFn = Callable[[MatchJob], MatchReport]
 
@@ -78,8 +84,11 @@ class LadderRun:
         self._order: tuple[int, ...] = ()
 
     def run(self, stop: StopRule) -> RunSummary:
+        """Play until ``stop``. The caller holds the coordinator lock (``ladder/coordinator.py``):
+        what a run that died left (running matches, attempt folders) is taken back here."""
         with self.store.transaction() as session:
             self.requeued += requeue_abandoned(session)
+        clear_stale(self.store.data.matches)
         inflight: dict[Future[MatchReport], tuple[int, int]] = {}
         executor = self.executor_factory()
         interrupted = False
@@ -142,7 +151,8 @@ class LadderRun:
                 pairing = self.scheduler.next(entries(session))
                 if pairing is None:
                     return None
-                candidates = [enqueue(session, self.env, pairing, self.rng.getrandbits(31), self.settings).id]
+                seed = self.rng.getrandbits(MATCH_SEED_BITS)
+                candidates = [enqueue(session, self.env, pairing, seed, self.settings).id]
             for match_id in candidates:
                 attempt = lease(session, match_id, self.owner)
                 if attempt is not None:
@@ -164,8 +174,7 @@ class LadderRun:
             self.failed += status == "failed"
             self.requeued += status == "queued"
             return False
-        with self.store.transaction() as session:
-            counted = record_report(session, self.env, report, self.store.data.root)
+        counted = self.record(report)
         if counted:
             self.counted += 1
             self.voided += report.status == "void"
@@ -173,6 +182,19 @@ class LadderRun:
         if self.on_progress:
             self.on_progress(RunProgress(self.counted, None, self.stable_for, report))
         return False
+
+    def record(self, report: MatchReport) -> bool:
+        """Count the report and put its record in place before the count commits (a crash in
+        between leaves a whole record of a match that will be played again); a report that does
+        not count leaves the counted record alone."""
+        records = self.store.data.matches
+        with self.store.transaction() as session:
+            counted = record_report(session, self.env, report, self.store.data.root)
+            if counted and report.staged is not None:
+                put_in_place(Path(report.staged), records)
+        if not counted and report.staged is not None:
+            discard(Path(report.staged), records)
+        return counted
 
     def _track_order(self) -> None:
         with self.store.reading() as session:

@@ -11,6 +11,7 @@ from enum import StrEnum
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     CheckConstraint,
     DateTime,
     Float,
@@ -129,7 +130,8 @@ class Match(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     status: Mapped[str] = mapped_column(String(16), index=True, default=MatchStatus.QUEUED.value)
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    """63 random bits: too many to recover from the cards one seat sees (``MATCH_SEED_BITS``)."""
     preset: Mapped[str] = mapped_column(String(32))
     match_format: Mapped[str] = mapped_column(String(32))
     team_a_id: Mapped[int] = mapped_column(ForeignKey("partnerships.id"), index=True)

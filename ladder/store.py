@@ -7,13 +7,14 @@ Alembic migrations in ``ladder/migrations`` whenever the store is opened.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine, create_engine, event, inspect, text
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy import Engine, create_engine, event, inspect, make_url, text
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.engine.errors import ArenaError
@@ -23,12 +24,72 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD = "0002"
+HEAD = "0003"
 """The newest migration; a store already there opens without loading Alembic (a test checks it)."""
 
 
+SQLITE_HEADER = b"SQLite format 3\0"
+FOREIGN = "a database with tables but not a ladder store (no alembic_version), left untouched"
+
+
 class StoreError(ArenaError):
-    """The store cannot be opened or upgraded; the message says which and why."""
+    """The store cannot be opened, upgraded or read; the message says which and why."""
+
+
+def describe(url: str) -> str:
+    """The store as a person would name it: the SQLite file, or the URL without its password."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return "the store (unparsable database URL)"
+    if parsed.get_backend_name() == "sqlite" and parsed.database:
+        return f"store {parsed.database}"
+    return f"store {parsed.render_as_string(hide_password=True)}"
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of an SQLite store (None: another database, or an in-memory one)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
+
+
+def refuse_non_store(path: Path) -> None:
+    """An existing file that is not a ladder store is never opened as one: SQLite would take an
+    empty file for a new database, and the engine's pragmas and the migrations would write into a
+    foreign one. Read with a plain connection (no pragmas, a read transaction writes nothing)."""
+    try:
+        with path.open("rb") as file:
+            header = file.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return  # a fresh store is created here
+    except OSError as exc:
+        raise StoreError(f"store {path}: cannot read ({exc.strerror})") from None
+    if header != SQLITE_HEADER:
+        what = "is empty (0 bytes)" if not header else "is not an SQLite database"
+        raise StoreError(f"store {path} {what}: not a ladder store, left untouched; move it away to start a "
+                         "new store, or restore it from a backup")
+    connection = sqlite3.connect(path)
+    try:
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"store {path}: cannot read it (DatabaseError: {exc}); if it is damaged, restore it "
+                         "from a backup") from None
+    finally:
+        connection.close()
+    if tables and "alembic_version" not in tables:
+        raise StoreError(f"store {path}: {FOREIGN}")
+
+
+def _describe_error(exc: SQLAlchemyError) -> str:
+    original = getattr(exc, "orig", None)
+    cause = original if original is not None else exc
+    first = str(cause).splitlines()[0] if str(cause) else ""
+    return f"{type(cause).__name__}: {first}"
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -56,12 +117,16 @@ def alembic_config() -> Config:
 
 
 def upgrade(engine: Engine) -> None:
-    """Bring the schema to the newest migration (a no-op when it is already there)."""
+    """Bring the schema to the newest migration (a no-op when it is already there). A database
+    with tables but no migration history belongs to something else: refused, never written."""
     with engine.connect() as connection:
-        if inspect(connection).has_table("alembic_version"):
+        inspector = inspect(connection)
+        if inspector.has_table("alembic_version"):
             current = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
             if current == [HEAD]:
                 return
+        elif inspector.get_table_names():
+            raise StoreError(f"{describe(str(engine.url))}: {FOREIGN}")
     from alembic import command  # noqa: PLC0415
 
     config = alembic_config()
@@ -80,17 +145,35 @@ class Store:
 
     @classmethod
     def open(cls, data: ArenaData) -> Store:
+        """Open (or, where no file exists yet, create) the store and bring it to the newest schema."""
         try:
             data.root.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"data folder {data.root}: cannot create ({exc.strerror})") from None
+        path = sqlite_file(data.database_url)
+        if path is not None:
+            refuse_non_store(path)
         try:
             engine = make_engine(data.database_url)
             upgrade(engine)
         except SQLAlchemyError as exc:
-            raise StoreError(f"store {data.database_url}: {type(exc).__name__}: {exc.args[0] if exc.args else exc}") \
-                from None
+            raise damaged(data.database_url, exc) from None
         return cls(data, engine)
+
+    def check_integrity(self) -> None:
+        """Refuse a damaged SQLite store before using it (``PRAGMA quick_check``: reads every page
+        once, milliseconds for a ladder's store; a no-op on other databases, which check themselves)."""
+        if self.engine.dialect.name != "sqlite":
+            return
+        try:
+            with self.engine.connect() as connection:
+                verdict = connection.exec_driver_sql("PRAGMA quick_check(1)").scalar()
+        except SQLAlchemyError as exc:
+            raise damaged(str(self.engine.url), exc) from None
+        if verdict != "ok":
+            detail = " ".join(str(verdict).replace("*** in database main ***", "").split())
+            raise StoreError(f"{describe(str(self.engine.url))} is damaged ({detail}); left untouched: "
+                             "restore it from a backup")
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
@@ -105,3 +188,9 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def damaged(url: str, exc: SQLAlchemyError) -> StoreError:
+    """A database error as one line: which store, what the driver said."""
+    return StoreError(f"{describe(url)}: cannot use it ({_describe_error(exc)}); if it is damaged, restore it "
+                      "from a backup")

@@ -1,10 +1,11 @@
 """``dehla submit``: validate a bot folder, store it as an immutable version, prove it plays.
 
-Steps: read ``bot.toml``; hash the folder's content (same content: nothing to do); copy it into
-``bots/NAME/HASH12/`` read-only; play two validation matches from that copy (the bot in all
-four seats, then its copies against ``random``), one deal each in duplicate, with the ladder's
-runner and clock; accept only if both end without a fault. A rejection removes the copy and
-names the failing check with the tail of the bot's own log.
+Steps: copy the folder (no symlink followed, regular files only, checked on the opened file)
+into a staging folder; read ``bot.toml`` and hash the content *of the copy* (same content:
+nothing to do); move the copy to ``bots/NAME/HASH12/`` read-only; play two validation matches
+from that copy (the bot in all four seats, then its copies against ``random``), one deal each
+in duplicate, with the ladder's runner and clock; accept only if both end without a fault. A
+rejection removes the copy and names the failing check with the tail of the bot's own log.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from arena.bots.manifest import BotManifest, load_manifest
+from arena.bots.manifest import BotManifest, ManifestError, load_manifest
 from arena.contract.faults import FaultPolicy
 from arena.contract.time_control import TimeControl
 from arena.engine.errors import ArenaError
@@ -25,7 +26,7 @@ from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand, resolve_bot
 from arena.referee.table import MatchOutcome, TableConfig
-from ladder.folders import content_hash, remove_tree, store_copy
+from ladder.folders import content_hash, put_in_place, remove_tree, store_copy
 from ladder.ratings import RatingEnv
 from ladder.runners import make_runner
 from ladder.schema import Bot, BotVersion
@@ -102,26 +103,42 @@ def _tail(path: Path) -> str:
 
 def submit(store: Store, env: RatingEnv, folder: Path, runner: str,
            validate: Validator = validation_matches) -> Submission:
-    """Store ``folder`` as a new version of its bot (or find it stored already)."""
-    manifest = load_manifest(folder)
-    digest = content_hash(folder)
-    with store.reading() as session:
-        known = session.execute(select(BotVersion, Bot.name).join(Bot, Bot.id == BotVersion.bot_id)
-                                .where(BotVersion.content_hash == digest)).first()
-    if known is not None:
-        version, name = known
-        return Submission(name, version.number, version.label, digest, version.path, False)
-    relative = Path("bots") / manifest.name / digest[:12]
-    destination = store.data.root / relative
-    store_copy(folder, destination)
+    """Store ``folder`` as a new version of its bot (or find it stored already).
+
+    Everything after the copy reads the copy: the manifest, the hash, the validation matches.
+    The source folder belongs to the submitter, who may change it while we work."""
+    staging = store_copy(folder, store.data.bots)
     try:
-        command = BotCommand(manifest.name, load_manifest(destination).argv(), cwd=str(destination),
-                             resources=manifest.resources)
+        manifest = _manifest_of(staging, folder)
+        digest = content_hash(staging)
+        with store.reading() as session:
+            known = session.execute(select(BotVersion, Bot.name).join(Bot, Bot.id == BotVersion.bot_id)
+                                    .where(BotVersion.content_hash == digest)).first()
+        if known is not None:
+            version, name = known
+            remove_tree(staging)
+            return Submission(name, version.number, version.label, digest, version.path, False)
+        relative = Path("bots") / manifest.name / digest[:12]
+        destination = store.data.root / relative
+        put_in_place(staging, destination)
+    except BaseException:
+        remove_tree(staging)
+        raise
+    try:
+        command = BotCommand(manifest.name, manifest.argv(), cwd=str(destination), resources=manifest.resources)
         validate(command, store.data.validation / digest[:12], runner)
     except BaseException:
         remove_tree(destination)
         raise
     return _insert(store, env, manifest, digest, str(relative))
+
+
+def _manifest_of(staging: Path, folder: Path) -> BotManifest:
+    """The copy's manifest; its errors name the submitted folder, not the staging copy."""
+    try:
+        return load_manifest(staging)
+    except ManifestError as exc:
+        raise ManifestError(str(exc).replace(str(staging), str(folder))) from None
 
 
 def _insert(store: Store, env: RatingEnv, manifest: BotManifest, digest: str, path: str) -> Submission:

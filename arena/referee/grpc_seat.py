@@ -45,8 +45,18 @@ DEADLINE_SLACK = 0.002
 LOG_EVIDENCE = 600
 """Characters of a bot's log tail kept as a fault's evidence."""
 
+STALL_GRACE = 0.25
+"""Seconds past a call's deadline after which the referee gives up on gRPC and ends the call
+itself: a bot that stalls its connection (it stops reading while it floods frames) keeps
+gRPC's own deadline from ever firing, which would hang the match."""
+
+MAX_METADATA_BYTES = 16 * 1024
+"""Largest response headers (or trailers) accepted from a bot: bots send only a status."""
+
 CHANNEL_OPTIONS = [
     ("grpc.max_receive_message_length", TRANSPORT_MAX_REPLY_BYTES),
+    ("grpc.max_metadata_size", MAX_METADATA_BYTES // 2),
+    ("grpc.absolute_max_metadata_size", MAX_METADATA_BYTES),
     ("grpc.initial_reconnect_backoff_ms", 20),
     ("grpc.min_reconnect_backoff_ms", 20),
     ("grpc.max_reconnect_backoff_ms", 100),
@@ -83,8 +93,10 @@ class GrpcSeat:
         self._stub = convert.BotServiceStub(self._channel)
         try:
             await self._wait_healthy(deadline)
-            response = await self._stub.StartMatch(convert.start_to_pb(start),
-                                                   timeout=max(0.001, deadline - loop.time()))
+            budget = max(0.001, deadline - loop.time())
+            response = await _bounded(self._stub.StartMatch(convert.start_to_pb(start), timeout=budget), budget)
+        except _StalledError:
+            raise BotFault(FaultKind.FAILED_START, f"connection stalled: no StartMatch reply{_STALLED}") from None
         except grpc.aio.AioRpcError as exc:
             raise BotFault(FaultKind.FAILED_START, self._status_note(exc) + self._exit_note(),
                            self._evidence(exc)) from None
@@ -120,8 +132,11 @@ class GrpcSeat:
             if self.process is not None and self.process.exited:
                 raise BotFault(FaultKind.FAILED_START, f"exited before serving{self._exit_note()}",
                                self._evidence())
+            budget = min(remaining, 0.25)
             try:
-                reply = await health.Check(request, timeout=min(remaining, 0.25), wait_for_ready=True)
+                reply = await _bounded(health.Check(request, timeout=budget, wait_for_ready=True), budget)
+            except _StalledError:
+                raise BotFault(FaultKind.FAILED_START, f"connection stalled: no health reply{_STALLED}") from None
             except grpc.aio.AioRpcError as exc:
                 if exc.code() in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAVAILABLE):
                     continue
@@ -137,7 +152,9 @@ class GrpcSeat:
                                            response_deserializer=None)
         started = asyncio.get_running_loop().time()
         try:
-            data = await decide(convert.decision_to_pb(request, self.match_id), timeout=timeout)
+            data = await _bounded(decide(convert.decision_to_pb(request, self.match_id), timeout=timeout), timeout)
+        except _StalledError:
+            raise _stalled(timeout) from None
         except grpc.aio.AioRpcError as exc:
             raise self._fault(exc, started, timeout) from None
         if len(data) > MAX_REPLY_BYTES:
@@ -151,7 +168,9 @@ class GrpcSeat:
     async def end_hand(self, end: HandEnd, timeout: float) -> None:
         started = asyncio.get_running_loop().time()
         try:
-            await self._stub.EndHand(convert.hand_end_to_pb(end, self.match_id), timeout=timeout)
+            await _bounded(self._stub.EndHand(convert.hand_end_to_pb(end, self.match_id), timeout=timeout), timeout)
+        except _StalledError:
+            raise _stalled(timeout) from None
         except grpc.aio.AioRpcError as exc:
             raise self._fault(exc, started, timeout) from None
 
@@ -160,7 +179,9 @@ class GrpcSeat:
             return
         started = asyncio.get_running_loop().time()
         try:
-            await self._stub.EndMatch(convert.match_end_to_pb(end, self.match_id), timeout=timeout)
+            await _bounded(self._stub.EndMatch(convert.match_end_to_pb(end, self.match_id), timeout=timeout), timeout)
+        except _StalledError:
+            raise _stalled(timeout) from None
         except grpc.aio.AioRpcError as exc:
             raise self._fault(exc, started, timeout) from None
 
@@ -195,10 +216,31 @@ class GrpcSeat:
         """What the bot said: its status text and the tail of its log (record only)."""
         parts = []
         if exc is not None and exc.details():
-            parts.append(f"status text: {exc.details()}")
+            text = exc.details()  # gRPC's own text can quote the bot's headers: megabytes of them
+            parts.append(f"status text: {text[:LOG_EVIDENCE]}" + (" ..." if len(text) > LOG_EVIDENCE else ""))
         process = self.process
         if process is not None and process.process is not None:
             tail = process.log_tail(LOG_EVIDENCE).strip()
             if tail:
                 parts.append(f"log tail: {tail[-LOG_EVIDENCE:]}")
         return "; ".join(parts)
+
+
+_STALLED = f" within its deadline + {STALL_GRACE:.2f} s (the bot stopped reading the referee's connection)"
+
+
+class _StalledError(Exception):
+    """A call that gRPC did not end by its own deadline: the connection is stalled."""
+
+
+async def _bounded(call: Any, timeout: float) -> Any:
+    """Await a gRPC call on the referee's own clock as well as gRPC's: the call is cancelled
+    ``STALL_GRACE`` after its deadline whatever the connection is doing."""
+    try:
+        return await asyncio.wait_for(call, timeout + STALL_GRACE)
+    except TimeoutError:
+        raise _StalledError from None
+
+
+def _stalled(timeout: float) -> BotFault:
+    return BotFault(FaultKind.TIMEOUT, f"no reply before the call's deadline of {timeout:.3f} s{_STALLED}")

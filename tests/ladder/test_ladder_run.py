@@ -150,3 +150,16 @@ def test_ctrl_c_stops_cleanly_with_no_match_half_counted(tmp_path: Path) -> None
     assert resumed.counted == 2
     with store.reading() as session:
         assert session.get_one(Match, 3).status == "done"
+
+
+def test_match_seeds_are_too_wide_to_recover_from_one_hand(tmp_path: Path) -> None:
+    """A seat sees 13 cards; with 31-bit seeds it could try every seed until one deals it that
+    hand, and then know every hand of the match. Seeds are 63-bit, stored as such (not clipped
+    to a 32-bit column) and read back exactly."""
+    store = open_store(tmp_path)
+    add_bots(store, ["s1", "s3"], tmp_path / "src")
+    make_run(store, seed=5).run(StopRule(matches=12))
+    with store.reading() as session:
+        seeds = list(session.scalars(select(Match.seed)))
+    assert len(seeds) == 12 and all(0 <= s < 2**63 for s in seeds)
+    assert sum(s >= 2**40 for s in seeds) >= 11  # 31-bit seeds: none; 63-bit: each with odds 1 - 2**-23
