@@ -1,0 +1,72 @@
+"""The covert bot (``bots/covert.py``) run standalone in a sandbox, with pipes to its stdin and
+its reports; and the sandbox's command line as it was before the ``/proc`` masks, for the
+negative controls (``tests/test_sandbox_covert.py``, ``bench/covert.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.sandbox import Limits, Program
+from arena.sandbox.bwrap import SandboxLaunch
+from tests.hostile.harness import BOTS, MARK, sandbox_runner
+
+LIMITS = Limits(memory_mb=256, processes=96, disk_mb=8, open_files=256, cpu_seconds=120)
+"""Room for the load role's 64 threads; one CPU's share, like a bot's default."""
+
+
+def unmasked(argv: Sequence[str]) -> list[str]:
+    """The command line without the binds over ``/proc`` files (the sandbox before the masks)."""
+    out: list[str] = []
+    index = 0
+    while index < len(argv):
+        if argv[index] == "--ro-bind" and argv[index + 2].startswith("/proc/"):
+            index += 3
+            continue
+        out.append(argv[index])
+        index += 1
+    return out
+
+
+class Sandboxed:
+    """One covert bot in its own sandbox (``--standalone``: it does not serve)."""
+
+    def __init__(self, folder: Path, *args: str, masked: bool = True, limits: Limits = LIMITS) -> None:
+        program = Program((sys.executable, f"{BOTS}/covert.py", *args, "--standalone"), code=str(BOTS))
+        folder.mkdir(parents=True, exist_ok=True)
+        launch = sandbox_runner().prepare(program, f"unix:{folder}/bot.sock", limits)
+        assert isinstance(launch, SandboxLaunch)
+        self.launch = launch
+        argv = list(launch.argv) if masked else unmasked(launch.argv)
+        self.process = subprocess.Popen(argv, env=launch.env, stdin=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        stdout=subprocess.DEVNULL, text=True)
+
+    def next_report(self, attack: str) -> dict[str, Any]:
+        """Block on the pipe until the bot's next report of ``attack``."""
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            if MARK in line:
+                found: dict[str, Any] = json.loads(line[line.index(MARK) + len(MARK):])
+                if found["attack"] == attack:
+                    return found
+        raise AssertionError(f"the covert bot ended without a {attack} report (exit {self.process.wait()})")
+
+    def go(self) -> None:
+        """One line on its stdin: the next step."""
+        assert self.process.stdin is not None
+        self.process.stdin.write("go\n")
+        self.process.stdin.flush()
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        for pipe in (self.process.stdin, self.process.stderr):
+            if pipe is not None:
+                pipe.close()
+        asyncio.run(self.launch.finish())
