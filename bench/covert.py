@@ -11,7 +11,9 @@ masks taken out of the command line (``unmasked``):
 - ``threads``: the thread count in ``/proc/loadavg``; ``file-nr``: open files, host-wide;
 - ``sysinfo-procs``: the same thread count from the ``sysinfo(2)`` call (no file to mask);
 - ``cpu``: the sender spins or sleeps, the receiver counts its own loop's iterations (what
-  remains; it does not depend on the masks).
+  remains; it does not depend on the masks); once as the runner starts them, once with the
+  sender pinned to CPU 0 and the receiver to CPU 1 (``taskset`` before the chain), an estimate
+  of what disjoint cpusets would leave (the bot could widen a plain affinity; a cpuset not).
 
 A bit error rate near 0.5 is no channel; the receiver decoding a constant gives the share of
 ones in the message (0.5, the string is balanced). Run as root:
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -32,8 +35,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.hostile.covert_pair import Sandboxed  # noqa: E402
-from tests.hostile.harness import sandbox_problem  # noqa: E402
+from tests.hostile.covert_pair import Sandboxed
+from tests.hostile.harness import sandbox_problem
 
 COUNTER_SLOT = 0.05
 """50 ms a bit: the 20 bit/s of the report."""
@@ -53,11 +56,23 @@ def message(count: int, seed: int) -> str:
     return "".join(bits)
 
 
-def transmit(folder: Path, bits: str, channel: str, slot: float, masked: bool) -> dict[str, Any]:
+def pin(cpu: int | None) -> list[str]:
+    """``taskset`` before the chain: the sandbox inherits the CPU affinity."""
+    if cpu is None:
+        return []
+    taskset = shutil.which("taskset")
+    if taskset is None:
+        raise SystemExit("bench/covert.py: taskset (util-linux) is needed for the pinned runs")
+    return [taskset, "-c", str(cpu)]
+
+
+def transmit(folder: Path, bits: str, channel: str, slot: float, masked: bool, pinned: bool) -> dict[str, Any]:
     start = time.time() + START_MARGIN
     timing = ["--channel", channel, "--start", repr(start), "--slot", repr(slot)]
-    receiver = Sandboxed(folder / "receive", "--role", "receive", "--count", str(len(bits)), *timing, masked=masked)
-    sender = Sandboxed(folder / "send", "--role", "send", "--bits", bits, *timing, masked=masked)
+    receiver = Sandboxed(folder / "receive", "--role", "receive", "--count", str(len(bits)), *timing, masked=masked,
+                         prefix=pin(1 if pinned else None))
+    sender = Sandboxed(folder / "send", "--role", "send", "--bits", bits, *timing, masked=masked,
+                       prefix=pin(0 if pinned else None))
     try:
         got = receiver.next_report("covert-receive")
         sender.next_report("covert-send")
@@ -78,27 +93,28 @@ def main() -> None:
     args = parser.parse_args()
     if problem := sandbox_problem():
         raise SystemExit(f"bench/covert.py: {problem}")
-    plan = [(channel, COUNTER_SLOT, masked) for channel in ("processes", "threads", "file-nr", "sysinfo-procs")
+    plan = [(channel, COUNTER_SLOT, masked, False) for channel in ("processes", "threads", "file-nr", "sysinfo-procs")
             for masked in (False, True)]
-    plan += [("cpu", slot, True) for slot in CPU_SLOTS]
+    plan += [("cpu", slot, True, pinned) for pinned in (False, True) for slot in CPU_SLOTS]
     results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="dh-covert-") as scratch:
-        for channel, slot, masked in plan:
+        for channel, slot, masked, pinned in plan:
             runs = []
             for repeat in range(args.repeats):
                 bits = message(args.bits, args.seed + repeat)
-                runs.append(transmit(Path(scratch) / f"{len(results)}-{repeat}", bits, channel, slot, masked))
+                runs.append(transmit(Path(scratch) / f"{len(results)}-{repeat}", bits, channel, slot, masked, pinned))
             errors = sum(run["errors"] for run in runs)
             total = args.bits * args.repeats
-            result = {"channel": channel, "mode": "masked" if masked else "unmasked", "slot_s": slot,
+            mode = ("masked" if masked else "unmasked") + (", pinned" if pinned else "")
+            result = {"channel": channel, "mode": mode, "slot_s": slot,
                       "rate_bit_s": round(1 / slot, 1), "bits": total, "errors": errors,
                       "ber": round(errors / total, 3), "bers": [round(run["ber"], 3) for run in runs],
                       "ones_decoded": [run["ones_decoded"] for run in runs]}
             results.append(result)
-            log(f"{channel:14} {result['mode']:9} {result['rate_bit_s']:5} bit/s  BER {result['ber']:.3f}")
-    print(f"{'channel':14} {'sandbox':9} {'bit/s':>6} {'BER':>6}  per run")
+            log(f"{channel:14} {mode:15} {result['rate_bit_s']:5} bit/s  BER {result['ber']:.3f}")
+    print(f"{'channel':14} {'sandbox':15} {'bit/s':>6} {'BER':>6}  per run")
     for result in results:
-        print(f"{result['channel']:14} {result['mode']:9} {result['rate_bit_s']:6} {result['ber']:6.3f}  "
+        print(f"{result['channel']:14} {result['mode']:15} {result['rate_bit_s']:6} {result['ber']:6.3f}  "
               f"{result['bers']}")
     with open("/proc/loadavg") as handle:
         load = handle.read().split()[:3]

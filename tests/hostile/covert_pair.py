@@ -34,15 +34,17 @@ def unmasked(argv: Sequence[str]) -> list[str]:
 
 
 class Sandboxed:
-    """One covert bot in its own sandbox (``--standalone``: it does not serve)."""
+    """One covert bot in its own sandbox (``--standalone``: it does not serve); ``prefix`` goes
+    before the command chain (``taskset -c N`` to pin it to a CPU)."""
 
-    def __init__(self, folder: Path, *args: str, masked: bool = True, limits: Limits = LIMITS) -> None:
+    def __init__(self, folder: Path, *args: str, masked: bool = True, limits: Limits = LIMITS,
+                 prefix: Sequence[str] = ()) -> None:
         program = Program((sys.executable, f"{BOTS}/covert.py", *args, "--standalone"), code=str(BOTS))
         folder.mkdir(parents=True, exist_ok=True)
         launch = sandbox_runner().prepare(program, f"unix:{folder}/bot.sock", limits)
         assert isinstance(launch, SandboxLaunch)
         self.launch = launch
-        argv = list(launch.argv) if masked else unmasked(launch.argv)
+        argv = [*prefix, *(launch.argv if masked else unmasked(launch.argv))]
         self.process = subprocess.Popen(argv, env=launch.env, stdin=subprocess.PIPE, stderr=subprocess.PIPE,
                                         stdout=subprocess.DEVNULL, text=True)
 
