@@ -13,8 +13,9 @@ pid the referee holds is, in the end, bubblewrap's monitor:
    no new privileges;
 5. ``bwrap``: new user, pid, network, ipc, uts and cgroup namespaces; a read-only root with the
    system, the interpreter, the arena's packages and the bot's code at ``/bot``; a fresh
-   ``/proc`` (its host-wide counters covered by static files: ``freeze_proc``) and minimal ``/dev``; size-capped private tmpfs ``/tmp`` and ``/dev/shm``; the
-   socket folder at ``/run/dehla``; killed with its parent; no nested user namespaces.
+   ``/proc`` (its host-wide counters covered by static files: ``freeze_proc``) and minimal
+   ``/dev``; size-capped private tmpfs ``/tmp`` and ``/dev/shm``; the socket folder at
+   ``/run/dehla``; killed with its parent; no nested user namespaces.
 
 The referee reaches the bot's socket through ``/proc/<pid>/root``, the monitor's view of the
 private mount namespace: the address it was given is a symlink to that path. So the only
