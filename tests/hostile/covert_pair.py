@@ -1,10 +1,12 @@
 """The covert bot (``bots/covert.py``) run standalone in a sandbox, with pipes to its stdin and
-its reports; and the sandbox's command line as it was before the ``/proc`` masks, for the
-negative controls (``tests/test_sandbox_covert.py``, ``bench/covert.py``)."""
+its reports; and the sandbox's command line as it was before the ``/proc`` masks and before the
+seccomp filter refused the counter calls, for the negative controls
+(``tests/test_sandbox_covert.py``, ``bench/covert.py``)."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import subprocess
 import sys
@@ -12,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.sandbox import Limits, Program
+from arena.sandbox import Limits, Program, seccomp
 from arena.sandbox.bwrap import SandboxLaunch
 from tests.hostile.harness import BOTS, MARK, sandbox_runner
 
@@ -20,8 +22,18 @@ LIMITS = Limits(memory_mb=256, processes=96, disk_mb=8, open_files=256, cpu_seco
 """Room for the load role's 64 threads; one CPU's share, like a bot's default."""
 
 
-def unmasked(argv: Sequence[str]) -> list[str]:
-    """The command line without the binds over ``/proc`` files (the sandbox before the masks)."""
+def old_filter(folder: Path) -> Path:
+    """The seccomp filter as it was before it refused the calls that read host-wide counters."""
+    abi = seccomp.host_abi()
+    assert abi is not None, "no seccomp filter on this architecture"
+    path = folder / "seccomp-old.bpf"
+    path.write_bytes(seccomp.build_filter(dataclasses.replace(abi, counters={})))
+    return path
+
+
+def unmasked(argv: Sequence[str], folder: Path) -> list[str]:
+    """The command line without the binds over ``/proc`` files and with the old seccomp filter
+    (written into ``folder``): the sandbox before the masks."""
     out: list[str] = []
     index = 0
     while index < len(argv):
@@ -30,12 +42,16 @@ def unmasked(argv: Sequence[str]) -> list[str]:
             continue
         out.append(argv[index])
         index += 1
+    filters = [index for index, arg in enumerate(out) if arg.startswith("/") and arg.endswith(".bpf")]
+    assert len(filters) == 1, "the start-up script takes the seccomp filter's path once"
+    out[filters[0]] = str(old_filter(folder))
     return out
 
 
 class Sandboxed:
     """One covert bot in its own sandbox (``--standalone``: it does not serve); ``prefix`` goes
-    before the command chain (``taskset -c N`` to pin it to a CPU)."""
+    before the command chain (``taskset -c N`` to pin it to a CPU). Its stdout goes to
+    ``folder/bot.log``, as the referee writes a bot's log on the host's disk."""
 
     def __init__(self, folder: Path, *args: str, masked: bool = True, limits: Limits = LIMITS,
                  prefix: Sequence[str] = ()) -> None:
@@ -44,9 +60,11 @@ class Sandboxed:
         launch = sandbox_runner().prepare(program, f"unix:{folder}/bot.sock", limits)
         assert isinstance(launch, SandboxLaunch)
         self.launch = launch
-        argv = [*prefix, *(launch.argv if masked else unmasked(launch.argv))]
-        self.process = subprocess.Popen(argv, env=launch.env, stdin=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        stdout=subprocess.DEVNULL, text=True)
+        argv = [*prefix, *(launch.argv if masked else unmasked(launch.argv, folder))]
+        self.log = folder / "bot.log"
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(argv, env=launch.env, stdin=subprocess.PIPE, stderr=subprocess.PIPE,
+                                            stdout=log, text=True)
 
     def next_report(self, attack: str) -> dict[str, Any]:
         """Block on the pipe until the bot's next report of ``attack``."""

@@ -2,10 +2,12 @@
 
 Run standalone in two sandboxes (``tests/test_sandbox_covert.py``, ``bench/covert.py``):
 
-- ``--role read``: reports every host-wide counter it can read (``covert-read``), waits for a
-  line on stdin, reports them again, and tries to unmount the masks;
+- ``--role read``: reports every host-wide counter it can read (``covert-read``), from ``/proc``
+  and from calls (``sysinfo``, ``statfs`` of the folders it sees, the inode number of a new
+  pipe), waits for a line on stdin, reports them again, and tries to unmount the masks;
 - ``--role load``: moves every counter at once (threads, a process, open files, files in
-  ``/tmp``, a pty, memory), reports ``covert-load``, and holds it all until a line on stdin;
+  ``/tmp``, a pty, memory, pipes, 4 MiB on stdout: the referee's log on the host's disk),
+  reports ``covert-load``, and holds it all until a line on stdin;
 - ``--role send`` / ``--role receive``: a known bit string over one ``--channel``, one bit per
   ``--slot`` seconds from the wall-clock time ``--start`` (the clock both partners share):
   for a 1 the sender moves the counter (or spins the CPU) in the slot, for a 0 it does nothing;
@@ -33,9 +35,25 @@ MNT_DETACH = 2
 LOAD_THREADS = 64
 """Threads the load role and the sender create: far above what a quiet host does in a slot."""
 LOAD_FILES = 64
+LOAD_PIPES = 8192
+"""Pipes the load role and the sender create (and close): eight of the kernel's batches of
+inode numbers (``get_next_ino`` hands them out to each CPU 1024 at a time)."""
+SEND_PIPES = 2048
+"""Pipes the sender creates for a 1: two batches, about 60 ms of a busy CPU."""
+INO_BATCH = 1024
+LOG_BLOCK = 4096
+LOG_BLOCKS = 1024
+"""What the load role writes on stdout (4 MiB, under its 8 MiB file-size limit: far above what
+the other jobs on a host write or free meanwhile; the referee caps a log at 256 KiB, 64
+blocks, which is still more than a hand)."""
+SEEN_FOLDERS = ("/", "/usr", "/bot", sys.prefix)
+"""Folders bound from the host's filesystems, whose free blocks ``statfs`` would show."""
 COUNTERS = ("processes", "procs_running", "threads", "file-nr", "inode-nr", "dentry-state", "pty-nr", "mem-free",
-            "ctxt", "sysinfo-procs", "sysinfo-freeram")
-"""What the read role reports; the first ones are the channels of ``--channel``."""
+            "ctxt", "sysinfo-procs", "sysinfo-freeram", "sysinfo-load", "statfs-free", "statfs-inodes")
+"""What the read role reports and the sandbox hides (-1: refused or empty)."""
+REMAINING = ("pipe-ino",)
+"""What it reports that the sandbox cannot hide: the kernel's one counter of pipe and socket
+inode numbers, shown by ``fstat`` of any new pipe or socket."""
 
 
 class SysInfo(ctypes.Structure):
@@ -68,6 +86,46 @@ def _sysinfo() -> SysInfo | None:
     return info if libc.sysinfo(ctypes.byref(info)) == 0 else None
 
 
+def _statfs(column: str) -> int:
+    """The sum of ``column`` (free blocks or inodes) over the host filesystems it sees."""
+    try:
+        found = {(result := os.statvfs(folder)).f_fsid: getattr(result, column)
+                 for folder in SEEN_FOLDERS if os.path.exists(folder)}
+    except OSError:
+        return -1
+    return sum(found.values())
+
+
+def _pipe_ino() -> int:
+    r, w = os.pipe()
+    try:
+        return os.fstat(r).st_ino
+    finally:
+        os.close(r)
+        os.close(w)
+
+
+def _global_pipe_ino() -> int:
+    """The host-wide counter behind pipe inode numbers: a CPU's first number from a fresh batch
+    (after using up what is left of its batch) is the shared counter, whatever the other CPUs
+    took in between; one batch a reading is this bot's own."""
+    for _ in range(2 * INO_BATCH):
+        ino = _pipe_ino()
+        if ino % INO_BATCH == 1:
+            return ino
+    return -1
+
+
+def refusals() -> dict[str, str]:
+    """The errors of the calls that read host-wide counters ("" for a call that answered)."""
+    out = {}
+    for name, call in (("sysinfo", lambda: libc.sysinfo(ctypes.byref(SysInfo()))),
+                       ("statfs", lambda: libc.statfs(b"/usr", ctypes.create_string_buffer(512)))):
+        ctypes.set_errno(0)
+        out[name] = "" if call() == 0 else os.strerror(ctypes.get_errno())
+    return out
+
+
 READERS: dict[str, Callable[[], int]] = {
     "processes": lambda: _field("/proc/stat", "processes"),
     "procs_running": lambda: _field("/proc/stat", "procs_running"),
@@ -80,18 +138,22 @@ READERS: dict[str, Callable[[], int]] = {
     "ctxt": lambda: _field("/proc/stat", "ctxt"),
     "sysinfo-procs": lambda: info.procs if (info := _sysinfo()) else -1,
     "sysinfo-freeram": lambda: info.freeram if (info := _sysinfo()) else -1,
+    "sysinfo-load": lambda: info.loads[0] if (info := _sysinfo()) else -1,
+    "statfs-free": lambda: _statfs("f_bfree"),
+    "statfs-inodes": lambda: _statfs("f_ffree"),
+    "pipe-ino": _global_pipe_ino,
 }
 
 
 def readings() -> dict[str, int]:
-    return {name: READERS[name]() for name in COUNTERS}
+    return {name: READERS[name]() for name in (*COUNTERS, *REMAINING)}
 
 
 # ------------------------------------------------------------------------ read / load
 def read_twice() -> None:
-    report("covert-read", "info", values=readings(), cpus=os.cpu_count())
+    report("covert-read", "info", values=readings(), cpus=os.cpu_count(), refused=refusals())
     sys.stdin.readline()
-    report("covert-read", "info", values=readings(), cpus=os.cpu_count())
+    report("covert-read", "info", values=readings(), cpus=os.cpu_count(), refused=refusals())
     for path in ("/proc/stat", "/proc/loadavg", "/proc/sys/fs/file-nr"):
         if libc.umount2(path.encode(), MNT_DETACH) == 0:
             escaped("unmask", target=path)
@@ -102,7 +164,7 @@ def read_twice() -> None:
 def load() -> None:
     """Move every counter at once and hold it until told to stop."""
     stop = threading.Event()
-    workers = [threading.Thread(target=stop.wait) for _ in range(LOAD_THREADS)]
+    workers = [threading.Thread(target=stop.wait, daemon=True) for _ in range(LOAD_THREADS)]
     for worker in workers:
         worker.start()
     child = os.fork()
@@ -117,7 +179,13 @@ def load() -> None:
         files += os.openpty()
     memory = mmap.mmap(-1, 32 << 20)
     memory.write(b"x" * len(memory))
-    report("covert-load", "info", threads=LOAD_THREADS, files=len(files))
+    for _ in range(LOAD_PIPES):
+        _pipe_ino()
+    for _ in range(LOG_BLOCKS):
+        sys.stdout.write("x" * (LOG_BLOCK - 1) + "\n")
+    sys.stdout.flush()
+    report("covert-load", "info", threads=LOAD_THREADS, files=len(files), pipes=LOAD_PIPES,
+           log_bytes=LOG_BLOCKS * LOG_BLOCK)
     sys.stdin.readline()
     stop.set()
     os.kill(child, 9)
@@ -158,6 +226,12 @@ def send(bits: str, channel: str, start: float, slot: float) -> None:
             _until(end)
             for fd in files:
                 os.close(fd)
+        elif channel == "pipe-ino":
+            for _ in range(SEND_PIPES):
+                _pipe_ino()
+        elif channel == "statfs-free":  # one block of the log the referee writes
+            sys.stdout.write("x" * (LOG_BLOCK - 1) + "\n")
+            sys.stdout.flush()
         else:
             stop = threading.Event()
             workers = [threading.Thread(target=stop.wait) for _ in range(LOAD_THREADS // 4)]
@@ -173,8 +247,8 @@ def send(bits: str, channel: str, start: float, slot: float) -> None:
 
 
 def receive(count: int, channel: str, start: float, slot: float) -> None:
-    """Counters: the change from the start of a slot to its middle; above half the sender's
-    push it is a 1. CPU: iterations of a loop of its own over most of the slot; a slot slower
+    """Counters: the change from the start of a slot to its middle (free blocks: the drop;
+    pipe inode numbers: less its own batch); above half the sender's push it is a 1. CPU: iterations of a loop of its own over most of the slot; a slot slower
     than the median is a 1."""
     late = time.time() > start
     samples: list[float] = []
@@ -190,15 +264,21 @@ def receive(count: int, channel: str, start: float, slot: float) -> None:
             _until(begin + 0.05 * slot)
             before = READERS[channel]()
             _until(begin + 0.5 * slot)
-            samples.append(READERS[channel]() - before)
+            change = READERS[channel]() - before
+            samples.append(-change if channel == "statfs-free" else
+                           change - INO_BATCH if channel == "pipe-ino" else change)
     if channel == "cpu":
         middle = statistics.median(samples)
         bits = "".join("1" if sample < middle else "0" for sample in samples)
     else:
-        push = LOAD_FILES if channel == "file-nr" else LOAD_THREADS // 4
+        push = PUSHES.get(channel, LOAD_THREADS // 4)
         bits = "".join("1" if sample >= push / 2 else "0" for sample in samples)
     report("covert-receive", "info", channel=channel, bits=bits, late=late,
            samples=[round(s) for s in samples])
+
+
+PUSHES = {"file-nr": LOAD_FILES, "pipe-ino": SEND_PIPES, "statfs-free": 1}
+"""How far the sender moves a counter for a 1 (else: the threads it creates)."""
 
 
 def act(args: argparse.Namespace) -> None:
