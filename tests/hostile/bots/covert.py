@@ -248,8 +248,8 @@ def send(bits: str, channel: str, start: float, slot: float) -> None:
 
 def receive(count: int, channel: str, start: float, slot: float) -> None:
     """Counters: the change from the start of a slot to its middle (free blocks: the drop;
-    pipe inode numbers: less its own batch); above half the sender's push it is a 1. CPU: iterations of a loop of its own over most of the slot; a slot slower
-    than the median is a 1."""
+    pipe inode numbers: less its own batch); above half the sender's push it is a 1. CPU:
+    iterations of a loop of its own over most of the slot; a slot slower than the median is a 1."""
     late = time.time() > start
     samples: list[float] = []
     for index in range(count):
