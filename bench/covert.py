@@ -5,11 +5,16 @@ runner exactly as the referee starts bots, each with one CPU's share) agree on a
 start and a slot length; the sender sends a known seeded bit string, one bit per slot, over
 one channel, and the receiver decodes what it sees. Per channel and slot length the same run
 takes the sandbox as it is (``masked``) and, as the baseline, the sandbox with the ``/proc``
-masks taken out of the command line (``unmasked``):
+masks taken out of the command line and the seccomp filter as it was before it refused the
+counter calls (``unmasked``):
 
 - ``processes``: the fork counter in ``/proc/stat`` (the reported attack: threads created);
 - ``threads``: the thread count in ``/proc/loadavg``; ``file-nr``: open files, host-wide;
-- ``sysinfo-procs``: the same thread count from the ``sysinfo(2)`` call (no file to mask);
+- ``sysinfo-procs``: the same thread count from the ``sysinfo(2)`` call (refused by seccomp);
+- ``statfs-free``: free blocks of the host filesystems it sees, moved by the sender's log,
+  one 4 KiB block for a 1 (``statfs`` refused by seccomp);
+- ``pipe-ino``: the kernel's counter of pipe and socket inode numbers (2048 pipes for a 1, at
+  5 bit/s: what remains, no mask or filter hides it);
 - ``cpu``: the sender spins or sleeps, the receiver counts its own loop's iterations (what
   remains; it does not depend on the masks); once as the runner starts them, once with the
   sender pinned to CPU 0 and the receiver to CPU 1 (``taskset`` before the chain), an estimate
@@ -40,8 +45,11 @@ from tests.hostile.harness import sandbox_problem
 
 COUNTER_SLOT = 0.05
 """50 ms a bit: the 20 bit/s of the report."""
+COUNTERS = ("processes", "threads", "file-nr", "sysinfo-procs", "statfs-free", "pipe-ino")
+SLOTS = {"pipe-ino": 0.2}
+"""Counters whose sender needs longer than ``COUNTER_SLOT`` for a 1 (2048 pipes: ~60 ms)."""
 CPU_SLOTS = (0.05, 0.1, 0.2)
-START_MARGIN = 4.0
+START_MARGIN = 8.0
 """Seconds from launch to the first slot: two sandboxes start well within it on a busy host."""
 
 
@@ -90,12 +98,14 @@ def main() -> None:
     parser.add_argument("--bits", type=int, default=48, help="bits per transmission (a hand is about 40)")
     parser.add_argument("--repeats", type=int, default=2, help="transmissions per channel, slot and mode")
     parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--channels", nargs="+", choices=[*COUNTERS, "cpu"], default=[*COUNTERS, "cpu"])
     args = parser.parse_args()
     if problem := sandbox_problem():
         raise SystemExit(f"bench/covert.py: {problem}")
-    plan = [(channel, COUNTER_SLOT, masked, False) for channel in ("processes", "threads", "file-nr", "sysinfo-procs")
-            for masked in (False, True)]
-    plan += [("cpu", slot, True, pinned) for pinned in (False, True) for slot in CPU_SLOTS]
+    plan = [(channel, SLOTS.get(channel, COUNTER_SLOT), masked, False) for channel in COUNTERS
+            if channel in args.channels for masked in (False, True)]
+    if "cpu" in args.channels:
+        plan += [("cpu", slot, True, pinned) for pinned in (False, True) for slot in CPU_SLOTS]
     results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="dh-covert-") as scratch:
         for channel, slot, masked, pinned in plan:

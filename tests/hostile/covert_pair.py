@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import json
 import subprocess
 import sys
@@ -15,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.sandbox import Limits, Program, seccomp
-from arena.sandbox.bwrap import SandboxLaunch
-from tests.hostile.harness import BOTS, MARK, sandbox_runner
+from arena.sandbox.bwrap import SandboxConfig, SandboxLaunch, SandboxRunner
+from tests.hostile.harness import BOTS, MARK
 
 LIMITS = Limits(memory_mb=256, processes=96, disk_mb=8, open_files=256, cpu_seconds=120)
 """Room for the load role's 64 threads; one CPU's share, like a bot's default."""
@@ -48,6 +49,13 @@ def unmasked(argv: Sequence[str], folder: Path) -> list[str]:
     return out
 
 
+@functools.cache
+def runner() -> SandboxRunner:
+    """The runner as the referee makes it, ``DEHLA_SANDBOX_*`` included: a private runtime
+    folder (and uid range) keeps another referee on the host from swapping in its own filter."""
+    return SandboxRunner(SandboxConfig.from_env())
+
+
 class Sandboxed:
     """One covert bot in its own sandbox (``--standalone``: it does not serve); ``prefix`` goes
     before the command chain (``taskset -c N`` to pin it to a CPU). Its stdout goes to
@@ -57,7 +65,7 @@ class Sandboxed:
                  prefix: Sequence[str] = ()) -> None:
         program = Program((sys.executable, f"{BOTS}/covert.py", *args, "--standalone"), code=str(BOTS))
         folder.mkdir(parents=True, exist_ok=True)
-        launch = sandbox_runner().prepare(program, f"unix:{folder}/bot.sock", limits)
+        launch = runner().prepare(program, f"unix:{folder}/bot.sock", limits)
         assert isinstance(launch, SandboxLaunch)
         self.launch = launch
         argv = [*prefix, *(launch.argv if masked else unmasked(launch.argv, folder))]
