@@ -17,7 +17,7 @@ from rich.text import Text
 
 from arena.errors import ArenaError
 from arena.match import FormatKind, MatchFormat
-from arena.options import FiniteFloatRange, writable_folder
+from arena.options import MAX_BANK, MAX_PER_MOVE, FiniteFloatRange, writable_folder
 from arena.outcome import HandResult
 from arena.referee.clock import TimeControl
 from arena.referee.faults import FaultPolicy
@@ -31,8 +31,6 @@ from arena.rules import parse_option, rules_for
 from arena.sandbox import RunnerKind, SandboxError, runner_for
 from arena.terminal import plain, visible
 
-MAX_PER_MOVE = 600.0
-MAX_BANK = 86400.0
 LOCAL_RECORDS = "local-matches"
 """The data folder's subfolder for ``dehla match`` records (the ladder's go to ``matches/``)."""
 
