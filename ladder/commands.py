@@ -21,7 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
 from arena.console.errors import fail
-from arena.console.options import utf8_text
+from arena.console.options import MAX_PER_MOVE, FiniteFloatRange, utf8_text
 from arena.console.text import plain, visible
 from arena.engine.errors import ArenaError
 from ladder.coordinator import CoordinatorBusy, CoordinatorLock
@@ -130,7 +130,8 @@ def ladder_group() -> None:
 @click.option("--deals", type=click.IntRange(min=1, max=500), default=DEFAULT_DEALS, show_default=True,
               help="Deals per match, each played twice (duplicate format).")
 @click.option("--preset", default="dehla-pakad", show_default=True)
-@click.option("--per-move", type=click.FloatRange(min=0.01), default=1.0, show_default=True, help="Seconds.")
+@click.option("--per-move", type=FiniteFloatRange(min=0.01, max=MAX_PER_MOVE), default=1.0, show_default=True,
+              help="Seconds.")
 @click.option("--seed", type=int, default=None, help="Seed the scheduler (for a reproducible run).")
 @runner_option
 @data_option

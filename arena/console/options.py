@@ -9,6 +9,11 @@ from typing import Any
 
 import click
 
+MAX_PER_MOVE = 600.0
+"""Seconds: a longer per-move limit is a typo (ten minutes a card), not a plan."""
+MAX_BANK = 86400.0
+"""Seconds: a day of time bank."""
+
 
 class FiniteFloatRange(click.FloatRange):
     """A ``FloatRange`` that also refuses ``nan`` (which passes every comparison) and infinities."""

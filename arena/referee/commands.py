@@ -17,7 +17,7 @@ from rich.text import Text
 
 from arena.console.data import BOT_LOOKUPS, data_root
 from arena.console.errors import fail
-from arena.console.options import FiniteFloatRange, writable_folder
+from arena.console.options import MAX_BANK, MAX_PER_MOVE, FiniteFloatRange, writable_folder
 from arena.console.text import plain, visible
 from arena.contract.faults import FaultPolicy
 from arena.contract.time_control import TimeControl
@@ -33,8 +33,6 @@ from arena.referee.stats import mean_interval
 from arena.referee.table import MatchOutcome, TableConfig
 from arena.sandbox import RunnerKind, SandboxError, runner_for
 
-MAX_PER_MOVE = 600.0
-MAX_BANK = 86400.0
 LOCAL_RECORDS = "local-matches"
 """The data folder's subfolder for ``dehla match`` records (the ladder's go to ``matches/``)."""
 

@@ -13,8 +13,9 @@ pid the referee holds is, in the end, bubblewrap's monitor:
    no new privileges;
 5. ``bwrap``: new user, pid, network, ipc, uts and cgroup namespaces; a read-only root with the
    system, the interpreter, the arena's packages and the bot's code at ``/bot``; a fresh
-   ``/proc`` and minimal ``/dev``; size-capped private tmpfs ``/tmp`` and ``/dev/shm``; the
-   socket folder at ``/run/dehla``; killed with its parent; no nested user namespaces.
+   ``/proc`` (its host-wide counters covered by static files: ``freeze_proc``) and minimal
+   ``/dev``; size-capped private tmpfs ``/tmp`` and ``/dev/shm``; the socket folder at
+   ``/run/dehla``; killed with its parent; no nested user namespaces.
 
 The referee reaches the bot's socket through ``/proc/<pid>/root``, the monitor's view of the
 private mount namespace, but never by following the name ``bot.sock``, which the bot owns: it
@@ -34,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import os
 import platform
 import secrets
@@ -80,6 +82,17 @@ BOT_PATH = "/usr/local/bin:/usr/bin:/bin"
 SECCOMP_FD = 9
 """The start-up script opens the seccomp filter on this descriptor for bubblewrap."""
 TOOLS = ("unshare", "sh", "mount", "prlimit", "setpriv", "bwrap")
+FROZEN_PROC = ("stat", "meminfo", "loadavg", "uptime")
+"""Host-wide counters under ``/proc`` that programs parse to learn about the machine (glibc
+counts the CPUs in ``stat`` when ``/sys`` is absent; ``os.getloadavg`` reads ``loadavg``): the
+sandbox shows a copy frozen when the runner started."""
+EMPTIED_PROC = ("vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo", "interrupts", "softirqs", "schedstat",
+                "diskstats", "swaps", "locks", "key-users", "cgroups", "pressure/cpu", "pressure/io",
+                "pressure/memory", "pressure/irq", "sys/fs/file-nr", "sys/fs/inode-nr", "sys/fs/inode-state",
+                "sys/fs/dentry-state", "sys/fs/aio-nr", "sys/kernel/pty/nr", "sys/kernel/random/entropy_avail")
+"""The other host-wide counters a bot can move (threads, forks, open files, inodes, memory,
+ptys, interrupts, I/O, CPU time), shown empty. Each of these, like ``FROZEN_PROC``, is a
+covert channel between partners otherwise: one moves the counter, the other reads it."""
 
 STAGE_SCRIPT = r"""set -eu
 unset PWD OLDPWD
@@ -170,6 +183,8 @@ class SeatPlan:
     hostname: str = "dehla-bot"
     seccomp: str = ""
     """A file with the seccomp filter (``arena.sandbox.seccomp``), "" for none."""
+    proc_masks: tuple[tuple[str, str], ...] = ()
+    """(static file, ``/proc`` path) pairs from ``freeze_proc``, bound over the fresh procfs."""
 
 
 def bot_environment(program: Program) -> dict[str, str]:
@@ -189,6 +204,33 @@ def inside_argv(program: Program) -> list[str]:
     code = code.rstrip("/")
     return [INSIDE_CODE + arg[len(code):] if arg == code or arg.startswith(code + "/") else arg
             for arg in program.argv]
+
+
+def freeze_proc(folder: Path, proc: Path = Path("/proc")) -> tuple[tuple[str, str], ...]:
+    """Write the static stand-ins for the host-wide ``/proc`` counters into ``folder`` (root's,
+    readable by the bots' uids); returns the masks for ``SeatPlan.proc_masks``. A counter the
+    kernel does not have is left out (bubblewrap cannot create a file in a procfs)."""
+    folder.mkdir(mode=0o755, exist_ok=True)
+    if folder.is_symlink() or folder.stat().st_uid != 0:
+        raise SandboxUnavailable(f"{folder} must be a folder owned by root")
+    folder.chmod(0o755)
+    masks = []
+    for name in (*FROZEN_PROC, *EMPTIED_PROC):
+        source = proc / name
+        if not source.is_file():
+            continue
+        path = folder / name.replace("/", "_")
+        draft = path.with_suffix(f".{os.getpid()}.tmp")
+        draft.write_bytes(source.read_bytes() if name in FROZEN_PROC else b"")
+        draft.chmod(0o644)
+        draft.replace(path)  # atomic: another referee's sandbox may be reading it
+        masks.append((str(path), f"/proc/{name}"))
+    return tuple(masks)
+
+
+def proc_mask_argv(masks: Sequence[tuple[str, str]]) -> list[str]:
+    """bubblewrap arguments that cover each masked ``/proc`` file (after ``--proc /proc``)."""
+    return [arg for source, dest in masks for arg in ("--ro-bind", source, dest)]
 
 
 def sandbox_argv(tools: Tools, program: Program, limits: Limits, plan: SeatPlan, view: HostView) -> list[str]:
@@ -230,6 +272,7 @@ def sandbox_argv(tools: Tools, program: Program, limits: Limits, plan: SeatPlan,
     argv += ["--proc", "/proc", "--dev", "/dev",
              "--size", disk, "--perms", "1777", "--tmpfs", "/tmp",
              "--size", disk, "--perms", "1777", "--tmpfs", "/dev/shm"]
+    argv += proc_mask_argv(plan.proc_masks)
     for index, (_, dest) in enumerate(binds):
         if dest != INSIDE_CODE:
             argv += ["--ro-bind", f"{plan.stage}/{index}", dest]
@@ -350,6 +393,7 @@ class SandboxRunner(Runner):
         self._pool: UidPool | None = None
         self._stage = str(self.config.runtime_dir / "stage")
         self._seccomp = ""
+        self._proc_masks: tuple[tuple[str, str], ...] = ()
 
     @functools.cached_property
     def _problem(self) -> str:
@@ -387,12 +431,17 @@ class SandboxRunner(Runner):
         self._pool = UidPool(self.config.first_uid, self.config.uid_count, runtime / "uids")
         abi = seccomp.host_abi()
         if abi is not None:
-            path = runtime / f"seccomp-{platform.machine()}.bpf"
+            program = seccomp.build_filter(abi)
+            # Named by its content: a referee of another version on this host (a rolling upgrade,
+            # another checkout) writes its own filter beside this one instead of over it.
+            digest = hashlib.sha256(program).hexdigest()[:16]
+            path = runtime / f"seccomp-{platform.machine()}-{digest}.bpf"
             draft = path.with_suffix(f".{os.getpid()}.tmp")
-            draft.write_bytes(seccomp.build_filter(abi))
+            draft.write_bytes(program)
             draft.chmod(0o644)
             draft.replace(path)  # atomic: another referee's sandbox may be reading it
             self._seccomp = str(path)
+        self._proc_masks = freeze_proc(runtime / "proc")
         self._view = build_view(self.config.extra_ro)
         self._cgroups = cgroups.detect(self.config.cgroup)
         self._probe()
@@ -438,6 +487,6 @@ class SandboxRunner(Runner):
         plan = SeatPlan(lease.uid, self._stage,
                         tuple(str(p) for p in (seat_group.procs_files if seat_group else [])),
                         "memory" in host.controllers, "pids" in host.controllers, self.config.hostname,
-                        self._seccomp)
+                        self._seccomp, self._proc_masks)
         argv = sandbox_argv(self._tools, program, limits, plan, self._view)
         return SandboxLaunch(argv, report, lease, seat_group, self._stage)

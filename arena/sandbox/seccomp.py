@@ -1,5 +1,5 @@
 """A small seccomp filter for sandboxed bots: no file locks, no file-access notifications,
-no page-cache probing.
+no page-cache probing, no host-wide counters.
 
 Partners at a table share read-only files (the system, the interpreter, the arena's packages,
 often the same bot code). Without this filter those files would be a channel between them:
@@ -7,6 +7,15 @@ one takes a lock or opens a file, the other sees the lock (``flock``, ``fcntl`` 
 event (``inotify``, ``fanotify``, ``F_NOTIFY``) or finds the pages cached (``mincore``). These
 calls fail with EPERM instead. The cost: a bot cannot lock files, so SQLite needs an in-memory
 database or its ``unix-none`` VFS.
+
+The same goes for the calls that answer with counters of the whole host, which one partner
+moves and the other reads: ``sysinfo`` (the host's thread count, load, free memory; the
+``/proc`` files that show the same are masked by the runner) and ``statfs``, ``fstatfs``,
+``ustat`` (free blocks and inodes of host filesystems, which move with every block the referee
+writes into a bot's log). They fail with EPERM too. The cost: glibc's
+``sysconf(_SC_PHYS_PAGES)`` and ``_SC_AVPHYS_PAGES`` ignore the failure and return garbage
+from their own stack (glibc's ``qsort`` asks, only to choose between two correct algorithms),
+and ``os.statvfs`` / ``shutil.disk_usage`` fail. A bot learns its memory limit from its manifest.
 
 The filter is classic BPF for the host's architecture (x86-64 or aarch64); on any other
 architecture there is no filter and the report says so. Calls made through another ABI
@@ -42,14 +51,18 @@ class Abi:
     audit_arch: int
     fcntl: int
     denied: dict[str, int]
+    counters: dict[str, int]
+    """The calls that read host-wide counters (refused like ``denied``)."""
     x32_bit: bool
 
 
 ABIS = {
     "x86_64": Abi(0xC000003E, 72, {"flock": 73, "inotify_init": 253, "inotify_init1": 294,
-                                   "fanotify_init": 300, "mincore": 27}, True),
+                                   "fanotify_init": 300, "mincore": 27},
+                   {"sysinfo": 99, "ustat": 136, "statfs": 137, "fstatfs": 138}, True),
     "aarch64": Abi(0xC00000B7, 25, {"flock": 32, "inotify_init1": 26, "fanotify_init": 262,
-                                    "mincore": 232}, False),
+                                    "mincore": 232},
+                   {"sysinfo": 179, "statfs": 43, "fstatfs": 44}, False),
 }
 
 
@@ -71,7 +84,8 @@ def build_filter(abi: Abi, error: int = errno.EPERM) -> bytes:
     code.append((LD_W_ABS, NR_OFFSET, None, None))
     if abi.x32_bit:
         code.append((JGE_K, X32_BIT, "deny", None))
-    code += [(JEQ_K, number, "deny", None) for number in sorted(abi.denied.values())]
+    numbers = sorted({*abi.denied.values(), *abi.counters.values()})
+    code += [(JEQ_K, number, "deny", None) for number in numbers]
     code.append((JEQ_K, abi.fcntl, None, "allow"))
     code.append((LD_W_ABS, ARG1_LOW_OFFSET, None, None))
     code += [(JEQ_K, command, "deny", None) for command in sorted(FCNTL_LOCKS.values())]

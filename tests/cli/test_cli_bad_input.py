@@ -76,6 +76,15 @@ def test_match_refuses_bad_clock_and_records_options(tmp_path: Path, args: list[
     assert_one_line_error(dehla("match", "random", "random", "--deals", "1", *args, data=tmp_path), message)
 
 
+@pytest.mark.parametrize(("value", "message"), [
+    ("nan", "'--per-move': 'nan' is not a finite number"),
+    ("inf", "'--per-move': inf is not in the range"),
+])
+def test_ladder_run_refuses_a_per_move_limit_that_is_not_a_finite_number(tmp_path: Path, value: str,
+                                                                       message: str) -> None:
+    assert_one_line_error(dehla("ladder", "run", "--matches", "1", "--per-move", value, data=tmp_path), message)
+
+
 def test_selfplay_refuses_an_endless_number_of_hands() -> None:
     assert_one_line_error(dehla("selfplay", "--hands", "100000000000000000000"),
                           "'--hands': 100000000000000000000 is not in the range 1<=x<=1000000")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import json
 import os
@@ -130,8 +131,10 @@ During = Callable[[list["BotProcess | None"]], Awaitable[None]]
 
 
 @functools.cache
-def sandbox_runner(cgroup: str = "auto") -> SandboxRunner:
-    return SandboxRunner(SandboxConfig(cgroup=cgroup))
+def sandbox_runner(cgroup: str | None = None) -> SandboxRunner:
+    """The host's sandbox runner (``DEHLA_SANDBOX_*`` as the referee reads them), cgroups as asked."""
+    config = SandboxConfig.from_env()
+    return SandboxRunner(config if cgroup is None else dataclasses.replace(config, cgroup=cgroup))
 
 
 @functools.cache

@@ -9,11 +9,14 @@ integration test runs only where ``docker info`` answers.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -171,3 +174,26 @@ def test_docker_runner_plays_a_match(tmp_path: Path) -> None:  # pragma: no cove
     runner.check()
     played = play(table_config("docker"), [RANDOM, RandomBot(1), RANDOM, RandomBot(3)], tmp_path / "records", runner)
     assert played.outcome.status == "done" and played.outcome.faults == []
+
+
+@needs_sandbox
+def test_the_seccomp_filter_file_is_named_by_its_content_so_another_referee_keeps_its_own() -> None:
+    """Two referees of different versions on one host share the runtime folder: each must run
+    its sandboxes with its own filter, so a filter is never written over another's."""
+    runtime = Path(tempfile.mkdtemp(prefix="dehla-sandbox-test-", dir="/run"))  # seat uids must reach it
+    runtime.chmod(0o755)
+    try:
+        check_filter_naming(runtime)
+    finally:
+        shutil.rmtree(runtime)
+
+
+def check_filter_naming(runtime: Path) -> None:
+    others = runtime / f"seccomp-{os.uname().machine}-0000000000000000.bpf"
+    others.write_bytes(b"another referee's filter")
+    runner = SandboxRunner(SandboxConfig(runtime_dir=runtime))
+    runner.check()
+    ours = Path(runner._seccomp)
+    assert ours.parent == runtime and ours != others
+    assert ours.name.endswith(f"-{hashlib.sha256(ours.read_bytes()).hexdigest()[:16]}.bpf")
+    assert others.read_bytes() == b"another referee's filter"

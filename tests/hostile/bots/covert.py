@@ -1,0 +1,306 @@
+"""Covert: two partners signal through what the kernel counts for the whole host.
+
+Run standalone in two sandboxes (``tests/sandbox/test_sandbox_covert.py``, ``bench/covert.py``):
+
+- ``--role read``: reports every host-wide counter it can read (``covert-read``), from ``/proc``
+  and from calls (``sysinfo``, ``statfs`` of the folders it sees, the inode number of a new
+  pipe), waits for a line on stdin, reports them again, and tries to unmount the masks;
+- ``--role load``: moves every counter at once (threads, a process, open files, files in
+  ``/tmp``, a pty, memory, pipes, 4 MiB on stdout: the referee's log on the host's disk),
+  reports ``covert-load``, and holds it all until a line on stdin;
+- ``--role send`` / ``--role receive``: a known bit string over one ``--channel``, one bit per
+  ``--slot`` seconds from the wall-clock time ``--start`` (the clock both partners share):
+  for a 1 the sender moves the counter (or spins the CPU) in the slot, for a 0 it does nothing;
+  the receiver reports the bits it decoded (``covert-receive``).
+
+Without ``--standalone`` it attacks at start-up and then serves like any hostile bot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ctypes
+import mmap
+import os
+import statistics
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+from _hostile import arguments, contained, escaped, report, serve
+
+MNT_DETACH = 2
+LOAD_THREADS = 64
+"""Threads the load role and the sender create: far above what a quiet host does in a slot."""
+LOAD_FILES = 64
+LOAD_PIPES = 8192
+"""Pipes the load role and the sender create (and close): eight of the kernel's batches of
+inode numbers (``get_next_ino`` hands them out to each CPU 1024 at a time)."""
+SEND_PIPES = 2048
+"""Pipes the sender creates for a 1: two batches, about 60 ms of a busy CPU."""
+INO_BATCH = 1024
+LOG_BLOCK = 4096
+LOG_BLOCKS = 1024
+"""What the load role writes on stdout (4 MiB, under its 8 MiB file-size limit: far above what
+the other jobs on a host write or free meanwhile; the referee caps a log at 256 KiB, 64
+blocks, which is still more than a hand)."""
+SEEN_FOLDERS = ("/", "/usr", "/bot", sys.prefix)
+"""Folders bound from the host's filesystems, whose free blocks ``statfs`` would show."""
+COUNTERS = ("processes", "procs_running", "threads", "file-nr", "inode-nr", "dentry-state", "pty-nr", "mem-free",
+            "ctxt", "sysinfo-procs", "sysinfo-freeram", "sysinfo-load", "statfs-free", "statfs-inodes")
+"""What the read role reports and the sandbox hides (-1: refused or empty)."""
+REMAINING = ("pipe-ino",)
+"""What it reports that the sandbox cannot hide: the kernel's one counter of pipe and socket
+inode numbers, shown by ``fstat`` of any new pipe or socket."""
+
+
+class SysInfo(ctypes.Structure):
+    _fields_ = [("uptime", ctypes.c_long), ("loads", ctypes.c_ulong * 3), ("totalram", ctypes.c_ulong),
+                ("freeram", ctypes.c_ulong), ("sharedram", ctypes.c_ulong), ("bufferram", ctypes.c_ulong),
+                ("totalswap", ctypes.c_ulong), ("freeswap", ctypes.c_ulong), ("procs", ctypes.c_ushort),
+                ("pad", ctypes.c_ushort), ("totalhigh", ctypes.c_ulong), ("freehigh", ctypes.c_ulong),
+                ("mem_unit", ctypes.c_uint), ("reserved", ctypes.c_char * 8)]
+
+
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _field(path: str, key: str, column: int = 1) -> int:
+    """One number from a ``/proc`` file: the line starting with ``key`` (every line if ""), the
+    column given; -1 if the file is empty or unreadable (a masked counter)."""
+    try:
+        with open(path) as handle:
+            for line in handle:
+                words = line.split()
+                if words and (not key or words[0] == key):
+                    return int(words[column].split("/")[-1] if "/" in words[column] else words[column])
+    except (OSError, ValueError, IndexError):
+        pass
+    return -1
+
+
+def _sysinfo() -> SysInfo | None:
+    info = SysInfo()
+    return info if libc.sysinfo(ctypes.byref(info)) == 0 else None
+
+
+def _statfs(column: str) -> int:
+    """The sum of ``column`` (free blocks or inodes) over the host filesystems it sees."""
+    try:
+        found = {(result := os.statvfs(folder)).f_fsid: getattr(result, column)
+                 for folder in SEEN_FOLDERS if os.path.exists(folder)}
+    except OSError:
+        return -1
+    return sum(found.values())
+
+
+def _pipe_ino() -> int:
+    r, w = os.pipe()
+    try:
+        return os.fstat(r).st_ino
+    finally:
+        os.close(r)
+        os.close(w)
+
+
+def _global_pipe_ino() -> int:
+    """The host-wide counter behind pipe inode numbers: a CPU's first number from a fresh batch
+    (after using up what is left of its batch) is the shared counter, whatever the other CPUs
+    took in between; one batch a reading is this bot's own."""
+    for _ in range(2 * INO_BATCH):
+        ino = _pipe_ino()
+        if ino % INO_BATCH == 1:
+            return ino
+    return -1
+
+
+def refusals() -> dict[str, str]:
+    """The errors of the calls that read host-wide counters ("" for a call that answered)."""
+    out = {}
+    for name, call in (("sysinfo", lambda: libc.sysinfo(ctypes.byref(SysInfo()))),
+                       ("statfs", lambda: libc.statfs(b"/usr", ctypes.create_string_buffer(512)))):
+        ctypes.set_errno(0)
+        out[name] = "" if call() == 0 else os.strerror(ctypes.get_errno())
+    return out
+
+
+READERS: dict[str, Callable[[], int]] = {
+    "processes": lambda: _field("/proc/stat", "processes"),
+    "procs_running": lambda: _field("/proc/stat", "procs_running"),
+    "threads": lambda: _field("/proc/loadavg", "", 3),
+    "file-nr": lambda: _field("/proc/sys/fs/file-nr", "", 0),
+    "inode-nr": lambda: _field("/proc/sys/fs/inode-nr", "", 0),
+    "dentry-state": lambda: _field("/proc/sys/fs/dentry-state", "", 0),
+    "pty-nr": lambda: _field("/proc/sys/kernel/pty/nr", "", 0),
+    "mem-free": lambda: _field("/proc/meminfo", "MemFree:"),
+    "ctxt": lambda: _field("/proc/stat", "ctxt"),
+    "sysinfo-procs": lambda: info.procs if (info := _sysinfo()) else -1,
+    "sysinfo-freeram": lambda: info.freeram if (info := _sysinfo()) else -1,
+    "sysinfo-load": lambda: info.loads[0] if (info := _sysinfo()) else -1,
+    "statfs-free": lambda: _statfs("f_bfree"),
+    "statfs-inodes": lambda: _statfs("f_ffree"),
+    "pipe-ino": _global_pipe_ino,
+}
+
+
+def readings() -> dict[str, int]:
+    return {name: READERS[name]() for name in (*COUNTERS, *REMAINING)}
+
+
+# ------------------------------------------------------------------------ read / load
+def read_twice() -> None:
+    report("covert-read", "info", values=readings(), cpus=os.cpu_count(), refused=refusals())
+    sys.stdin.readline()
+    report("covert-read", "info", values=readings(), cpus=os.cpu_count(), refused=refusals())
+    for path in ("/proc/stat", "/proc/loadavg", "/proc/sys/fs/file-nr"):
+        if libc.umount2(path.encode(), MNT_DETACH) == 0:
+            escaped("unmask", target=path)
+        else:
+            contained("unmask", target=path, error=os.strerror(ctypes.get_errno()))
+
+
+def load() -> None:
+    """Move every counter at once and hold it until told to stop."""
+    stop = threading.Event()
+    workers = [threading.Thread(target=stop.wait, daemon=True) for _ in range(LOAD_THREADS)]
+    for worker in workers:
+        worker.start()
+    child = os.fork()
+    if child == 0:
+        stop.wait()
+        os._exit(0)
+    files = [os.open("/dev/null", os.O_RDONLY) for _ in range(LOAD_FILES)]
+    for index in range(LOAD_FILES):
+        with open(f"/tmp/covert-{index}", "w") as handle:
+            handle.write("x")
+    with contextlib.suppress(OSError):
+        files += os.openpty()
+    memory = mmap.mmap(-1, 32 << 20)
+    memory.write(b"x" * len(memory))
+    for _ in range(LOAD_PIPES):
+        _pipe_ino()
+    for _ in range(LOG_BLOCKS):
+        sys.stdout.write("x" * (LOG_BLOCK - 1) + "\n")
+    sys.stdout.flush()
+    report("covert-load", "info", threads=LOAD_THREADS, files=len(files), pipes=LOAD_PIPES,
+           log_bytes=LOG_BLOCKS * LOG_BLOCK)
+    sys.stdin.readline()
+    stop.set()
+    os.kill(child, 9)
+    os.waitpid(child, 0)
+
+
+# --------------------------------------------------------------------- send / receive
+def _until(moment: float) -> None:
+    delay = moment - time.time()
+    if delay > 0:
+        time.sleep(delay)
+
+
+def _spin(until: float, stop: threading.Event) -> None:
+    while time.time() < until and not stop.is_set():
+        pass
+
+
+def send(bits: str, channel: str, start: float, slot: float) -> None:
+    """A 1: move ``channel`` early in its slot (threads: created and joined for ``processes``,
+    held for the level counters; files held open; the CPU spun on two threads)."""
+    for index, bit in enumerate(bits):
+        begin = start + index * slot
+        _until(begin + 0.1 * slot)
+        if bit != "1":
+            continue
+        end = begin + 0.9 * slot
+        if channel == "cpu":
+            stop = threading.Event()
+            spinners = [threading.Thread(target=_spin, args=(end, stop)) for _ in range(2)]
+            for spinner in spinners:
+                spinner.start()
+            _spin(end, stop)
+            for spinner in spinners:
+                spinner.join()
+        elif channel == "file-nr":
+            files = [os.open("/dev/null", os.O_RDONLY) for _ in range(LOAD_FILES)]
+            _until(end)
+            for fd in files:
+                os.close(fd)
+        elif channel == "pipe-ino":
+            for _ in range(SEND_PIPES):
+                _pipe_ino()
+        elif channel == "statfs-free":  # one block of the log the referee writes
+            sys.stdout.write("x" * (LOG_BLOCK - 1) + "\n")
+            sys.stdout.flush()
+        else:
+            stop = threading.Event()
+            workers = [threading.Thread(target=stop.wait) for _ in range(LOAD_THREADS // 4)]
+            for worker in workers:
+                worker.start()
+            if channel == "processes":
+                stop.set()
+            _until(end)
+            stop.set()
+            for worker in workers:
+                worker.join()
+    report("covert-send", "info", channel=channel, bits=len(bits))
+
+
+def receive(count: int, channel: str, start: float, slot: float) -> None:
+    """Counters: the change from the start of a slot to its middle (free blocks: the drop;
+    pipe inode numbers: less its own batch); above half the sender's push it is a 1. CPU:
+    iterations of a loop of its own over most of the slot; a slot slower than the median is a 1."""
+    late = time.time() > start
+    samples: list[float] = []
+    for index in range(count):
+        begin = start + index * slot
+        if channel == "cpu":
+            _until(begin + 0.15 * slot)
+            end, loops = begin + 0.85 * slot, 0
+            while time.time() < end:
+                loops += 1
+            samples.append(loops)
+        else:
+            _until(begin + 0.05 * slot)
+            before = READERS[channel]()
+            _until(begin + 0.5 * slot)
+            change = READERS[channel]() - before
+            samples.append(-change if channel == "statfs-free" else
+                           change - INO_BATCH if channel == "pipe-ino" else change)
+    if channel == "cpu":
+        middle = statistics.median(samples)
+        bits = "".join("1" if sample < middle else "0" for sample in samples)
+    else:
+        push = PUSHES.get(channel, LOAD_THREADS // 4)
+        bits = "".join("1" if sample >= push / 2 else "0" for sample in samples)
+    report("covert-receive", "info", channel=channel, bits=bits, late=late,
+           samples=[round(s) for s in samples])
+
+
+PUSHES = {"file-nr": LOAD_FILES, "pipe-ino": SEND_PIPES, "statfs-free": 1}
+"""How far the sender moves a counter for a 1 (else: the threads it creates)."""
+
+
+def act(args: argparse.Namespace) -> None:
+    if args.role == "read":
+        read_twice()
+    elif args.role == "load":
+        load()
+    elif args.role == "send":
+        send(args.bits, args.channel, args.start, args.slot)
+    else:  # the receiver is told only how many bits to expect
+        receive(args.count, args.channel, args.start, args.slot)
+
+
+if __name__ == "__main__":
+    args = arguments(extra=[("--role", {"choices": ["read", "load", "send", "receive"], "required": True}),
+                            ("--channel", {"choices": [*READERS, "cpu"], "default": "processes"}),
+                            ("--bits", {"default": "10" * 24}),
+                            ("--count", {"type": int, "default": 48}),
+                            ("--start", {"type": float, "default": 0.0}),
+                            ("--slot", {"type": float, "default": 0.05}),
+                            ("--standalone", {"action": "store_true"})])
+    if args.standalone:
+        act(args)
+    else:
+        serve(lambda view: act(args), "start")
