@@ -29,8 +29,8 @@ from arena.engine.hand import HandState
 from arena.engine.outcome import HandResult
 from arena.engine.rules import make_rules
 
-RECORD_FORMAT = "dehla-hand-record"
-RECORD_VERSION = 1
+RECORD_FORMAT: Literal["dehla-hand-record"] = "dehla-hand-record"
+RECORD_VERSION: Literal[1] = 1
 """The original version field, frozen at 1 for readers written before ``schema_version``."""
 HAND_RECORD_SCHEMA_VERSION = 1
 """The hand record's schema version; the rule for raising it is in ``docs/hand-record.md``."""
