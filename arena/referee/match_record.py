@@ -75,8 +75,7 @@ class HandLine(_Line):
     type: Literal["hand"] = "hand"
     index: int
     complete: bool | None = None
-    record: dict[str, Any] = Field(json_schema_extra={"$ref": "hand-record.schema.json"},
-                                   description="A hand record, replayed by the engine when read.")
+    record: dict[str, Any] = Field(description="A hand record (hand-record.schema.json), replayed when read.")
     decisions: list[DecisionEntry]
 
 
