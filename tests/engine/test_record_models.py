@@ -41,7 +41,7 @@ def _field_names(cls: type) -> set[str]:
 def test_every_observation_field_reaches_its_json() -> None:
     state, _ = play_golden("dehla-pakad-hidden")
     data = observe(state, 0).to_json()
-    assert Observation.JSON_OMIT == {"rules"}  # leaving a field out is a visible decision
+    assert {"rules"} == Observation.JSON_OMIT  # leaving a field out is a visible decision
     assert set(data) == _field_names(Observation) - Observation.JSON_OMIT
     assert set(data["tricks"][0]) == _field_names(Trick) - {"seats", "cards"} | {"plays"}
     assert set(data["result"]) == _field_names(HandResult)
@@ -62,7 +62,8 @@ def test_a_record_written_before_schema_version_still_loads_and_rewrites_the_sam
 
 
 @pytest.mark.parametrize(("mutate", "message"), [
-    (lambda r: r.update(schema_version=2), "schema_version: this engine reads hand records up to schema version 1, got 2"),
+    (lambda r: r.update(schema_version=2),
+     "schema_version: this engine reads hand records up to schema version 1, got 2"),
     (lambda r: r.update(schema_version="1"), "schema_version: Input should be a valid integer, got '1'"),
     (lambda r: r.update(dealer=True), "dealer: Input should be a valid integer, got True"),
     (lambda r: r["actions"][2].pop("seat"), "actions[2]: missing field 'seat'"),
