@@ -13,6 +13,7 @@ from typing import Any
 from arena.engine.cards import CARDS, Card, CardMask, cards_of, mask_of
 from arena.engine.chance import shuffled
 from arena.engine.errors import DealError, InvalidCardError
+from arena.engine.jsonable import fields_json
 from arena.engine.rules import Rules
 
 
@@ -92,7 +93,7 @@ class Deal:
         return mask_of(self.hands[seat])
 
     def to_json(self) -> dict[str, Any]:
-        return {"hands": [[str(c) for c in hand] for hand in self.hands], "chance": self.chance}
+        return fields_json(self)
 
     def rotated(self, shift: int) -> Deal:
         """The same cards with every hand moved ``shift`` seats on (for duplicate play)."""

@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from arena.engine.errors import MatchFormatError
+from arena.engine.jsonable import fields_json
 from arena.engine.outcome import HandOutcome, HandResult
 from arena.engine.rules import Rules
 from arena.engine.seats import Seat, Team, next_seats, partner_of, team_of
@@ -96,14 +97,7 @@ class MatchScore:
         return None if a == b else (0 if a > b else 1)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "dealer": self.dealer,
-            "hands_played": self.hands_played,
-            "kots": list(self.kots),
-            "points": list(self.points),
-            "hands_won": list(self.hands_won),
-            "runs": list(self.runs),
-        }
+        return fields_json(self)
 
 
 def next_dealer(rules: Rules, dealer: Seat, result: HandResult) -> Seat:

@@ -9,11 +9,12 @@ other hands, cards still to be dealt, a face-down card it did not set, or the de
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from arena.engine.actions import Action
 from arena.engine.cards import TENS, Card, Suit, cards_of
 from arena.engine.hand import Decision, HandState, TrumpReveal, TrumpSetting
+from arena.engine.jsonable import fields_json
 from arena.engine.match import MatchScore
 from arena.engine.outcome import HandResult, Trick
 from arena.engine.rules import Rules
@@ -54,42 +55,16 @@ class Observation:
     result: HandResult | None
     match: MatchScore | None
 
+    JSON_OMIT: ClassVar[frozenset[str]] = frozenset({"rules"})
+    """The rules are fixed for the match; the JSON of one moment leaves them out."""
+
     @property
     def my_turn(self) -> bool:
         return self.to_move == self.seat
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON, stable key order; used by golden transcripts and debugging."""
-        return {
-            "seat": self.seat,
-            "dealer": self.dealer,
-            "first_player": self.first_player,
-            "to_move": self.to_move,
-            "decision": self.decision.value if self.decision else None,
-            "legal_actions": [str(a) for a in self.legal_actions],
-            "hand": [str(c) for c in self.hand],
-            "hand_sizes": list(self.hand_sizes),
-            "cards_to_come": list(self.cards_to_come),
-            "trump": str(self.trump) if self.trump is not None else None,
-            "trump_in_force": str(self.trump_in_force) if self.trump_in_force is not None else None,
-            "trump_setting": _setting_json(self.trump_setting),
-            "hidden_trump_holder": self.hidden_trump_holder,
-            "hidden_trump_card": str(self.hidden_trump_card) if self.hidden_trump_card is not None else None,
-            "reveal": _reveal_json(self.reveal),
-            "must_play_trump": self.must_play_trump,
-            "trick_number": self.trick_number,
-            "current_trick": [[s, str(c)] for s, c in self.current_trick],
-            "tricks": [t.to_json() for t in self.tricks],
-            "pile": [str(c) for c in self.pile],
-            "pile_tricks": self.pile_tricks,
-            "streak_holder": self.streak_holder,
-            "captured": [[str(c) for c in team] for team in self.captured],
-            "tens": list(self.tens),
-            "tricks_won": list(self.tricks_won),
-            "tricks_captured": list(self.tricks_captured),
-            "result": self.result.to_json() if self.result else None,
-            "match": self.match.to_json() if self.match else None,
-        }
+        """Plain JSON, one key per field (``rules`` aside); used by golden transcripts and debugging."""
+        return fields_json(self)
 
 
 def observe(state: HandState, seat: Seat, match: MatchScore | None = None) -> Observation:
@@ -146,26 +121,3 @@ def _four(values: Any) -> tuple[int, int, int, int]:
     a, b, c, d = values
     return (a, b, c, d)
 
-
-def _setting_json(setting: TrumpSetting | None) -> dict[str, Any] | None:
-    if setting is None:
-        return None
-    return {
-        "suit": str(setting.suit),
-        "method": setting.method.value,
-        "trick": setting.trick,
-        "card": str(setting.card) if setting.card is not None else None,
-        "seat": setting.seat,
-    }
-
-
-def _reveal_json(reveal: TrumpReveal | None) -> dict[str, Any] | None:
-    if reveal is None:
-        return None
-    return {
-        "trick": reveal.trick,
-        "position": reveal.position,
-        "seat": reveal.seat,
-        "card": str(reveal.card),
-        "reason": reveal.reason.value,
-    }

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from arena.engine.cards import ACES, TENS, Card, CardMask
+from arena.engine.jsonable import fields_json
 from arena.engine.rules import HandResultRule, Rules, TwoTwo
 from arena.engine.seats import Seat, Team, team_of
 
@@ -37,15 +38,11 @@ class Trick:
     taken_by: Team | None
     tricks_taken: int
 
+    JSON_ZIP: ClassVar[dict[str, tuple[str, str]]] = {"plays": ("seats", "cards")}
+    """The JSON writes each play as ``[seat, card]``."""
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "number": self.number,
-            "leader": self.leader,
-            "plays": [[s, str(c)] for s, c in zip(self.seats, self.cards, strict=True)],
-            "winner": self.winner,
-            "taken_by": self.taken_by,
-            "tricks_taken": self.tricks_taken,
-        }
+        return fields_json(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,18 +66,7 @@ class HandResult:
     points: int
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "winner": self.winner,
-            "outcome": self.outcome.value,
-            "tens": list(self.tens),
-            "tricks_won": list(self.tricks_won),
-            "tricks_captured": list(self.tricks_captured),
-            "tricks_played": self.tricks_played,
-            "kot": self.kot,
-            "mendikot": self.mendikot,
-            "all_aces": self.all_aces,
-            "points": self.points,
-        }
+        return fields_json(self)
 
 
 def majority(rules: Rules) -> int:

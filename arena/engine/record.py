@@ -1,20 +1,26 @@
 """The JSON hand record: enough to replay a hand exactly, and nothing that needs trusting.
 
-Format (``docs/hand-record.md`` documents every field)::
+Format (``docs/hand-record.md`` documents every field, ``docs/hand-record.schema.json`` is
+generated from ``HandRecord``)::
 
-    {"format": "dehla-hand-record", "version": 1,
+    {"format": "dehla-hand-record", "version": 1, "schema_version": 1,
      "rules": {...every option...}, "dealer": 0,
      "deal": {"hands": [["AS", ...13 cards in deal order], ...4 seats], "chance": 7},
      "actions": [{"seat": 1, "action": "call S"}, {"seat": 1, "action": "play AS"}, ...],
      "result": {...}}
 
-``result`` is written for readers; on replay it is checked, never trusted.
+A record is first validated against ``HandRecord`` (shape and types), then replayed by the
+engine (the rules, the cards and every action). ``result`` is written for readers; on replay it
+is checked, never trusted.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_core import ErrorDetails
 
 from arena.engine.actions import parse_action
 from arena.engine.deal import Deal
@@ -23,77 +29,132 @@ from arena.engine.hand import HandState
 from arena.engine.outcome import HandResult
 from arena.engine.rules import make_rules
 
-RECORD_FORMAT = "dehla-hand-record"
-RECORD_VERSION = 1
+RECORD_FORMAT: Literal["dehla-hand-record"] = "dehla-hand-record"
+RECORD_VERSION: Literal[1] = 1
+"""The original version field, frozen at 1 for readers written before ``schema_version``."""
+HAND_RECORD_SCHEMA_VERSION = 1
+"""The hand record's schema version; the rule for raising it is in ``docs/hand-record.md``."""
 
 
-def hand_record(state: HandState) -> dict[str, Any]:
+class _Part(BaseModel):
+    """Strict (no ``"1"`` for 1, no ``true`` for a seat) and tolerant of fields it does not know."""
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="ignore")
+
+
+class RecordedAction(_Part):
+    """One decision: the seat that made it and the action's text (``play 10H``)."""
+
+    seat: int
+    action: str
+
+
+class RecordedDeal(_Part):
+    """The four hands as card texts in deal order, seat 0 first, and the hand's chance seed."""
+
+    hands: list[list[str]]
+    chance: int = 0
+
+
+class RecordedResult(_Part):
+    """``HandResult`` as written; every field is optional and each one given is checked on replay."""
+
+    winner: int | None = None
+    outcome: str | None = None
+    tens: list[int] | None = None
+    tricks_won: list[int] | None = None
+    tricks_captured: list[int] | None = None
+    tricks_played: int | None = None
+    kot: bool | None = None
+    mendikot: bool | None = None
+    all_aces: bool | None = None
+    points: int | None = None
+
+
+class HandRecord(_Part):
+    """One hand record. ``format``, ``version`` and ``schema_version`` are optional on input."""
+
+    model_config = ConfigDict(title="Dehla hand record")
+
+    format: Literal["dehla-hand-record"] = RECORD_FORMAT
+    version: Literal[1] = RECORD_VERSION
+    schema_version: int = Field(default=HAND_RECORD_SCHEMA_VERSION, ge=1,
+                                description="Missing in records written before it existed; read as 1.")
+    rules: dict[str, Any] = Field(description="Every option that applies, as `dehla rules` lists them.")
+    dealer: int = Field(json_schema_extra={"minimum": 0, "maximum": 3})
+    deal: RecordedDeal
+    actions: list[RecordedAction]
+    result: RecordedResult | None = None
+
+    @field_validator("schema_version")
+    @classmethod
+    def _readable(cls, value: int) -> int:
+        if value > HAND_RECORD_SCHEMA_VERSION:
+            raise ValueError(f"this engine reads hand records up to schema version "
+                             f"{HAND_RECORD_SCHEMA_VERSION}, got {value}")
+        return value
+
+    @field_validator("dealer")
+    @classmethod
+    def _seat(cls, value: int) -> int:
+        if value not in range(4):
+            raise ValueError(f"expected a seat 0..3, got {value!r}")
+        return value
+
+
+def record_of(state: HandState) -> HandRecord:
     """The record of a hand so far (complete once the hand is over)."""
     if state.deal is None:
         raise RecordError("a resampled (imagined) hand has no deal and cannot be recorded")
-    return {
-        "format": RECORD_FORMAT,
-        "version": RECORD_VERSION,
-        "rules": state.rules.options(),
-        "dealer": state.dealer,
-        "deal": state.deal.to_json(),
-        "actions": [{"seat": seat, "action": str(action)} for seat, action in state.history],
-        "result": state.result.to_json() if state.result else None,
-    }
+    deal = state.deal.to_json()
+    return HandRecord(
+        rules=state.rules.options(),
+        dealer=state.dealer,
+        deal=RecordedDeal(hands=deal["hands"], chance=deal["chance"]),
+        actions=[RecordedAction(seat=seat, action=str(action)) for seat, action in state.history],
+        result=RecordedResult(**state.result.to_json()) if state.result else None,
+    )
+
+
+def hand_record(state: HandState) -> dict[str, Any]:
+    """``record_of(state)`` as plain JSON data."""
+    return record_of(state).model_dump(mode="json")
+
+
+def read_hand_record(data: Any) -> HandRecord:
+    """``data`` checked against ``HandRecord``; the first problem is a ``RecordError`` naming its field."""
+    if not isinstance(data, dict):
+        raise RecordError("record: expected a JSON object")
+    try:
+        return HandRecord.model_validate(data)
+    except ValidationError as exc:
+        raise RecordError(validation_message(exc.errors()[0], bracket_indexes=True)) from None
 
 
 def replay_record(data: Any, *, require_complete: bool = True) -> HandState:
     """Rebuild the hand from a record, checking every field and action on the way."""
-    if not isinstance(data, dict):
-        raise RecordError("record: expected a JSON object")
-    for field in ("rules", "dealer", "deal", "actions"):
-        if field not in data:
-            raise RecordError(f"record: missing field {field!r}")
-    if data.get("format", RECORD_FORMAT) != RECORD_FORMAT:
-        raise RecordError(f"format: expected {RECORD_FORMAT!r}, got {data['format']!r}")
-    if data.get("version", RECORD_VERSION) != RECORD_VERSION:
-        raise RecordError(f"version: this engine reads version {RECORD_VERSION}, got {data['version']!r}")
-    if not isinstance(data["rules"], dict):
-        raise RecordError("rules: expected an object of options")
+    record = read_hand_record(data)
     try:
-        rules = make_rules(data["rules"], context="rules")
+        rules = make_rules(record.rules, context="rules")
+        deal = Deal.from_text(rules, record.deal.hands, record.deal.chance)
     except ArenaError as exc:
         raise RecordError(str(exc)) from None
-    dealer = data["dealer"]
-    if not isinstance(dealer, int) or isinstance(dealer, bool) or dealer not in range(4):
-        raise RecordError(f"dealer: expected a seat 0..3, got {dealer!r}")
-    deal_data = data["deal"]
-    if not isinstance(deal_data, dict) or "hands" not in deal_data:
-        raise RecordError("deal: expected an object with 'hands'")
-    chance = deal_data.get("chance", 0)
-    if not isinstance(chance, int) or isinstance(chance, bool):
-        raise RecordError(f"deal.chance: expected an integer, got {chance!r}")
-    try:
-        deal = Deal.from_text(rules, deal_data["hands"], chance)
-    except ArenaError as exc:
-        raise RecordError(str(exc)) from None
-    state = HandState(rules, deal, dealer)
-    actions = data["actions"]
-    if not isinstance(actions, list):
-        raise RecordError("actions: expected a list")
-    for index, entry in enumerate(actions):
+    state = HandState(rules, deal, record.dealer)
+    for index, entry in enumerate(record.actions):
         _apply_entry(state, index, entry)
     if require_complete and not state.is_over:
         raise RecordError(
-            f"actions: the hand is not finished after {len(actions)} actions "
+            f"actions: the hand is not finished after {len(record.actions)} actions "
             f"(seat {state.to_move} is to {state.decision})"
         )
-    recorded = data.get("result")
-    if recorded is not None and state.result is not None:
-        _check_result(recorded, state.result)
+    if record.result is not None and state.result is not None:
+        _check_result(record.result, state.result)
     return state
 
 
-def _apply_entry(state: HandState, index: int, entry: Any) -> None:
+def _apply_entry(state: HandState, index: int, entry: RecordedAction) -> None:
     where = f"actions[{index}]"
-    if not isinstance(entry, dict) or "action" not in entry or "seat" not in entry:
-        raise RecordError(f"{where}: expected an object with 'seat' and 'action'")
-    seat, text = entry["seat"], entry["action"]
+    seat, text = entry.seat, entry.action
     try:
         action = parse_action(text)
     except ArenaError as exc:
@@ -108,15 +169,44 @@ def _apply_entry(state: HandState, index: int, entry: Any) -> None:
         raise RecordError(f"{where} (seat {seat}, {text!r}): {exc}") from None
 
 
-def _check_result(recorded: Any, actual: HandResult) -> None:
+def _check_result(recorded: RecordedResult, actual: HandResult) -> None:
     expected = actual.to_json()
-    if not isinstance(recorded, dict):
-        raise RecordError("result: expected an object")
-    for key, value in recorded.items():
-        if key in expected and expected[key] != value:
+    for key in sorted(recorded.model_fields_set, key=list(RecordedResult.model_fields).index):
+        value = getattr(recorded, key)
+        if expected[key] != value:
             raise RecordError(
                 f"result.{key}: the record says {value!r} but the replay gives {expected[key]!r}"
             )
+
+
+def validation_message(error: ErrorDetails, *, bracket_indexes: bool) -> str:
+    """One pydantic error as ``field: problem`` (``deal.hands[1][0]: ...`` or ``decisions.0.seat: ...``)."""
+    loc = error["loc"]
+    if error["type"] == "missing":
+        if bracket_indexes:
+            return f"{_path(loc[:-1], bracket_indexes) or 'record'}: missing field {str(loc[-1])!r}"
+        return f"{_path(loc, bracket_indexes)}: missing"
+    ctx = error.get("ctx") or {}
+    if error["type"] == "value_error" and "error" in ctx:
+        problem = str(ctx["error"])
+    else:
+        problem = error["msg"] + (f", got {_short(error['input'])}" if bracket_indexes else "")
+    return f"{_path(loc, bracket_indexes) or 'record'}: {problem}"
+
+
+def _path(loc: tuple[int | str, ...], bracket_indexes: bool) -> str:
+    where = ""
+    for part in loc:
+        if isinstance(part, int) and bracket_indexes:
+            where += f"[{part}]"
+        else:
+            where += f".{part}" if where else str(part)
+    return where
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def parse_json(text: str, where: str) -> Any:

@@ -5,7 +5,8 @@ Lines, each an object with a ``type``:
 - ``hand``: index, the full hand record (replayable by ``dehla score``), and every decision
   with its request id, action, time taken, remaining bank and fault;
 - ``match_end``: the outcome (status, winner, score, faults, substitutions).
-A match that dies midway still leaves every finished hand on disk.
+Each line is written through its model (``arena.referee.match_record``), so what is written is
+what the published schema says. A match that dies midway still leaves every finished hand on disk.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from arena.console.files import read_record_text
 from arena.engine.errors import RecordError
 from arena.engine.hand import HandState
 from arena.engine.record import hand_record, parse_json
+from arena.referee.match_record import DecisionEntry, HandLine, MatchEndLine, MatchStartLine, written
 
 if TYPE_CHECKING:
     from arena.referee.table import DecisionLog, MatchOutcome, TableConfig
@@ -37,21 +39,21 @@ class MatchRecorder:
         self._file.flush()
 
     def match_start(self, config: TableConfig, seats: Sequence[str]) -> None:
-        self._write({
-            "type": "match_start", "match_id": config.match_id, "seed": config.seed,
-            "preset": config.preset, "rules": config.rules.options(),
-            "format": str(config.match_format), "time_control": config.time_control.model_dump(),
-            "policy": config.policy.value, "seats": list(seats),
-        })
+        line = MatchStartLine(
+            match_id=config.match_id, seed=config.seed, preset=config.preset, rules=config.rules.options(),
+            format=str(config.match_format), time_control=config.time_control, policy=config.policy,
+            seats=list(seats),
+        )
+        self._write(line.model_dump(mode="json"))
 
     def hand(self, index: int, state: HandState, decisions: Sequence[DecisionLog]) -> None:
-        self._write({
-            "type": "hand", "index": index, "complete": state.is_over,
-            "record": hand_record(state), "decisions": [d.to_json() for d in decisions],
-        })
+        self._write(written(HandLine, {
+            "type": "hand", "index": index, "complete": state.is_over, "record": hand_record(state),
+            "decisions": [written(DecisionEntry, d.to_json()) for d in decisions],
+        }))
 
     def match_end(self, outcome: MatchOutcome) -> None:
-        self._write({"type": "match_end", **outcome.to_json()})
+        self._write(written(MatchEndLine, {"type": "match_end", **outcome.to_json()}))
         self._file.close()
 
 

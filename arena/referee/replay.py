@@ -12,71 +12,22 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
 from rich.console import Console
 from rich.text import Text
 
 from arena.console.text import plain
 from arena.engine.errors import RecordError
 from arena.engine.record import replay_record
+from arena.referee.match_record import AnyLine, HandLine, MatchEndLine, MatchStartLine, read_line
 
 
-class _Line(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="ignore")
-
-
-class StartLine(_Line):
-    match_id: str
-    preset: str
-    format: str
-    seed: int
-    seats: list[str]
-
-
-class DecisionLine(_Line):
-    seat: int
-    action: str
-    ms: float
-    fault: str | None = None
-
-
-class HandLine(_Line):
-    index: int
-    record: dict[str, Any]
-    decisions: list[DecisionLine]
-
-
-class FaultLine(_Line):
-    seat: int
-    kind: str
-    detail: str
-
-
-class EndLine(_Line):
-    status: str
-    winner_team: int | None
-    score: list[float]
-    faults: list[FaultLine]
-
-
-LINE_MODELS: dict[str, type[_Line]] = {"match_start": StartLine, "hand": HandLine, "match_end": EndLine}
-"""The line types that ``dehla replay`` prints; lines of other types are skipped."""
-
-
-def checked_lines(path: Path, lines: Iterable[dict[str, Any]]) -> list[_Line]:
+def checked_lines(path: Path, lines: Iterable[dict[str, Any]]) -> list[AnyLine]:
     """The record's lines as models; the first bad one is a ``RecordError`` (``PATH:N: field: problem``)."""
-    checked: list[_Line] = []
+    checked: list[AnyLine] = []
     for number, line in enumerate(lines, start=1):
-        model = LINE_MODELS.get(str(line["type"]))
-        if model is None:
+        item = read_line(line, f"{path}:{number}")
+        if item is None:
             continue
-        try:
-            item = model.model_validate(line)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            where = ".".join(str(p) for p in err["loc"]) or "(line)"
-            problem = "missing" if err["type"] == "missing" else str(err["msg"])
-            raise RecordError(f"{path}:{number}: {line['type']} line: {where}: {problem}") from None
         if isinstance(item, HandLine):
             try:
                 replay_record(item.record, require_complete=False)
@@ -86,15 +37,15 @@ def checked_lines(path: Path, lines: Iterable[dict[str, Any]]) -> list[_Line]:
     return checked
 
 
-def print_replay(console: Console, lines: Iterable[_Line]) -> None:
+def print_replay(console: Console, lines: Iterable[AnyLine]) -> None:
     for line in lines:
-        if isinstance(line, StartLine):
+        if isinstance(line, MatchStartLine):
             seats = ", ".join(f"{seat}={name}" for seat, name in enumerate(line.seats))
             console.print(Text.assemble(plain(line.match_id, "bold"),
                                         plain(f" {line.preset} {line.format} seed {line.seed}; seats: {seats}")))
         elif isinstance(line, HandLine):
             _print_hand(console, line)
-        elif isinstance(line, EndLine):
+        elif isinstance(line, MatchEndLine):
             console.print(Text.assemble(("end", "bold"), plain(f": {line.status}, winner team {line.winner_team}, "
                                                                f"score {line.score}")))
             for fault in line.faults:

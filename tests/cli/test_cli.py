@@ -92,6 +92,8 @@ def test_score_names_the_first_illegal_action(record_file: tuple[Path, dict[str,
     (lambda r: r["deal"]["hands"][1].__setitem__(0, "ZZ"), r"deal.hands[1][0]: 'ZZ' is not a card"),
     (lambda r: r["actions"].pop(), "actions: the hand is not finished"),
     (lambda r: r["result"].update(winner=1 - r["result"]["winner"]), "result.winner: the record says"),
+    (lambda r: r.update(schema_version=2), "schema_version: this engine reads hand records up to schema version 1"),
+    (lambda r: r["actions"][0].update(seat="0"), "actions[0].seat: Input should be a valid integer, got '0'"),
 ])
 def test_score_rejects_malformed_records_with_a_specific_message(
     record_file: tuple[Path, dict[str, object]], mutate: object, message: str

@@ -57,6 +57,13 @@ def test_score_and_replay_refuse_unreadable_json(tmp_path: Path, command: str, c
      ":1: match_start line: seed: missing"),
     ({"type": "match_start", "match_id": "m", "preset": "p", "format": "f", "seed": "x", "seats": []},
      ":1: match_start line: seed: Input should be a valid integer"),
+    ({"type": "hand", "schema_version": 9, "index": 0, "record": {}, "decisions": []},
+     ":1: hand line: schema_version: this referee reads match records up to schema version 1, got 9"),
+    ({"type": "hand", "index": 0, "record": {"schema_version": 9}, "decisions": []},
+     ":1: hand 1: schema_version: this engine reads hand records up to schema version 1, got 9"),
+    ({"type": "hand", "index": 0, "record": {}, "decisions": [{"seat": 0, "action": "play AS", "ms": 1,
+                                                                "fault": "sulk"}]},
+     ":1: hand line: decisions.0.fault: Input should be"),
 ])
 def test_replay_names_the_line_and_field_that_is_missing_or_wrong(
         tmp_path: Path, line: dict[str, object], message: str) -> None:
@@ -141,3 +148,12 @@ def test_match_writes_its_record_into_the_data_folder_and_prints_where(tmp_path:
     record = Path(json.loads(by_option.stdout)["record"])
     assert record.parent == chosen / "local-matches" and record.is_file()
     assert list(work.iterdir()) == []
+
+
+def test_score_and_replay_read_records_written_before_schema_version() -> None:
+    records = Path(__file__).resolve().parents[1] / "records"
+    score = dehla("score", str(records / "hand-before-schema-version.json"))
+    assert score.returncode == 0, score.stderr
+    replay = dehla("replay", str(records / "match-before-schema-version.jsonl"))
+    assert replay.returncode == 0, replay.stderr
+    assert replay.stdout.count("result: team") == 2

@@ -1,0 +1,140 @@
+"""The lines of a match record as models: what the recorder writes and what readers check.
+
+A match record is JSON Lines, one object per line with a ``type``: ``match_start``, ``hand``
+and ``match_end`` (``docs/match-record.schema.json`` is generated from ``MATCH_RECORD_LINE``).
+Each line carries ``schema_version`` (read as 1 where it is missing: records written before it
+existed). The fields that ``dehla replay`` needs are required; every other field is always
+written but optional on input, so every record an older reader accepted still loads.
+Statuses are the referee's string values (``done``, ``void``); fault kinds and the fault
+policy are the contract's enums, stored as their values.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+from arena.contract.faults import FaultKind, FaultPolicy
+from arena.contract.time_control import TimeControl
+from arena.engine.errors import RecordError
+from arena.engine.record import validation_message
+
+MATCH_RECORD_SCHEMA_VERSION = 1
+"""The match record's schema version; the rule for raising it is in ``docs/hand-record.md``."""
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+
+class _Line(_Part):
+    schema_version: int = Field(default=MATCH_RECORD_SCHEMA_VERSION, ge=1,
+                                description="Missing in records written before it existed; read as 1.")
+
+    @field_validator("schema_version")
+    @classmethod
+    def _readable(cls, value: int) -> int:
+        if value > MATCH_RECORD_SCHEMA_VERSION:
+            raise ValueError(f"this referee reads match records up to schema version "
+                             f"{MATCH_RECORD_SCHEMA_VERSION}, got {value}")
+        return value
+
+
+class MatchStartLine(_Line):
+    """Who plays what: the match id, seed, rules, format, time control, policy and seat names."""
+
+    type: Literal["match_start"] = "match_start"
+    match_id: str
+    seed: int
+    preset: str
+    rules: dict[str, Any] | None = None
+    format: str
+    time_control: TimeControl | None = None
+    policy: FaultPolicy | None = None
+    seats: list[str]
+
+
+class DecisionEntry(_Part):
+    """One decision of a hand: its request id, the action, its time, the bank left and any fault."""
+
+    seat: int
+    request_id: str | None = None
+    decision: str | None = None
+    legal: int | None = None
+    action: str
+    ms: float
+    bank_left: float | None = None
+    fault: FaultKind | None = None
+    substituted: bool | None = None
+
+
+class HandLine(_Line):
+    """One hand: its index (from 0), whether it finished, its hand record and every decision."""
+
+    type: Literal["hand"] = "hand"
+    index: int
+    complete: bool | None = None
+    record: dict[str, Any] = Field(description="A hand record (hand-record.schema.json), replayed when read.")
+    decisions: list[DecisionEntry]
+
+
+class FaultEntry(_Part):
+    """One fault as the record keeps it; ``hand`` counts from 1 here, as in the protocol."""
+
+    seat: int
+    bot: str | None = None
+    kind: FaultKind
+    detail: str
+    hand: int | None = None
+    decision: int | None = None
+    request_id: str | None = None
+    evidence: str | None = None
+
+
+class MatchEndLine(_Line):
+    """The outcome: status (``done`` or ``void``), winner, score, faults and substitutions."""
+
+    type: Literal["match_end"] = "match_end"
+    match_id: str | None = None
+    status: str
+    winner_team: int | None
+    score: list[float]
+    hands_played: int | None = None
+    hand_values: list[float] | None = None
+    deal_scores: list[float] | None = None
+    faults: list[FaultEntry]
+    forfeit_team: int | None = None
+    substitutions: list[int] | None = None
+    void_reason: str | None = None
+
+
+AnyLine = MatchStartLine | HandLine | MatchEndLine
+MATCH_RECORD_LINE: TypeAdapter[AnyLine] = TypeAdapter(Annotated[AnyLine, Field(discriminator="type")])
+"""One line of a match record, told apart by ``type``; ``tools/gen_schemas.py`` publishes its schema."""
+LINE_MODELS: dict[str, type[MatchStartLine] | type[HandLine] | type[MatchEndLine]] = {
+    "match_start": MatchStartLine, "hand": HandLine, "match_end": MatchEndLine,
+}
+"""The line types a reader checks; lines of other types are skipped."""
+
+
+def read_line(line: dict[str, Any], where: str) -> AnyLine | None:
+    """``line`` as its model (``None`` for a type no reader knows); a bad one is a ``RecordError``."""
+    model = LINE_MODELS.get(str(line.get("type")))
+    if model is None:
+        return None
+    try:
+        return model.model_validate(line)
+    except ValidationError as exc:
+        problem = validation_message(exc.errors()[0], bracket_indexes=False)
+        raise RecordError(f"{where}: {line['type']} line: {problem}") from None
+
+
+def written(model: type[_Part], data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` as the model writes it; a key the model lacks, or a field ``data`` lacks, is a bug."""
+    extra = set(data) - set(model.model_fields)
+    missing = {name for name in model.model_fields if name not in data} - {"type", "schema_version"}
+    if extra or missing:
+        raise TypeError(f"{model.__name__} and the data written disagree: extra {sorted(extra)}, "
+                        f"missing {sorted(missing)}")
+    return model.model_validate(data).model_dump(mode="json")
