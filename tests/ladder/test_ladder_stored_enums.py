@@ -10,7 +10,8 @@ from enum import StrEnum
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from alembic import command
+from sqlalchemy import create_engine, select
 from sqlalchemy.exc import StatementError
 
 from arena.contract.faults import FaultKind
@@ -21,7 +22,7 @@ from ladder.ratings import RatingEnv, TeamResult
 from ladder.results import record_report
 from ladder.scheduler import Pairing
 from ladder.schema import BotVersion, FaultRow, Match, MatchStatus, RatingChange, Result
-from ladder.store import Store
+from ladder.store import HEAD, Store, alembic_config
 from ladder.stored_enum import StoredEnum, UnknownStoredValueError
 from tests.ladder_helpers import add_bots, open_store
 
@@ -67,6 +68,29 @@ def _record_a_done_match(store: Store, match_id: int, root: Path) -> None:
         report = MatchReport(match_id, attempt, OutcomeStatus.DONE, 1, (1.0, 5.0), 16, forfeit_team=0,
                              faults=(SeatFault(2, FaultKind.TIMEOUT, "slow"),))
         assert record_report(session, RatingEnv(), report, root)
+
+
+def test_a_store_from_the_first_migration_upgrades_and_reads_back_members(tmp_path: Path) -> None:
+    """With recorded results: the batch migrations rebuild ``matches``, which other rows point at."""
+    store, match_id = _queued_match(tmp_path)
+    _record_a_done_match(store, match_id, tmp_path)
+    store.close()
+    config = alembic_config()
+    plain = create_engine(f"sqlite:///{tmp_path / 'ladder.db'}")  # no pragmas: foreign keys off
+    with plain.begin() as connection:  # back to the schema of the first release, rows kept
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0001")
+    plain.dispose()
+    assert _raw(tmp_path, "SELECT version_num FROM alembic_version") == [("0001",)]
+    upgraded = open_store(tmp_path)
+    assert _raw(tmp_path, "SELECT version_num FROM alembic_version") == [(HEAD,)]
+    with upgraded.engine.connect() as connection:  # the upgrade turned them off, and back on
+        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    with upgraded.reading() as session:
+        assert session.get_one(Match, match_id).status is MatchStatus.DONE
+        assert session.scalars(select(Result.status)).one() is OutcomeStatus.DONE
+        assert session.scalars(select(FaultRow.kind)).one() is FaultKind.TIMEOUT
+        assert set(session.scalars(select(RatingChange.outcome))) == {TeamResult.WIN, TeamResult.LOSS}
 
 
 def test_rows_written_as_plain_strings_read_back_as_members(tmp_path: Path) -> None:
