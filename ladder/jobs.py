@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.bots.manifest import load_manifest
-from arena.contract.faults import FaultPolicy
+from arena.contract.faults import FaultKind, FaultPolicy
+from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import TimeControl
 from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
@@ -55,8 +56,11 @@ class MatchJob:
 @dataclass(frozen=True, slots=True)
 class SeatFault:
     seat: int
-    kind: str
+    kind: FaultKind
     detail: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", FaultKind(self.kind))  # a report may come from a plain-data worker
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +69,7 @@ class MatchReport:
 
     match_id: int
     attempt: int
-    status: str
-    """``done`` or ``void``."""
+    status: OutcomeStatus
     winner_team: int | None
     score: tuple[float, float]
     hands: int
@@ -80,13 +83,16 @@ class MatchReport:
     staged: str | None = None
     """This attempt's own folder holding the record and logs until then (``ladder/records.py``)."""
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", OutcomeStatus(self.status))  # a report may come from a plain-data worker
+
 
 def report_from_outcome(job: MatchJob, outcome: MatchOutcome, record: str | None, seconds: float,
                         staged: str | None = None) -> MatchReport:
     return MatchReport(
         match_id=job.match_id, attempt=job.attempt, status=outcome.status, winner_team=outcome.winner_team,
         score=(outcome.score[0], outcome.score[1]), hands=len(outcome.hands), forfeit_team=outcome.forfeit_team,
-        faults=tuple(SeatFault(f.seat, f.kind.value, f.detail) for f in outcome.faults),
+        faults=tuple(SeatFault(f.seat, f.kind, f.detail) for f in outcome.faults),
         void_reason=outcome.void_reason, record=record, seconds=seconds,
         deal_scores=tuple(outcome.deal_scores), staged=staged,
     )

@@ -16,6 +16,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.contract.status import OutcomeStatus
 from ladder.executors import ExecutorFactory
 from ladder.interrupts import DeferredInterrupt
 from ladder.jobs import MatchJob, MatchReport, play_match_job
@@ -24,6 +25,7 @@ from ladder.ratings import RatingEnv
 from ladder.records import clear_stale, discard, put_in_place
 from ladder.results import record_report
 from ladder.scheduler import Scheduler
+from ladder.schema import MatchStatus
 from ladder.store import Store
 from ladder.views import ranking
 
@@ -171,13 +173,13 @@ class LadderRun:
         except Exception as exc:
             with self.store.transaction() as session:
                 status = release(session, match_id, attempt, f"{type(exc).__name__}: {exc}"[:2000])
-            self.failed += status == "failed"
-            self.requeued += status == "queued"
+            self.failed += status is MatchStatus.FAILED
+            self.requeued += status is MatchStatus.QUEUED
             return False
         counted = self.record(report)
         if counted:
             self.counted += 1
-            self.voided += report.status == "void"
+            self.voided += report.status is OutcomeStatus.VOID
             self._track_order()
         if self.on_progress:
             self.on_progress(RunProgress(self.counted, None, self.stable_for, report))

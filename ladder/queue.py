@@ -71,7 +71,7 @@ def enqueue(session: Session, env: RatingEnv, pairing: Pairing, seed: int, setti
     team_a = partnership(session, env, *pairing.team_a)
     team_b = partnership(session, env, *pairing.team_b)
     s0, s1, s2, s3 = pairing.seats
-    match = Match(status=MatchStatus.QUEUED.value, seed=seed, preset=settings.preset,
+    match = Match(status=MatchStatus.QUEUED, seed=seed, preset=settings.preset,
                   match_format=settings.match_format, team_a_id=team_a.id, team_b_id=team_b.id,
                   seat0_id=s0, seat1_id=s1, seat2_id=s2, seat3_id=s3, attempt=0)
     session.add(match)
@@ -80,7 +80,7 @@ def enqueue(session: Session, env: RatingEnv, pairing: Pairing, seed: int, setti
 
 
 def queued(session: Session, limit: int) -> list[int]:
-    query = select(Match.id).where(Match.status == MatchStatus.QUEUED.value).order_by(Match.id).limit(limit)
+    query = select(Match.id).where(Match.status == MatchStatus.QUEUED).order_by(Match.id).limit(limit)
     return list(session.scalars(query))
 
 
@@ -88,34 +88,34 @@ def lease(session: Session, match_id: int, owner: str) -> int | None:
     """Take a queued match for ``owner``; the new attempt number, or None if someone else has it."""
     result = session.execute(
         update(Match)
-        .where(Match.id == match_id, Match.status == MatchStatus.QUEUED.value)
-        .values(status=MatchStatus.RUNNING.value, attempt=Match.attempt + 1, lease_owner=owner, started_at=utcnow())
+        .where(Match.id == match_id, Match.status == MatchStatus.QUEUED)
+        .values(status=MatchStatus.RUNNING, attempt=Match.attempt + 1, lease_owner=owner, started_at=utcnow())
     )
     if result.rowcount != 1:  # type: ignore[attr-defined]
         return None
     return session.scalar(select(Match.attempt).where(Match.id == match_id))
 
 
-def release(session: Session, match_id: int, attempt: int, error: str | None = None) -> str:
+def release(session: Session, match_id: int, attempt: int, error: str | None = None) -> MatchStatus | None:
     """Give a running match back to the queue (its worker died or was stopped), or mark it
-    failed after ``MAX_ATTEMPTS`` leases; the new status, or ``""`` if the lease was stale."""
+    failed after ``MAX_ATTEMPTS`` leases; the new status, or None if the lease was stale."""
     status = MatchStatus.FAILED if error is not None and attempt >= MAX_ATTEMPTS else MatchStatus.QUEUED
     result = session.execute(
         update(Match)
-        .where(Match.id == match_id, Match.status == MatchStatus.RUNNING.value, Match.attempt == attempt)
-        .values(status=status.value, lease_owner=None, error=error,
+        .where(Match.id == match_id, Match.status == MatchStatus.RUNNING, Match.attempt == attempt)
+        .values(status=status, lease_owner=None, error=error,
                 finished_at=utcnow() if status is MatchStatus.FAILED else None)
     )
-    return status.value if result.rowcount == 1 else ""  # type: ignore[attr-defined]
+    return status if result.rowcount == 1 else None  # type: ignore[attr-defined]
 
 
 def requeue_abandoned(session: Session, owners: Sequence[str | None] | None = None) -> int:
     """Put running matches back in the queue: all of them (a single-host ladder starting up,
     where no other run can be alive), or those leased by ``owners``."""
-    query = update(Match).where(Match.status == MatchStatus.RUNNING.value)
+    query = update(Match).where(Match.status == MatchStatus.RUNNING)
     if owners is not None:
         query = query.where(Match.lease_owner.in_([o for o in owners if o is not None]))
-    result = session.execute(query.values(status=MatchStatus.QUEUED.value, lease_owner=None))
+    result = session.execute(query.values(status=MatchStatus.QUEUED, lease_owner=None))
     return int(result.rowcount)  # type: ignore[attr-defined]
 
 

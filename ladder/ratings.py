@@ -43,6 +43,14 @@ class RatingError(ArenaError):
     """A rating update that no backend could compute, or a malformed team."""
 
 
+class TeamResult(StrEnum):
+    """A match result from one partnership's side, as the rating history stores it."""
+
+    WIN = "win"
+    DRAW = "draw"
+    LOSS = "loss"
+
+
 class Outcome(StrEnum):
     """A match result from partnership A's side."""
 
@@ -53,11 +61,11 @@ class Outcome(StrEnum):
     def ranks(self) -> list[int]:
         return {Outcome.A_WINS: [0, 1], Outcome.B_WINS: [1, 0], Outcome.DRAW: [0, 0]}[self]
 
-    def for_team(self, team: int) -> str:
-        """``win``, ``draw`` or ``loss`` for team 0 (A) or 1 (B)."""
+    def for_team(self, team: int) -> TeamResult:
+        """The result for team 0 (A) or 1 (B)."""
         if self is Outcome.DRAW:
-            return "draw"
-        return "win" if (self is Outcome.A_WINS) == (team == 0) else "loss"
+            return TeamResult.DRAW
+        return TeamResult.WIN if (self is Outcome.A_WINS) == (team == 0) else TeamResult.LOSS
 
 
 @dataclass(frozen=True, slots=True)

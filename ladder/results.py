@@ -19,6 +19,7 @@ from pathlib import Path
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from arena.contract.status import OutcomeStatus
 from arena.engine.match import FormatKind, MatchFormat
 from ladder.jobs import MatchReport
 from ladder.ratings import Outcome, RatingEnv
@@ -63,14 +64,13 @@ def games_of(report: MatchReport, match_format: str) -> list[Outcome]:
 
 def record_report(session: Session, env: RatingEnv, report: MatchReport, root: Path) -> bool:
     """Store a worker's report; False (and no change) if it is a repeat or stale."""
-    if report.status not in (MatchStatus.DONE.value, MatchStatus.VOID.value):
-        raise ValueError(f"a match report has status done or void, not {report.status!r}")
     now = utcnow()
     changed = session.execute(
         update(Match)
-        .where(Match.id == report.match_id, Match.status == MatchStatus.RUNNING.value,
+        .where(Match.id == report.match_id, Match.status == MatchStatus.RUNNING,
                Match.attempt == report.attempt)
-        .values(status=report.status, finished_at=now, lease_owner=None, record_path=relative(report.record, root))
+        .values(status=MatchStatus.finished(report.status), finished_at=now, lease_owner=None,
+                record_path=relative(report.record, root))
     )
     if changed.rowcount != 1:  # type: ignore[attr-defined]
         return False
@@ -85,7 +85,7 @@ def record_report(session: Session, env: RatingEnv, report: MatchReport, root: P
         faulty.add(version)
         session.add(FaultRow(match_id=match.id, version_id=version, seat=fault.seat, kind=fault.kind,
                              detail=fault.detail[:2000]))
-    if report.status == MatchStatus.DONE.value:
+    if report.status is OutcomeStatus.DONE:
         _rate(session, env, match, outcome_of(report), games_of(report, match.match_format), faulty, now)
     return True
 

@@ -1,7 +1,8 @@
 """The store's tables (SQLAlchemy 2, portable across SQLite and PostgreSQL).
 
 Migrations in ``ladder/migrations`` create exactly this schema; a test compares the two.
-Times are UTC; ratings are TrueSkill (mu, sigma) pairs; paths are relative to the data folder.
+Times are UTC; ratings are TrueSkill (mu, sigma) pairs; paths are relative to the data folder;
+statuses, fault kinds and results are enum members, stored as their string values (``StoredEnum``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from ladder.ratings import Skill
+from arena.contract.faults import FaultKind
+from arena.contract.status import OutcomeStatus
+from ladder.ratings import Skill, TeamResult
+from ladder.stored_enum import StoredEnum
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -50,6 +54,11 @@ class MatchStatus(StrEnum):
     """A platform fault: recorded, no rating changes."""
     FAILED = "failed"
     """The job itself kept failing (not the bots): given up after several attempts."""
+
+    @classmethod
+    def finished(cls, outcome: OutcomeStatus) -> MatchStatus:
+        """Where a match that the referee played to ``outcome`` ends its life."""
+        return {OutcomeStatus.DONE: cls.DONE, OutcomeStatus.VOID: cls.VOID}[outcome]
 
 
 class Base(DeclarativeBase):
@@ -81,13 +90,13 @@ class Rated:
     def skill(self) -> Skill:
         return Skill(self.mu, self.sigma)
 
-    def count_match(self, result: str, new: Skill, when: datetime) -> None:
-        """One more match with ``result`` (``win``, ``draw`` or ``loss``), ending at ``new``."""
+    def count_match(self, result: TeamResult, new: Skill, when: datetime) -> None:
+        """One more match with ``result``, ending at ``new``."""
         self.mu, self.sigma = new.mu, new.sigma
         self.matches += 1
-        self.wins += result == "win"
-        self.draws += result == "draw"
-        self.losses += result == "loss"
+        self.wins += result is TeamResult.WIN
+        self.draws += result is TeamResult.DRAW
+        self.losses += result is TeamResult.LOSS
         self.last_played_at = when
 
 
@@ -129,7 +138,7 @@ class Match(Base):
     __tablename__ = "matches"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    status: Mapped[str] = mapped_column(String(16), index=True, default=MatchStatus.QUEUED.value)
+    status: Mapped[MatchStatus] = mapped_column(StoredEnum(MatchStatus, 16), index=True, default=MatchStatus.QUEUED)
     seed: Mapped[int] = mapped_column(BigInteger)
     """63 random bits: too many to recover from the cards one seat sees (``MATCH_SEED_BITS``)."""
     preset: Mapped[str] = mapped_column(String(32))
@@ -161,7 +170,7 @@ class Result(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), unique=True)
-    status: Mapped[str] = mapped_column(String(16))
+    status: Mapped[OutcomeStatus] = mapped_column(StoredEnum(OutcomeStatus, 16))
     winner_team: Mapped[int | None] = mapped_column(Integer, nullable=True)
     score_a: Mapped[float] = mapped_column(Float)
     score_b: Mapped[float] = mapped_column(Float)
@@ -181,7 +190,7 @@ class FaultRow(Base):
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
     version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"), index=True)
     seat: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(32))
+    kind: Mapped[FaultKind] = mapped_column(StoredEnum(FaultKind, 32))
     detail: Mapped[str] = mapped_column(Text)
 
 
@@ -201,6 +210,6 @@ class RatingChange(Base):
     sigma_before: Mapped[float] = mapped_column(Float)
     mu_after: Mapped[float] = mapped_column(Float)
     sigma_after: Mapped[float] = mapped_column(Float)
-    outcome: Mapped[str] = mapped_column(String(8))
-    """``win``, ``draw`` or ``loss`` for the subject."""
+    outcome: Mapped[TeamResult] = mapped_column(StoredEnum(TeamResult, 8))
+    """The match's result for the subject."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

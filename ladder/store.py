@@ -130,9 +130,25 @@ def upgrade(engine: Engine) -> None:
     from alembic import command  # noqa: PLC0415
 
     config = alembic_config()
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    with engine.connect() as connection:
+        sqlite = engine.dialect.name == "sqlite"
+        if sqlite:  # a batch migration copies a table and drops the old one, which the rows of
+            # other tables still point at: SQLite allows that only with foreign keys off, and the
+            # pragma only takes effect outside a transaction; the keys are checked before the commit.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
+        try:
+            with connection.begin():
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+                if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first() is not None:
+                    raise StoreError(f"{describe(str(engine.url))}: after the upgrade, rows point at missing "
+                                     "rows (PRAGMA foreign_key_check); restore it from a backup")
+        finally:
+            if sqlite:
+                connection.rollback()  # a failed upgrade leaves no open transaction to set the pragma in
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()
 
 
 class Store:

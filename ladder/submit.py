@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from arena.bots.manifest import BotManifest, ManifestError, load_manifest
 from arena.contract.faults import FaultPolicy
+from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import TimeControl
 from arena.engine.errors import ArenaError
 from arena.engine.match import MatchFormat
@@ -89,7 +90,7 @@ def _judge(check: str, outcome: MatchOutcome, records: Path, key: str, bot_seats
         fault = mine[0]
         tail = _tail(records / f"{key}.seat{fault.seat}.log")
         raise SubmissionRejected(check, f"seat {fault.seat} {fault.kind.value}: {fault.detail}", tail)
-    if outcome.status == "void":
+    if outcome.status is OutcomeStatus.VOID:
         raise SubmissionRejected(check, f"the match was void (platform fault, not the bot's): {outcome.void_reason}; "
                                  "try again")
 

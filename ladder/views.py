@@ -9,7 +9,9 @@ from typing import Any
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from ladder.schema import Bot, BotVersion, FaultRow, Match, Partnership, RatingChange, Result
+from arena.contract.status import OutcomeStatus
+from ladder.ratings import TeamResult
+from ladder.schema import Bot, BotVersion, FaultRow, Match, MatchStatus, Partnership, RatingChange, Result
 
 
 def _when(value: datetime | None) -> str | None:
@@ -93,7 +95,7 @@ def partnerships(session: Session) -> list[PartnershipRow]:
 class HistoryRow:
     match_id: int
     version: str
-    outcome: str
+    outcome: TeamResult
     mu: float
     sigma: float
     rating: float
@@ -123,7 +125,7 @@ def history(session: Session, bot: str) -> list[HistoryRow]:
 @dataclass(frozen=True, slots=True)
 class MatchRow:
     match_id: int
-    status: str
+    status: MatchStatus
     team_a: str
     team_b: str
     score: tuple[float, float] | None
@@ -149,7 +151,7 @@ def matches(session: Session, bot: str | None = None, limit: int = 50) -> list[M
     fault_counts = _fault_counts(session)
     for match, result in session.execute(query.order_by(Match.id.desc()).limit(limit)):
         winner = None
-        if result is not None and result.status == "done":
+        if result is not None and result.status is OutcomeStatus.DONE:
             winner = "draw" if result.winner_team is None else "AB"[result.winner_team]
         rows.append(MatchRow(match.id, match.status, f"{names[match.seat0_id]}+{names[match.seat2_id]}",
                              f"{names[match.seat1_id]}+{names[match.seat3_id]}",

@@ -19,7 +19,8 @@ from arena.console.data import BOT_LOOKUPS, data_root
 from arena.console.errors import fail
 from arena.console.options import MAX_BANK, MAX_PER_MOVE, FiniteFloatRange, writable_folder
 from arena.console.text import plain, visible
-from arena.contract.faults import FaultPolicy
+from arena.contract.faults import FaultKind, FaultPolicy
+from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import TimeControl
 from arena.engine.errors import ArenaError
 from arena.engine.match import FormatKind, MatchFormat
@@ -112,10 +113,10 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
         click.echo(json.dumps(report))
     else:
         print_match_report(report)
-    if outcome.status == "void":
+    if outcome.status is OutcomeStatus.VOID:
         sys.exit(1)
-    if outcome.faults and any(f.kind.value == "failed_start" for f in outcome.faults):
-        first = next(f for f in outcome.faults if f.kind.value == "failed_start")
+    first = next((f for f in outcome.faults if f.kind is FaultKind.FAILED_START), None)
+    if first is not None:
         fail(f"bot {first.bot!r} (seat {first.seat}) did not start: {first.detail}")
 
 
@@ -127,7 +128,7 @@ def match_report(outcome: MatchOutcome, name_a: str, name_b: str, record: Path) 
     kots = [sum(1 for h in outcome.hands if h.winner == t and h.kot) for t in (0, 1)]
     return {
         "match_id": outcome.match_id,
-        "status": outcome.status,
+        "status": outcome.status.value,
         "partnerships": [name_a, name_b],
         "winner": None if outcome.winner_team is None else "AB"[outcome.winner_team],
         "score": list(outcome.score),

@@ -26,6 +26,7 @@ from arena.contract.messages import (
     SeatEndpoint,
     Termination,
 )
+from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import SeatClock, TimeControl
 from arena.engine.actions import Action, CallTrump, HideTrump, PlayCard
 from arena.engine.chance import choose_index, derive_seed
@@ -85,8 +86,8 @@ class MatchOutcome:
     """The result of a match as the ladder and the CLI need it."""
 
     match_id: str
-    status: str
-    """``done`` or ``void`` (a platform fault: no bot is blamed, no rating changes)."""
+    status: OutcomeStatus
+    """``DONE``, or ``VOID`` (a platform fault: no bot is blamed, no rating changes)."""
     winner_team: int | None
     score: tuple[float, float]
     final: MatchScore | None = None
@@ -104,7 +105,7 @@ class MatchOutcome:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "match_id": self.match_id, "status": self.status, "winner_team": self.winner_team,
+            "match_id": self.match_id, "status": self.status.value, "winner_team": self.winner_team,
             "score": list(self.score), "hands_played": len(self.hands),
             "hand_values": self.hand_values, "deal_scores": self.deal_scores,
             "faults": [f.to_json() for f in self.faults], "forfeit_team": self.forfeit_team,
@@ -171,7 +172,7 @@ class Table:
         self.on_hand = on_hand
         self.clocks = [SeatClock.new(config.time_control) for _ in range(4)]
         self.dead = [False, False, False, False]
-        self.outcome = MatchOutcome(config.match_id, "done", None, (0.0, 0.0))
+        self.outcome = MatchOutcome(config.match_id, OutcomeStatus.DONE, None, (0.0, 0.0))
 
     async def run(self) -> MatchOutcome:
         config = self.config
@@ -188,13 +189,13 @@ class Table:
             self.outcome.forfeit_team = forfeit.team
             self.outcome.winner_team = 1 - forfeit.team
         except Exception as exc:  # anything not a bot fault is the platform's
-            self.outcome.status = "void"
+            self.outcome.status = OutcomeStatus.VOID
             self.outcome.winner_team = None
             while isinstance(exc, ExceptionGroup):
                 exc = exc.exceptions[0]
             self.outcome.void_reason = f"{type(exc).__name__}: {exc}"
         outcome = self.outcome
-        termination = (Termination.ABORTED if outcome.status == "void" else
+        termination = (Termination.ABORTED if outcome.status is OutcomeStatus.VOID else
                        Termination.FAULT if outcome.forfeit_team is not None else Termination.COMPLETED)
         end = MatchEnd(termination, outcome.winner_team, outcome.final or MatchScore(dealer=0),
                        tuple(outcome.faults))

@@ -10,6 +10,7 @@ import pytest
 
 from arena.contract.faults import FaultKind, FaultPolicy
 from arena.contract.messages import DecisionReply, DecisionRequest, HandEnd, MatchEnd
+from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import SeatClock, TimeControl
 from arena.engine.actions import Action, RevealTrump
 from arena.engine.cards import Card
@@ -213,3 +214,14 @@ def test_a_faults_hand_counts_from_one_wherever_it_is_read() -> None:
     (fault,) = outcome.faults
     assert fault.hand == 0  # the engine's index
     assert fault.to_json()["hand"] == 1 == convert.fault_to_pb(fault).hand_number
+
+
+def test_the_outcome_status_is_a_member_and_the_record_keeps_its_string(tmp_path: Path) -> None:
+    done = play_in_process([RandomBot(s) for s in range(4)], deals=1, seed=2, record=tmp_path / "m.jsonl")
+    assert done.status is OutcomeStatus.DONE
+    end = json.loads((tmp_path / "m.jsonl").read_text().splitlines()[-1])
+    assert end["type"] == "match_end" and end["status"] == "done" and type(done.to_json()["status"]) is str
+    seats = [InProcessSeat(RandomBot(s)) for s in range(4)]
+    seats[0] = PlatformBrokenSeat(RandomBot(0))
+    void, lines = run_table(seats, tmp_path)
+    assert void.status is OutcomeStatus.VOID and lines[-1]["status"] == "void"
