@@ -1,4 +1,4 @@
-"""``HandState.from_observation``: a state rebuilt from one seat's view plus the unseen cards
+"""``sdk.worlds.world_from_view``: a state rebuilt from one seat's view plus the unseen cards
 plays on exactly like the real one."""
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ from arena.engine.hand import HandState
 from arena.engine.observation import observe
 from arena.engine.rules import PRESETS, rules_for
 from arena.engine.selfplay import play_randomly
+from sdk.worlds import world_from_view
 
 
 def rebuilt(state: HandState, seat: int) -> HandState:
     hidden = state.hidden_card
-    return HandState.from_observation(
+    return world_from_view(
         observe(state, seat), [state.hand(s) for s in range(4)], [state.undealt(s) for s in range(4)],
         None if hidden is None else int(hidden),
     )
@@ -57,8 +58,8 @@ def test_rebuilding_rejects_an_assignment_that_contradicts_the_view() -> None:
     wrong_own = list(hands)
     wrong_own[2], wrong_own[3] = hands[3], hands[2]
     with pytest.raises(ValueError, match="own hand"):
-        HandState.from_observation(obs, wrong_own, undealt, None)
+        world_from_view(obs, wrong_own, undealt, None)
     short = list(hands)
     short[1] = hands[1] & (hands[1] - 1)
     with pytest.raises(ValueError, match="seat 1 must hold"):
-        HandState.from_observation(obs, short, undealt, None)
+        world_from_view(obs, short, undealt, None)
