@@ -687,7 +687,9 @@ class HandState:
         state._setting = facts.trump_setting
         state._decision = facts.decision
         state._to_move = facts.to_move if facts.to_move is not None else state._first
-        state._tricks = [(t.leader, [int(c) for c in t.cards], t.winner, t.taken_by, t.tricks_taken) for t in facts.tricks]
+        state._tricks = [
+            (t.leader, [int(c) for c in t.cards], t.winner, t.taken_by, t.tricks_taken) for t in facts.tricks
+        ]
         state._trick_values = list(facts.tricks)
         state._trick = [int(c) for _, c in facts.current_trick]
         state._leader = facts.current_trick[0][0] if facts.current_trick else state._to_move
