@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena.engine.actions import REVEAL
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
 from arena.engine.observation import observe
@@ -63,3 +64,23 @@ def test_rebuilding_rejects_an_assignment_that_contradicts_the_view() -> None:
     short[1] = hands[1] & (hands[1] - 1)
     with pytest.raises(ValueError, match="seat 1 must hold"):
         world_from_view(obs, short, undealt, None)
+
+
+def test_a_world_seen_by_any_seat_keeps_a_pending_request_to_play_a_trump() -> None:
+    """The request is public: whoever imagines the world, the asker must still play a trump."""
+    rules = rules_for("court-piece-double-sir")
+    found = 0
+    for seed in range(40):
+        state = HandState(rules, Deal.from_seed(rules, seed), seed % 4)
+        rng = random.Random(seed)
+        while not state.is_over and not state.must_play_trump:
+            actions = state.legal_actions()
+            state.apply(REVEAL if REVEAL in actions else actions[rng.randrange(len(actions))])
+        if not state.must_play_trump:
+            continue
+        found += 1
+        for seat in range(4):
+            copy = rebuilt(state, seat)
+            assert copy.must_play_trump
+            assert copy.legal_actions() == state.legal_actions()
+    assert found
