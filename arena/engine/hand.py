@@ -449,7 +449,9 @@ class HandState:
     def _finish_trick(self, trick: list[int]) -> None:
         tricks = self._tricks
         number = len(tricks) + 1
-        position = trick_best(trick, self._active, trump_counts_from(self._reveal, number)) & 3
+        reveal = self._reveal
+        trump_from = 0 if reveal is None else trump_counts_from(reveal, number)
+        position = trick_best(trick, self._active, trump_from) & 3
         leader = self._leader
         winner = self._orders[leader][position]
         team = winner & 1
@@ -473,7 +475,7 @@ class HandState:
             self._pile = pile
             self._pile_tricks = pile_tricks
         if self._cp_limits:
-            self._last_win_after = won_after_reveal(self._reveal, number, position)
+            self._last_win_after = won_after_reveal(reveal, number, position)
         self._trick = []
         self._leader = winner
         self._to_move = winner

@@ -44,14 +44,27 @@ def trick_best(cards: Sequence[int], trump: int, trump_from: int = 0) -> TrickBe
     force from position ``trump_from`` on (an on-request reveal in this trick: a trump-suit card
     played before it was no trump). If the trump suit was led, every card that followed it was
     a trump all along."""
-    if not cards:
+    count = len(cards)
+    if not count:
         return -1
     led = cards[0] // 13
-    early = trump if led == trump else NO_SUIT
+    keys = _PACKED_KEYS[led][trump]
+    if count == 4 and not trump_from:  # a finished trick, the engine's hot path: unrolled
+        a, b, c, d = cards
+        best = keys[a]
+        packed = keys[b] | 1
+        if packed > best:
+            best = packed
+        packed = keys[c] | 2
+        if packed > best:
+            best = packed
+        packed = keys[d] | 3
+        return packed if packed > best else best
+    early = keys if led == trump else _PACKED_KEYS[led][NO_SUIT]
     best = -1
     for position, card in enumerate(cards):
-        packed = play_key(card, led, trump if position >= trump_from else early) << 2 | position
-        if packed > best:  # a card that cannot win packs below zero
+        packed = (keys if position >= trump_from else early)[card] | position
+        if packed > best:
             best = packed
     return best
 
@@ -72,10 +85,19 @@ def claims_pile(rules: Rules, trick: int, previous_won_after_reveal: bool) -> bo
     trick number ``trick`` too. Always on the last trick; never under direct capture. Court
     Piece's Double Sir limits forbid claims on the first two tricks and the last but one, and
     under a hidden trump a claim needs the previous trick won by a card played after the reveal."""
-    if rules.capture is not Capture.SWEEP:
-        return False
-    if trick >= rules.hand_size or rules.sweep_limits is not SweepLimits.COURT_PIECE:
+    if rules.sweep_limits is not SweepLimits.COURT_PIECE:
+        return rules.capture is Capture.SWEEP
+    if trick >= rules.hand_size:  # the Court Piece limits apply to sweep capture only
         return True
     if trick <= 2 or trick == rules.hand_size - 1:
         return False
     return rules.trump is not TrumpMethod.HIDDEN or previous_won_after_reveal
+
+
+_SUIT_INDEX = (0, 1, 2, 3, NO_SUIT)
+_PACKED_KEYS = tuple(
+    tuple(tuple(play_key(card, led, trump) << 2 for card in range(52)) for trump in _SUIT_INDEX)
+    for led in _SUIT_INDEX
+)
+"""``_PACKED_KEYS[led][trump][card]``: ``play_key(card, led, trump) << 2``, precomputed (a key of
+-1 packs below zero whatever the position). ``NO_SUIT`` (-1) indexes the last row."""
