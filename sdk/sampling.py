@@ -14,7 +14,7 @@ cards, by shuffling each suit. Hands with no relevant void, the packets to come 
 face-down card accept any card, so they share one slot that is split at the end.
 
 ``sample_states`` turns placements into playable ``HandState`` values through
-``HandState.from_observation``: worlds the seat cannot tell from the real one.
+``sdk.worlds``: worlds the seat cannot tell from the real one.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from arena.engine.hand import HandState
 from arena.engine.observation import Observation
 from sdk.bot import BotView
 from sdk.tracker import CardTracker
+from sdk.worlds import WorldBuilder
 
 _FACT = tuple(factorial(n) for n in range(53))
 _BIT = tuple(1 << c for c in range(52))
@@ -72,6 +73,7 @@ class Sampler:
         "_pool",
         "_suit_cards",
         "_suit_counts",
+        "_worlds",
         "observation",
         "tracker",
     )
@@ -134,6 +136,7 @@ class Sampler:
         self._allowed = tuple(allowed[s] for s in levels)
         self._limits = _cut_limits(obs, tracker)
         self._memo: dict[tuple[int, tuple[int, ...]], _Options] = {}
+        self._worlds = WorldBuilder(obs)
         if self.count_unlimited() == 0:
             raise InconsistentViewError("no placement of the unseen cards respects the voids shown")
 
@@ -259,8 +262,8 @@ class Sampler:
 
     def state(self, placement: Placement) -> HandState:
         """The playable world of one placement."""
-        return HandState.from_observation(
-            self.observation, list(placement.hands), list(placement.undealt),
+        return self._worlds.world(
+            placement.hands, placement.undealt,
             None if placement.hidden_card is None else int(placement.hidden_card),
         )
 

@@ -13,18 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from arena.engine import NO_SUIT, claims_pile, play_key, trick_best, trump_counts_from, won_after_reveal
 from arena.engine.cards import CARDS, SUIT_MASKS, TENS, Card, CardMask, Rank, Suit, cards_of, mask_of
 from arena.engine.hand import RevealReason
 from arena.engine.observation import Observation
-from arena.engine.rules import Capture, SweepLimits, TrumpMethod
+from arena.engine.rules import TrumpMethod
 from arena.engine.seats import Seat, play_order
 from sdk.bot import BotView
 
 SuitSet = int
 """A set of suits as a 4-bit mask: bit ``s`` is set when suit ``s`` is in the set."""
-
-TRUMP_BONUS = 16
-"""Added to a card's rank in a trick key when it counts as a trump (as in ``arena.engine.hand``)."""
 
 _CARD_SETS_TRUMP = (TrumpMethod.CUT, TrumpMethod.FIRST_DISCARD)
 
@@ -110,7 +108,8 @@ class CardTracker:
     """Who is winning the trick in progress, with which card (the engine's rules, including a
     trump-suit card played before an on-request reveal not counting as a trump)."""
     best_key: int
-    """The winning card's key (``rank``, or ``rank + TRUMP_BONUS`` for a trump); -1 if no card."""
+    """The winning card's key (``arena.engine.play_key``: ``rank``, ``rank + TRUMP_BONUS`` for a
+    trump); -1 if no card."""
     to_play: tuple[Seat, ...]
     """The seats still to play to the trick in progress after the seat to move, in order."""
 
@@ -275,15 +274,9 @@ class CardTracker:
 
     def play_key(self, card: int) -> int:
         """The key ``card`` would get if the seat to move played it now (-1: it cannot win)."""
-        suit, rank = card // 13, card % 13
-        active = self.trump_in_force
-        if self.led is None:
-            return rank + TRUMP_BONUS if suit == active else rank
-        if suit == self.led:
-            return rank + (TRUMP_BONUS if self.led == active else 0)
-        if suit == active or (active is None and self.trump_may_be_set_now):
-            return rank + TRUMP_BONUS
-        return -1
+        active = NO_SUIT if self.trump_in_force is None else int(self.trump_in_force)
+        led = NO_SUIT if self.led is None else int(self.led)
+        return play_key(card, led, active, self.trump_may_be_set_now)
 
     def beats_now(self, card: int) -> bool:
         """Playing ``card`` now would make it the winning card of the trick so far."""
@@ -333,46 +326,17 @@ def _voids(obs: Observation) -> tuple[PerSeat, PerSeat]:
 
 
 def _winning(obs: Observation) -> tuple[tuple[Seat, Card] | None, int]:
-    """The winning seat and card of the trick in progress, and its key (as ``arena.engine.hand``)."""
+    """The winning seat and card of the trick in progress, and its key (``arena.engine.trick``)."""
     if not obs.current_trick:
         return None, -1
-    active = obs.trump_in_force
-    reveal = obs.reveal
-    number = len(obs.tricks) + 1
-    led = obs.current_trick[0][1].suit
-    bonus = TRUMP_BONUS if led == active else 0
-    best = -1
-    winner: tuple[Seat, Card] | None = None
-    for position, (seat, card) in enumerate(obs.current_trick):
-        suit, rank = card // 13, card % 13
-        if suit == led:
-            key = rank + bonus
-        elif suit == active and not (reveal is not None and reveal.trick == number and position < reveal.position):
-            key = rank + TRUMP_BONUS
-        else:
-            key = -1
-        if key > best:
-            best, winner = key, (seat, card)
-    return winner, best
+    active = NO_SUIT if obs.trump_in_force is None else int(obs.trump_in_force)
+    trump_from = trump_counts_from(obs.reveal, len(obs.tricks) + 1)
+    best = trick_best([card for _, card in obs.current_trick], active, trump_from)
+    return obs.current_trick[best & 3], best >> 2
 
 
 def _sweep_allowed(obs: Observation) -> bool:
     """Whether the streak holder winning the trick in progress takes the pile."""
-    rules = obs.rules
-    if rules.capture is not Capture.SWEEP:
-        return False
-    number = obs.trick_number
-    if number == rules.hand_size:
-        return True
-    if rules.sweep_limits is not SweepLimits.COURT_PIECE:
-        return True
-    if number <= 2 or number == rules.hand_size - 1:
-        return False
-    if rules.trump is not TrumpMethod.HIDDEN:
-        return True
-    reveal = obs.reveal
-    if reveal is None or not obs.tricks:
-        return False
-    last = obs.tricks[-1]
-    position = last.seats.index(last.winner)
-    return reveal.trick < last.number or position >= reveal.position
+    last = obs.tricks[-1] if obs.tricks else None
+    after = last is not None and won_after_reveal(obs.reveal, last.number, last.seats.index(last.winner))
+    return claims_pile(obs.rules, obs.trick_number, after)

@@ -45,7 +45,7 @@ from arena.engine.errors import (
     RecordError,
     RulesError,
 )
-from arena.engine.hand import Decision, HandState, RevealReason, TrumpReveal, TrumpSetting
+from arena.engine.hand import Decision, HandState, PublicHand, RevealReason, TrumpReveal, TrumpSetting
 from arena.engine.match import FormatKind, MatchFormat, MatchScore, next_dealer
 from arena.engine.observation import Observation, observe
 from arena.engine.outcome import HandOutcome, HandResult, Trick, decide_hand
@@ -65,18 +65,29 @@ from arena.engine.rules import (
     parse_option,
     rules_for,
 )
-from arena.engine.seats import SEATS, Seat, Team, next_seats, partner_of, play_order, team_of
+from arena.engine.seats import SEATS, Seat, Team, next_seats, partner_of, play_order, play_orders, team_of
 from arena.engine.selfplay import SelfPlaySummary, play_randomly, selfplay_hands
+from arena.engine.trick import (
+    NO_SUIT,
+    TRUMP_BONUS,
+    TrickBest,
+    claims_pile,
+    play_key,
+    trick_best,
+    trump_counts_from,
+    won_after_reveal,
+)
 
 __all__ = [
-    "ACES", "CALL", "CARDS", "FULL_DECK", "HIDE", "PLAY", "PRESETS", "PRESET_SUMMARIES", "REVEAL", "SEATS",
-    "SHORT_DECK", "SUIT_MASKS", "TENS", "Action", "ArenaError", "CallTrump", "Capture", "Card", "CardMask", "Deal",
-    "DealError", "Decision", "Direction", "FormatKind", "HandOutcome", "HandResult", "HandResultRule", "HandState",
-    "HideTrump", "IllegalActionError", "InvalidActionError", "InvalidCardError", "MatchFormat", "MatchFormatError",
-    "MatchScore", "Observation", "PlayCard", "Rank", "RecordError", "Reveal", "RevealReason", "RevealTrump", "Rules",
-    "RulesError", "Seat", "SelfPlaySummary", "Suit", "SweepLimits", "Team", "Trick", "TrumpMethod", "TrumpReveal",
-    "TrumpSetting", "TwoTwo", "cards_of", "choose_index", "decide_hand", "derive_seed", "format_cards",
-    "hand_record", "make_rules", "mask_of", "next_dealer", "next_seats", "observe", "parse_action", "parse_cards",
-    "parse_json", "parse_option", "partner_of", "play_order", "play_randomly", "random_number", "replay_record",
-    "rules_for", "selfplay_hands", "shuffled", "team_of",
+    "ACES", "CALL", "CARDS", "FULL_DECK", "HIDE", "NO_SUIT", "PLAY", "PRESETS", "PRESET_SUMMARIES", "REVEAL", "SEATS",
+    "SHORT_DECK", "SUIT_MASKS", "TENS", "TRUMP_BONUS", "Action", "ArenaError", "CallTrump", "Capture", "Card",
+    "CardMask", "Deal", "DealError", "Decision", "Direction", "FormatKind", "HandOutcome", "HandResult",
+    "HandResultRule", "HandState", "HideTrump", "IllegalActionError", "InvalidActionError", "InvalidCardError",
+    "MatchFormat", "MatchFormatError", "MatchScore", "Observation", "PlayCard", "PublicHand", "Rank", "RecordError",
+    "Reveal", "RevealReason", "RevealTrump", "Rules", "RulesError", "Seat", "SelfPlaySummary", "Suit", "SweepLimits",
+    "Team", "Trick", "TrickBest", "TrumpMethod", "TrumpReveal", "TrumpSetting", "TwoTwo", "cards_of", "choose_index",
+    "claims_pile", "decide_hand", "derive_seed", "format_cards", "hand_record", "make_rules", "mask_of",
+    "next_dealer", "next_seats", "observe", "parse_action", "parse_cards", "parse_json", "parse_option", "partner_of",
+    "play_key", "play_order", "play_orders", "play_randomly", "random_number", "replay_record", "rules_for",
+    "selfplay_hands", "shuffled", "team_of", "trick_best", "trump_counts_from", "won_after_reveal",
 ]

@@ -4,10 +4,9 @@ The base entry point ``apply`` validates and explains an illegal action; the rul
 private ``_play``/``_finish_trick`` methods. Hot values are ints and bitmasks so random
 playouts and search run on this same code (there is no second, faster copy of the rules).
 
-Trick winners are tracked as each card falls: a card's *key* is ``16 + rank`` if it counts as
-a trump when played, ``rank`` if it follows the led suit, else -1. Computing the key at play
-time is what makes a trump-suit card played before an on-request reveal lose to a lower trump
-played after it.
+Who wins a trick and whether the win claims the centre are decided by ``arena.engine.trick``,
+the functions bots call too. ``HandState.restore`` rebuilds a state from public facts plus a
+placement of the unseen cards (how a search bot imagines the hands it cannot see).
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from arena.engine.actions import CALL, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
 from arena.engine.cards import CARDS, SUIT_MASKS, Card, CardMask, Suit, cards_of, format_cards, mask_of
@@ -25,11 +23,8 @@ from arena.engine.errors import IllegalActionError, InvalidActionError
 from arena.engine.outcome import HandResult, Trick, decide_hand, majority
 from arena.engine.rules import Capture, HandResultRule, Reveal, Rules, SweepLimits, TrumpMethod
 from arena.engine.seats import Seat, next_seats, play_order, play_orders
+from arena.engine.trick import NO_SUIT, claims_pile, trick_best, trump_counts_from, won_after_reveal
 
-if TYPE_CHECKING:
-    from arena.engine.observation import Observation
-
-NO_SUIT = -1
 NOBODY = -1
 
 
@@ -69,6 +64,29 @@ class TrumpSetting:
     seat: Seat | None
 
 
+@dataclass(frozen=True, slots=True)
+class PublicHand:
+    """What every seat has seen of a hand so far: with a placement of the unseen cards, enough
+    to restore a playable state (``HandState.restore``). Cards are the engine's ints."""
+
+    rules: Rules
+    dealer: Seat
+    decision: Decision | None
+    to_move: Seat | None
+    tricks: tuple[Trick, ...]
+    current_trick: tuple[tuple[Seat, Card], ...]
+    trump_in_force: Suit | None
+    trump_setting: TrumpSetting | None
+    reveal: TrumpReveal | None
+    pile: CardMask
+    pile_tricks: int
+    captured: tuple[CardMask, CardMask]
+    captured_tricks: tuple[int, int]
+    streak_holder: Seat | None
+    """The holder as the state reports it (``None`` unless the capture is by sweep)."""
+    result: HandResult | None
+
+
 _PLAY_ROWS: list[list[tuple[PlayCard, ...] | None]] = [[None] * 8192 for _ in range(4)]
 
 
@@ -91,7 +109,6 @@ class HandState:
 
     __slots__ = (
         "_active",
-        "_best",
         "_captured",
         "_captured_tricks",
         "_cp_limits",
@@ -106,7 +123,6 @@ class HandState:
         "_last_win_after",
         "_leader",
         "_led",
-        "_led_bonus",
         "_legal",
         "_method",
         "_n_tricks",
@@ -152,8 +168,6 @@ class HandState:
         self._trick: list[int] = []
         self._leader: Seat = self._first
         self._led = NO_SUIT
-        self._led_bonus = 0
-        self._best = -1
         self._tricks: list[_RawTrick] = []
         self._trick_values: list[Trick] = []
         self._legal: CardMask = 0
@@ -418,24 +432,8 @@ class HandState:
         if not played:
             self._led = suit
             self._leader = seat
-            if suit == self._active:
-                self._led_bonus = 16
-                self._best = (card % 13 + 16) << 2
-            else:
-                self._led_bonus = 0
-                self._best = (card % 13) << 2
-        else:
-            if suit == self._led:
-                best = ((card % 13 + self._led_bonus) << 2) | played
-            elif suit == self._active:
-                best = ((card % 13 + 16) << 2) | played
-            elif self._trump < 0 and self._method in _CARD_SETS_TRUMP:
-                self._set_trump_by_card(seat, card, len(self._tricks) + 1)
-                best = ((card % 13 + 16) << 2) | played
-            else:
-                best = -1
-            if best > self._best:
-                self._best = best
+        elif suit != self._led and self._trump < 0 and self._method in _CARD_SETS_TRUMP:
+            self._set_trump_by_card(seat, card, len(self._tricks) + 1)
         trick.append(card)
         if played == 3:
             self._finish_trick(trick)
@@ -449,18 +447,20 @@ class HandState:
         self._legal = (hand & SUIT_MASKS[self._led]) or hand
 
     def _finish_trick(self, trick: list[int]) -> None:
-        position = self._best & 3
+        tricks = self._tricks
+        number = len(tricks) + 1
+        reveal = self._reveal
+        trump_from = 0 if reveal is None else trump_counts_from(reveal, number)
+        position = trick_best(trick, self._active, trump_from) & 3
         leader = self._leader
         winner = self._orders[leader][position]
         team = winner & 1
-        tricks = self._tricks
-        number = len(tricks) + 1
         a, b, c, d = trick
         pile = self._pile | (1 << a) | (1 << b) | (1 << c) | (1 << d)
         pile_tricks = self._pile_tricks + 1
         last = number == self._n_tricks
         if self._sweep and not last:
-            take = self._streak == winner and self._sweep_allowed(number)
+            take = self._streak == winner and claims_pile(self._rules, number, self._last_win_after)
             self._streak = NOBODY if take else winner
         else:
             take = True
@@ -475,10 +475,7 @@ class HandState:
             self._pile = pile
             self._pile_tricks = pile_tricks
         if self._cp_limits:
-            reveal = self._reveal
-            self._last_win_after = reveal is not None and (
-                reveal.trick < number or position >= reveal.position
-            )
+            self._last_win_after = won_after_reveal(reveal, number, position)
         self._trick = []
         self._leader = winner
         self._to_move = winner
@@ -490,13 +487,6 @@ class HandState:
         if self._hidden >= 0:
             self._turn_with_hidden_trump()
         self._legal = self._hands[winner]
-
-    def _sweep_allowed(self, number: int) -> bool:
-        if not self._cp_limits:
-            return True
-        if number <= 2 or number == self._n_tricks - 1:
-            return False
-        return self._method is not TrumpMethod.HIDDEN or self._last_win_after
 
     def _finish_hand(self) -> None:
         self._decision = None
@@ -553,10 +543,6 @@ class HandState:
         self._hidden = -1
         self._hands[self._first] |= 1 << card
         self._active = self._trump
-        if self._trick and self._led == self._trump:
-            # The trump suit was led: the cards that followed it were trumps all along.
-            self._best += 16 << 2
-            self._led_bonus = 16
         self._reveal = TrumpReveal(len(self._tricks) + 1, len(self._trick), seat, CARDS[card], reason)
         self._setting = TrumpSetting(
             Suit(self._trump), TrumpMethod.HIDDEN, len(self._tricks) + 1, CARDS[card], self._first
@@ -633,7 +619,6 @@ class HandState:
         (a loop over ``__slots__`` is 3x slower; a test checks that none is missed)."""
         other = HandState.__new__(HandState)
         other._active = self._active
-        other._best = self._best
         other._captured = self._captured[:]
         other._captured_tricks = self._captured_tricks[:]
         other._cp_limits = self._cp_limits
@@ -648,7 +633,6 @@ class HandState:
         other._last_win_after = self._last_win_after
         other._leader = self._leader
         other._led = self._led
-        other._led_bonus = self._led_bonus
         other._legal = self._legal
         other._method = self._method
         other._n_tricks = self._n_tricks
@@ -672,96 +656,63 @@ class HandState:
         return other
 
     @classmethod
-    def from_observation(
+    def restore(
         cls,
-        obs: Observation,
+        facts: PublicHand,
         hands: Sequence[CardMask],
         undealt: Sequence[CardMask],
         hidden_card: int | None,
     ) -> HandState:
-        """A playable state that ``obs.seat`` cannot tell from the real one.
+        """A playable state from a hand's public ``facts`` plus a placement of the cards nobody
+        sees: each seat's hand, the packets still to come and the face-down trump card.
 
-        The seat's view fixes everything public; ``hands``, ``undealt`` and ``hidden_card``
-        place the cards it cannot see (its own hand must be its real one). Search bots build
-        their imagined worlds this way, on the engine's own rules.
+        This is how a seat imagines a world it cannot tell from the real one (``sdk.worlds``
+        builds the facts from its view). Only the placement is checked here: the facts are
+        trusted to be what a real hand showed. The state has no ``deal``.
         """
-        rules = obs.rules
         if len(hands) != 4 or len(undealt) != 4:
-            raise ValueError("from_observation needs four hands and four undealt sets")
-        if hands[obs.seat] != mask_of(obs.hand):
-            raise ValueError("the observing seat's own hand must be the one it sees")
-        for seat in range(4):
-            if hands[seat].bit_count() != obs.hand_sizes[seat]:
-                raise ValueError(f"seat {seat} must hold {obs.hand_sizes[seat]} cards")
-            if undealt[seat].bit_count() != obs.cards_to_come[seat]:
-                raise ValueError(f"seat {seat} must have {obs.cards_to_come[seat]} cards to come")
-        if (hidden_card is None) != (obs.hidden_trump_holder is None):
-            raise ValueError("a hidden card must be placed exactly when one is face down")
+            raise ValueError("restore needs four hands and four undealt sets")
         state = cls.__new__(cls)
         state._deal = None
-        state._set_table(rules, obs.dealer)
+        state._set_table(facts.rules, facts.dealer)
         state._hands = list(hands)
         state._undealt = list(undealt)
-        state._active = obs.trump_in_force if obs.trump_in_force is not None else NO_SUIT
-        state._hidden = hidden_card if hidden_card is not None else -1
+        state._active = NO_SUIT if facts.trump_in_force is None else int(facts.trump_in_force)
+        state._hidden = -1 if hidden_card is None else hidden_card
         if hidden_card is not None:
             state._trump = hidden_card // 13
-        elif obs.trump_setting is not None:
-            state._trump = obs.trump_setting.suit
+        elif facts.trump_setting is not None:
+            state._trump = facts.trump_setting.suit
         else:
             state._trump = state._active
-        state._reveal = obs.reveal
-        state._setting = obs.trump_setting
-        state._decision = obs.decision
-        state._to_move = obs.to_move if obs.to_move is not None else obs.first_player
+        state._reveal = facts.reveal
+        state._setting = facts.trump_setting
+        state._decision = facts.decision
+        state._to_move = facts.to_move if facts.to_move is not None else state._first
         state._tricks = [
-            (t.leader, [int(c) for c in t.cards], t.winner, t.taken_by, t.tricks_taken) for t in obs.tricks
+            (t.leader, [int(c) for c in t.cards], t.winner, t.taken_by, t.tricks_taken) for t in facts.tricks
         ]
-        state._trick_values = list(obs.tricks)
-        state._trick = [int(c) for _, c in obs.current_trick]
-        state._leader = obs.current_trick[0][0] if obs.current_trick else state._to_move
-        state._led = obs.current_trick[0][1] // 13 if obs.current_trick else NO_SUIT
-        state._led_bonus = 16 if state._trick and state._led == state._active else 0
-        state._best = state._replay_best()
-        state._pile = mask_of(obs.pile)
-        state._pile_tricks = obs.pile_tricks
-        state._captured = [mask_of(obs.captured[0]), mask_of(obs.captured[1])]
-        state._captured_tricks = list(obs.tricks_captured)
-        state._streak = obs.streak_holder if obs.streak_holder is not None else NOBODY
-        state._last_win_after = state._winning_card_after_reveal()
+        state._trick_values = list(facts.tricks)
+        state._trick = [int(c) for _, c in facts.current_trick]
+        state._leader = facts.current_trick[0][0] if facts.current_trick else state._to_move
+        state._led = facts.current_trick[0][1] // 13 if facts.current_trick else NO_SUIT
+        state._pile = facts.pile
+        state._pile_tricks = facts.pile_tricks
+        state._captured = list(facts.captured)
+        state._captured_tricks = list(facts.captured_tricks)
+        state._streak = facts.streak_holder if facts.streak_holder is not None else NOBODY
+        state._last_win_after = False
+        if state._cp_limits and facts.tricks:
+            last = facts.tricks[-1]
+            state._last_win_after = won_after_reveal(facts.reveal, last.number, last.seats.index(last.winner))
         state._events = []
-        if obs.must_play_trump and obs.to_move is not None:
-            state._events.append((state._plays_made(), obs.to_move, REVEAL))
-        state._result = obs.result
+        reveal = facts.reveal
+        if reveal is not None and reveal.reason is RevealReason.REQUEST:
+            # Kept so that ``must_play_trump`` holds while the asker is still to play.
+            state._events.append((4 * (reveal.trick - 1) + reveal.position, reveal.seat, REVEAL))
+        state._result = facts.result
         state._update_legal()
         return state
-
-    def _replay_best(self) -> int:
-        """The packed best of the current trick, as ``play`` would have left it."""
-        best = -1
-        reveal = self._reveal
-        number = len(self._tricks) + 1
-        for position, card in enumerate(self._trick):
-            suit, rank = card // 13, card % 13
-            counts_as_trump = suit == self._active and not (
-                reveal is not None and reveal.trick == number and position < reveal.position
-            )
-            if suit == self._led:
-                key = rank + self._led_bonus
-            elif counts_as_trump:
-                key = rank + 16
-            else:
-                key = -1
-            if key >= 0:
-                best = max(best, key << 2 | position)
-        return best
-
-    def _winning_card_after_reveal(self) -> bool:
-        if not self._tricks or self._reveal is None:
-            return False
-        leader, _, winner, _, _ = self._tricks[-1]
-        position = self._orders[leader].index(winner)
-        return self._reveal.trick < len(self._tricks) or position >= self._reveal.position
 
     def resampled(
         self, hands: list[CardMask], undealt: list[CardMask], hidden_card: int | None

@@ -26,14 +26,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from arena.engine import NO_SUIT, TRUMP_BONUS, claims_pile, play_key
 from arena.engine.actions import REVEAL, RevealTrump
 from arena.engine.cards import SUIT_MASKS, TENS, Card, CardMask, Rank, Suit, cards_of
 from arena.engine.rules import Capture, HandResultRule, Reveal, Rules, SweepLimits, TrumpMethod, TwoTwo
 from arena.engine.seats import Seat
 from sdk.bot import Bot, BotView
-from sdk.tracker import TRUMP_BONUS, CardTracker
+from sdk.tracker import CardTracker
 
-NO_TRUMP = -1
+NO_TRUMP = NO_SUIT
 PILE_KEEP = 0.15
 """Sweep games: the master trump is also worth this share of the pile already in the centre."""
 EDGE_NO_CLAIM = 0.1
@@ -197,16 +198,9 @@ class Thinking:
 
     # ------------------------------------------------------------ trick outcomes
     def key_of(self, card: int, trump: int) -> int:
-        """The key ``card`` gets if played now with ``trump`` in force."""
-        rank, suit = card % 13, card // 13
+        """The key ``card`` gets if played now with ``trump`` in force (``arena.engine.trick``)."""
         led = self.t.led
-        if led is None:
-            return rank + TRUMP_BONUS if suit == trump else rank
-        if suit == led:
-            return rank + (TRUMP_BONUS if led == trump else 0)
-        if suit == trump or (trump == NO_TRUMP and self.t.trump_may_be_set_now):
-            return rank + TRUMP_BONUS
-        return -1
+        return play_key(card, NO_SUIT if led is None else int(led), trump, self.t.trump_may_be_set_now)
 
     def winners(self, card: int, trump: int) -> dict[Seat, float]:
         """Who ends up winning the trick, with what chance, if this seat plays ``card``."""
@@ -255,17 +249,9 @@ class Thinking:
         return side * edge * total
 
     def _claim_next(self) -> bool:
-        """Could the winner of this trick take the pile by winning the next one too?"""
-        t, rules = self.t, self.rules
-        following = t.trick_number + 1
-        if following >= t.tricks_per_hand:
-            return True
-        if rules.sweep_limits is SweepLimits.COURT_PIECE:
-            if following <= 2 or following == t.tricks_per_hand - 1:
-                return False
-            if rules.trump is TrumpMethod.HIDDEN and t.hidden_holder is not None:
-                return False  # a claim needs a winning card played after the reveal
-        return True
+        """Could the winner of this trick take the pile by winning the next one too? (Under a
+        hidden trump, only once it is turned up: a claim needs a win after the reveal.)"""
+        return claims_pile(self.rules, self.t.trick_number + 1, self.t.hidden_holder is None)
 
     def card_cost(self, card: int, trump: int) -> float:
         """What playing ``card`` spends: high cards and trumps are worth keeping."""
@@ -301,7 +287,7 @@ class Thinking:
         cached = self._lead_odds.get((card, trump))
         if cached is not None:
             return cached
-        key = card % 13 + (TRUMP_BONUS if card // 13 == trump else 0)
+        key = play_key(card, NO_SUIT, trump)
         keep = 1.0
         for opp in (self.me ^ 1, self.me ^ 3):
             keep *= 1.0 - self.p_beats(opp, card, key, card // 13, trump)

@@ -26,10 +26,11 @@ import random
 import time
 from dataclasses import dataclass
 
+from arena.engine import play_key, play_orders, trick_best
 from arena.engine.actions import REVEAL, Action, PlayCard, RevealTrump
 from arena.engine.cards import SUIT_MASKS, TENS, Card, Rank, Suit
 from arena.engine.hand import HandState
-from arena.engine.rules import Capture, Direction, HandResultRule, Rules
+from arena.engine.rules import Capture, HandResultRule, Rules
 from sample_bots.heuristic.bot import HeuristicBot, Thinking
 from sdk import MatchStart
 from sdk.bot import Bot, BotView, seeded_rng
@@ -237,7 +238,7 @@ def _choose(rows: list[list[float]], confidence: float) -> int:
 def playout(state: HandState, rules: Rules, team: int) -> float:
     """Finish ``state`` with the greedy perfect-information policy; its value for ``team``."""
     last_trick = rules.hand_size
-    order = _ORDER[int(rules.direction is not Direction.CLOCKWISE)]
+    order = play_orders(rules.direction)
     every_trick = rules.capture is not Capture.SWEEP
     while not state.is_over:
         mask = state.legal_mask()
@@ -394,7 +395,7 @@ def _greedy_card(state: HandState, mask: int, order: tuple[tuple[int, ...], ...]
     trump_suit = state.trump_in_force
     trump = -1 if trump_suit is None else int(trump_suit)
     trick = state.trick_cards
-    later = order[seat][: 3 - len(trick)]
+    later = order[seat][1: 4 - len(trick)]
     hands = [state.hand(s) for s in range(4)]
     streak = state.streak_holder
     last = state.trick_number == last_trick
@@ -407,17 +408,14 @@ def _greedy_card(state: HandState, mask: int, order: tuple[tuple[int, ...], ...]
             return _cheapest_winner(sure, trump)
         return _cheapest(cards, trump)
     led = trick[0] // 13
-    leader = state.trick_leader
-    best_at, best = 0, trick[0]
-    for i in range(1, len(trick)):
-        if _beats(trick[i], best, trump):
-            best_at, best = i, trick[i]
-    best_seat = order[leader][best_at - 1] if best_at else leader
+    packed = trick_best(trick, trump)
+    best, best_key = trick[packed & 3], packed >> 2
+    best_seat = order[state.trick_leader][packed & 3]
     at_stake = at_stake or any(c % 13 == TEN_RANK for c in trick)
     if best_seat == seat ^ 2 and _unbeatable(best, led, trump, later, hands):
         tens = [c for c in cards if c % 13 == TEN_RANK]
         return tens[0] if tens else _cheapest(cards, trump)
-    sure = [c for c in cards if _beats(c, best, trump) and _unbeatable(c, led, trump, later, hands)]
+    sure = [c for c in cards if play_key(c, led, trump) > best_key and _unbeatable(c, led, trump, later, hands)]
     if sure and (sweeping or at_stake or best_seat & 1 != seat & 1
                  or (streak is not None and streak & 1 != seat & 1)):
         return _cheapest_winner(sure, trump)
@@ -439,21 +437,6 @@ def _unbeatable(card: int, led: int, trump: int, later: tuple[int, ...], hands: 
         ):
             return False
     return True
-
-
-def _beats(card: int, best: int, trump: int) -> bool:
-    """Does ``card`` beat the trick's best card so far (same suit higher, or a trump)?"""
-    suit, best_suit = card // 13, best // 13
-    if suit == trump and best_suit != trump:
-        return True
-    return suit == best_suit and card > best
-
-
-_ORDER = (
-    tuple(tuple((s + i) % 4 for i in range(1, 4)) for s in range(4)),
-    tuple(tuple((s - i) % 4 for i in range(1, 4)) for s in range(4)),
-)
-"""_ORDER[anticlockwise][seat]: the players after ``seat`` in play order."""
 
 
 def _bits(mask: int) -> list[int]:

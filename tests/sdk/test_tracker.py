@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from arena.engine import TRUMP_BONUS
 from arena.engine.actions import CALL, HIDE, PLAY, REVEAL
 from arena.engine.cards import SUIT_MASKS, TENS, Card, CardMask, Rank, Suit, mask_of, parse_cards
 from arena.engine.deal import Deal
@@ -14,7 +15,7 @@ from arena.engine.hand import HandState
 from arena.engine.observation import observe
 from arena.engine.rules import rules_for
 from sdk.bot import BotView
-from sdk.tracker import TRUMP_BONUS, CardTracker, TenPlace
+from sdk.tracker import CardTracker, TenPlace
 from tests.sdk_helpers import VARIANTS, playout, suits_mask
 
 # Seat 1 holds no hearts or clubs, seat 3 no spades or hearts, seat 2 no spades or diamonds.

@@ -1,4 +1,4 @@
-"""``HandState.from_observation``: a state rebuilt from one seat's view plus the unseen cards
+"""``sdk.worlds.world_from_view``: a state rebuilt from one seat's view plus the unseen cards
 plays on exactly like the real one."""
 
 from __future__ import annotations
@@ -9,16 +9,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena.engine.actions import REVEAL
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
 from arena.engine.observation import observe
 from arena.engine.rules import PRESETS, rules_for
 from arena.engine.selfplay import play_randomly
+from sdk.worlds import world_from_view
 
 
 def rebuilt(state: HandState, seat: int) -> HandState:
     hidden = state.hidden_card
-    return HandState.from_observation(
+    return world_from_view(
         observe(state, seat), [state.hand(s) for s in range(4)], [state.undealt(s) for s in range(4)],
         None if hidden is None else int(hidden),
     )
@@ -57,8 +59,28 @@ def test_rebuilding_rejects_an_assignment_that_contradicts_the_view() -> None:
     wrong_own = list(hands)
     wrong_own[2], wrong_own[3] = hands[3], hands[2]
     with pytest.raises(ValueError, match="own hand"):
-        HandState.from_observation(obs, wrong_own, undealt, None)
+        world_from_view(obs, wrong_own, undealt, None)
     short = list(hands)
     short[1] = hands[1] & (hands[1] - 1)
     with pytest.raises(ValueError, match="seat 1 must hold"):
-        HandState.from_observation(obs, short, undealt, None)
+        world_from_view(obs, short, undealt, None)
+
+
+def test_a_world_seen_by_any_seat_keeps_a_pending_request_to_play_a_trump() -> None:
+    """The request is public: whoever imagines the world, the asker must still play a trump."""
+    rules = rules_for("court-piece-double-sir")
+    found = 0
+    for seed in range(40):
+        state = HandState(rules, Deal.from_seed(rules, seed), seed % 4)
+        rng = random.Random(seed)
+        while not state.is_over and not state.must_play_trump:
+            actions = state.legal_actions()
+            state.apply(REVEAL if REVEAL in actions else actions[rng.randrange(len(actions))])
+        if not state.must_play_trump:
+            continue
+        found += 1
+        for seat in range(4):
+            copy = rebuilt(state, seat)
+            assert copy.must_play_trump
+            assert copy.legal_actions() == state.legal_actions()
+    assert found
