@@ -142,10 +142,11 @@ def load_engine(tree: Path, preset: str) -> tuple[Any, Any, Any, Any]:
     sys.meta_path[:] = [f for f in finders if "__editable__" not in type(f).__module__]
     sys.path.insert(0, str(tree))
     try:
-        hand = importlib.import_module("arena.engine.hand")
-        deal = importlib.import_module("arena.engine.deal")
-        actions = importlib.import_module("arena.engine.actions")
-        rules = importlib.import_module("arena.engine.rules")
+        package = "arena.engine" if (tree / "arena" / "engine").is_dir() else "arena"  # before the layers
+        hand = importlib.import_module(f"{package}.hand")
+        deal = importlib.import_module(f"{package}.deal")
+        actions = importlib.import_module(f"{package}.actions")
+        rules = importlib.import_module(f"{package}.rules")
         if not hand.__file__.startswith(str(tree)):
             raise SystemExit(f"--against {tree}: loaded {hand.__file__} instead")
         return rules.rules_for(preset), hand.HandState, deal.Deal, actions.CALL

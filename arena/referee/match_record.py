@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from arena.contract.faults import FaultKind, FaultPolicy
+from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import TimeControl
 from arena.engine.errors import RecordError
 from arena.engine.record import validation_message
@@ -97,7 +98,7 @@ class MatchEndLine(_Line):
 
     type: Literal["match_end"] = "match_end"
     match_id: str | None = None
-    status: str
+    status: OutcomeStatus
     winner_team: int | None
     score: list[float]
     hands_played: int | None = None

@@ -67,18 +67,19 @@ def test_match_and_replay_print_a_bots_fault_text_and_name_literally(tmp_path: P
 
 
 def hostile_match_record(path: Path) -> Path:
-    """A record whose every printed text field (ids, names, actions, fault notes and details,
-    statuses) is HOSTILE; its hand still replays."""
+    """A record whose every printed free-text field (ids, names, actions, fault details) is
+    HOSTILE; its hand still replays. Closed sets (fault kinds, statuses) are validated as such:
+    a HOSTILE one is refused, as the next test shows."""
     state, _ = next(iter(selfplay_hands(rules_for("dehla-pakad"), 1, seed=5)))
     hand = hand_record(state)
-    decisions = [{"seat": seat, "action": f"{action} {HOSTILE}", "ms": 1.0, "fault": HOSTILE}
+    decisions = [{"seat": seat, "action": f"{action} {HOSTILE}", "ms": 1.0, "fault": "crash"}
                  for seat, action in state.history]
     lines = [
         {"type": "match_start", "match_id": HOSTILE, "preset": HOSTILE, "format": HOSTILE, "seed": 1,
          "seats": [HOSTILE] * 4},
         {"type": "hand", "index": 0, "record": hand, "decisions": decisions},
-        {"type": "match_end", "status": HOSTILE, "winner_team": 0, "score": [1, 0],
-         "faults": [{"seat": 0, "kind": HOSTILE, "detail": HOSTILE}]},
+        {"type": "match_end", "status": "void", "winner_team": 0, "score": [1, 0],
+         "faults": [{"seat": 0, "kind": "crash", "detail": HOSTILE}]},
     ]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     return path
@@ -89,6 +90,23 @@ def test_replay_prints_every_field_of_a_hostile_record_literally(tmp_path: Path)
     assert out.returncode == 0, out.stderr
     assert_literal(out.stdout)
     assert out.stdout.count(SHOWN.split()[0]) >= 10  # start, seats, decisions, end, fault
+
+
+@pytest.mark.parametrize("field", ["fault", "kind", "status"])
+def test_replay_refuses_a_hostile_value_where_a_closed_set_belongs_in_one_escaped_line(
+        tmp_path: Path, field: str) -> None:
+    path = hostile_match_record(tmp_path / "hostile.jsonl")
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    if field == "fault":
+        lines[1]["decisions"][0]["fault"] = HOSTILE
+    elif field == "kind":
+        lines[2]["faults"][0]["kind"] = HOSTILE
+    else:
+        lines[2]["status"] = HOSTILE
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    out = dehla("replay", str(path))
+    assert out.returncode == 2 and out.stderr.startswith("error: ") and len(out.stderr.splitlines()) == 1
+    assert not [control for control in RAW_CONTROLS if control in out.stderr]
 
 
 def test_a_rejected_submission_shows_the_bots_output_literally(tmp_path: Path) -> None:
