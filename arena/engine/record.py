@@ -36,6 +36,14 @@ HAND_RECORD_SCHEMA_VERSION = 1
 """The hand record's schema version; the rule for raising it is in ``docs/hand-record.md``."""
 
 
+
+def readable_version(value: int, newest: int, reader: str) -> int:
+    """A record's ``schema_version`` if this code can read it: a newer one is refused by name
+    (``reader`` says who reads what), never half-read."""
+    if value > newest:
+        raise ValueError(f"{reader} up to schema version {newest}, got {value}")
+    return value
+
 class _Part(BaseModel):
     """Strict (no ``"1"`` for 1, no ``true`` for a seat) and tolerant of fields it does not know."""
 
@@ -89,10 +97,7 @@ class HandRecord(_Part):
     @field_validator("schema_version")
     @classmethod
     def _readable(cls, value: int) -> int:
-        if value > HAND_RECORD_SCHEMA_VERSION:
-            raise ValueError(f"this engine reads hand records up to schema version "
-                             f"{HAND_RECORD_SCHEMA_VERSION}, got {value}")
-        return value
+        return readable_version(value, HAND_RECORD_SCHEMA_VERSION, "this engine reads hand records")
 
     @field_validator("dealer")
     @classmethod

@@ -19,7 +19,7 @@ from arena.contract.faults import FaultKind, FaultPolicy
 from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import TimeControl
 from arena.engine.errors import RecordError
-from arena.engine.record import validation_message
+from arena.engine.record import readable_version, validation_message
 
 MATCH_RECORD_SCHEMA_VERSION = 1
 """The match record's schema version; the rule for raising it is in ``docs/hand-record.md``."""
@@ -36,10 +36,7 @@ class _Line(_Part):
     @field_validator("schema_version")
     @classmethod
     def _readable(cls, value: int) -> int:
-        if value > MATCH_RECORD_SCHEMA_VERSION:
-            raise ValueError(f"this referee reads match records up to schema version "
-                             f"{MATCH_RECORD_SCHEMA_VERSION}, got {value}")
-        return value
+        return readable_version(value, MATCH_RECORD_SCHEMA_VERSION, "this referee reads match records")
 
 
 class MatchStartLine(_Line):
