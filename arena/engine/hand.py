@@ -151,11 +151,11 @@ class HandState:
             raise IllegalActionError(f"dealer must be a seat 0..3, not {dealer!r}")
         self._deal: Deal | None = deal
         self._set_table(rules, dealer)
-        first_packet = rules.packets[0]
-        if self._method in (TrumpMethod.FIRST_DISCARD, TrumpMethod.NONE):
+        if self._method in _FULL_DEAL_AT_ONCE:
             self._hands = full
             self._undealt = [0, 0, 0, 0]
         else:
+            first_packet = rules.packets[0]
             self._hands = [mask_of(hand[:first_packet]) for hand in deal.hands]
             self._undealt = [f ^ h for f, h in zip(full, self._hands, strict=True)]
         self._trump = NO_SUIT
@@ -185,7 +185,7 @@ class HandState:
         elif self._method is TrumpMethod.HIDDEN:
             self._decision = Decision.HIDE_TRUMP
         elif self._method is TrumpMethod.OPEN_RANDOM:
-            self._open_random_trump(first_packet)
+            self._open_random_trump()
         self._update_legal()
 
     def _set_table(self, rules: Rules, dealer: Seat) -> None:
@@ -366,6 +366,8 @@ class HandState:
         hand = self._hands[self._to_move]
         if self._trick:
             follow = hand & SUIT_MASKS[self._led]
+            if follow and self._reveal is not None and self._to_move == self._first:
+                follow = self._holder_follow(follow)
             if follow:
                 self._legal = follow
                 return
@@ -444,7 +446,10 @@ class HandState:
             self._update_legal()
             return
         hand = self._hands[seat]
-        self._legal = (hand & SUIT_MASKS[self._led]) or hand
+        follow = hand & SUIT_MASKS[self._led]
+        if follow and self._reveal is not None and seat == self._first:
+            follow = self._holder_follow(follow)
+        self._legal = follow or hand
 
     def _finish_trick(self, trick: list[int]) -> None:
         tricks = self._tricks
@@ -548,6 +553,20 @@ class HandState:
             Suit(self._trump), TrumpMethod.HIDDEN, len(self._tricks) + 1, CARDS[card], self._first
         )
 
+    def _holder_follow(self, follow: CardMask) -> CardMask:
+        """The led-suit cards the trump's owner must follow with, given that it holds some.
+
+        On_void (seed 000: "the player out of the suit may still play anything"), the owner's
+        duty to follow in the trick of the reveal is judged on the cards it held before the
+        face-down card came back: when that card is its only one of the led suit, it owes
+        nothing (0). Otherwise, and in every other trick, the led-suit cards it holds.
+        """
+        reveal = self._reveal
+        if (self._on_request or reveal is None or reveal.trick != len(self._tricks) + 1
+                or follow != 1 << reveal.card):
+            return follow
+        return 0
+
     def _turn_with_hidden_trump(self) -> None:
         """Automatic reveals: at the first void (on_void) or when only the hidden card is left."""
         seat = self._to_move
@@ -571,13 +590,18 @@ class HandState:
             self._setting = TrumpSetting(Suit(self._trump), TrumpMethod.CUT, number, card, None)
         self._complete_deal()
 
-    def _open_random_trump(self, first_packet: int) -> None:
+    def _open_random_trump(self) -> None:
+        """Seed 001's open method: after the full deal, a player other than the caller and a
+        card of that player's whole hand, both drawn from the hand's chance seed. The card is
+        drawn from the hand in card order, so the order an explicit deal lists it in does not
+        matter; it stays in its owner's hand."""
+        seed = self._chance_seed()
         owners = play_order(self._first, self._rules.direction)[1:]
-        pool = [(s, c) for s in owners for c in self._deal_hand(s)[:first_packet]]
-        owner, card = pool[choose_index(len(pool), self._chance_seed(), "open-random")]
+        owner = owners[choose_index(len(owners), seed, "open-random", "player")]
+        hand = cards_of(self._hands[owner])
+        card = hand[choose_index(len(hand), seed, "open-random", "card")]
         self._trump = self._active = card // 13
         self._setting = TrumpSetting(Suit(self._trump), TrumpMethod.OPEN_RANDOM, 0, card, owner)
-        self._complete_deal()
 
     def _complete_deal(self) -> None:
         for s in range(4):
@@ -586,10 +610,6 @@ class HandState:
 
     def _chance_seed(self) -> int:
         return self._deal.chance if self._deal is not None else 0
-
-    def _deal_hand(self, seat: Seat) -> tuple[Card, ...]:
-        assert self._deal is not None
-        return self._deal.hands[seat]
 
     # ------------------------------------------------------------- messages
     def _decision_text(self) -> str:
@@ -745,6 +765,8 @@ _RawTrick = tuple[Seat, list[int], Seat, int | None, int]
 """(leader, cards in play order, winner, team that took the pile, tricks taken)."""
 
 _CARD_SETS_TRUMP = (TrumpMethod.CUT, TrumpMethod.FIRST_DISCARD)
+_FULL_DEAL_AT_ONCE = (TrumpMethod.FIRST_DISCARD, TrumpMethod.OPEN_RANDOM, TrumpMethod.NONE)
+"""Methods that deal all the cards before play (no trump is settled on the first packet)."""
 _DECISION_VERB = {
     Decision.CALL_TRUMP: "call trumps",
     Decision.HIDE_TRUMP: "put a trump card face down",

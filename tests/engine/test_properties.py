@@ -167,6 +167,17 @@ def unseen_by(state: HandState, seat: int) -> list[Card]:
     return unseen
 
 
+def holder_owes_nothing(state: HandState) -> bool:
+    """rules.md, on_void: "a holder who was out of the led suit may still play anything, even
+    when the card that came back is of the led suit". True when the seat to move is the trump's
+    owner, the card came back in this trick, and it is the owner's only card of the led suit."""
+    reveal, led, seat = state.reveal, state.led_suit, state.to_move
+    if state.rules.reveal is not Reveal.ON_VOID or reveal is None or led is None or seat is None:
+        return False
+    return (seat == state.first_player and reveal.trick == state.trick_number
+            and state.hand(seat) & SUIT_MASKS[led] == 1 << reveal.card)
+
+
 def trump_in_history(state: HandState) -> tuple[int | None, tuple[int, int] | None]:
     """The trump suit and the (trick, position) from which its cards count as trumps, derived
     from the public history and the rules text alone (not from the engine's trump fields)."""
@@ -183,7 +194,8 @@ def trump_in_history(state: HandState) -> tuple[int | None, tuple[int, int] | No
         assert setting is not None and setting.card is not None and setting.seat is not None
         assert state.deal is not None
         assert setting.seat != state.first_player
-        assert setting.card in state.deal.hands[setting.seat][: rules.packets[0]]
+        # Seed 001's open method: from another player's whole hand, after the full deal.
+        assert setting.card in state.deal.hands[setting.seat]
         return int(setting.card.suit), (1, 0)
     plays = [(t.number, i, c, t.cards[0].suit) for t in state.tricks for i, c in enumerate(t.cards)]
     off_suit = [(n, i, c) for n, i, c, led in plays if i > 0 and c.suit != led]
@@ -410,7 +422,9 @@ def test_follow_suit_is_enforced_and_an_off_suit_card_changes_nothing(
             assert (led is None and seat == state.first_player) or (
                 led is not None and not hand & SUIT_MASKS[led]
             )
-        if led is not None and hand & SUIT_MASKS[led]:
+        if holder_owes_nothing(state):
+            assert mask_of(plays) == hand, "on_void: a holder out of the led suit plays anything"
+        elif led is not None and hand & SUIT_MASKS[led]:
             assert mask_of(plays) == hand & SUIT_MASKS[led], "must follow suit, with any card of it"
             off = cards_of(hand & ~SUIT_MASKS[led])
             if off:

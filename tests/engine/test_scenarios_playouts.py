@@ -1,7 +1,8 @@
 """Seeded random playouts of every preset, checked trick by trick against a small reference
 reading of the rules written from rules.md (not from the engine):
 
-- legal plays: follow suit if you can, else anything; after asking for a reveal, a trump if
+- legal plays: follow suit if you can, else anything (on_void: the trump's owner in the trick of
+  the reveal is judged without the card that came back); after asking for a reveal, a trump if
   you have one; a reveal may be asked only by a player void in the led suit, or by the owner
   of the face-down card on lead, and only under ``reveal=on_request``;
 - the trick winner: the highest card that counts as a trump, else the highest of the suit led,
@@ -58,6 +59,10 @@ def check_legal(state: HandState) -> None:
     trick = state.current_trick
     led = trick[0][1].suit if trick else None
     follow = hand & SUIT_MASKS[led] if led is not None else 0
+    reveal = state.reveal
+    if (rules.reveal is Reveal.ON_VOID and reveal is not None and seat == state.first_player
+            and reveal.trick == state.trick_number and follow == 1 << reveal.card):
+        follow = 0  # on_void: a holder out of the led suit but for the card that came back
     if follow:
         expected = follow
     elif state.must_play_trump:

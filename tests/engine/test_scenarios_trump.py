@@ -333,6 +333,78 @@ def test_on_void_reveals_at_the_first_void_and_returns_the_card_to_its_owner() -
     assert legal(state) == plays(" ".join(ON_VOID[1].split()[:4] + ON_VOID[1].split()[5:]))
 
 
+# rules.md, on_void: "This holds for the holder too: a holder who was out of the led suit may
+# still play anything, even when the card that came back is of the led suit." Seat 0 hides its
+# only diamond, 2D; clockwise, dealer 3. Seat 1 wins trick 1 with AS and leads diamonds.
+HOLDER_OWN_VOID = (  # seats 2 and 3 follow diamonds: seat 0's own void turns the card up
+    "2D AH KH QH JH 10H 9H 8H 2S 3S AC KC QC",
+    "AS KS QS JS 10S AD KD QD JD 10D 9C 8C 7C",
+    "9S 8S 7S 6S 7H 6H 5H 4H 9D 8D 7D JC 10C",
+    "5S 4S 3H 2H 6D 5D 4D 3D 6C 5C 4C 3C 2C",
+)
+HOLDER_AFTER_ANOTHER_VOID = (  # seat 2 has no diamonds: its void turns the card up
+    "2D AH KH QH JH 10H 9H 8H 2S 3S AC KC QC",
+    "AS KS QS JS 10S AD KD QD JD 10D 9D 8D 7D",
+    "9S 8S 7S 6S 7H 6H 5H 4H JC 10C 9C 8C 7C",
+    "5S 4S 3H 2H 6D 5D 4D 3D 6C 5C 4C 3C 2C",
+)
+HOLDER_REST = "AH KH QH JH 10H 9H 8H 3S AC KC QC"  # seat 0 after trick 1, besides the 2D
+
+
+def test_on_void_holder_out_of_the_led_suit_may_play_anything_when_its_own_void_reveals() -> None:
+    state = start("dehla-pakad-hidden", HOLDER_OWN_VOID, dealer=3)
+    act(state, "hide 2D")
+    play_trick(state, "2S AS 6S 4S", winner=1)
+    act(state, "AD", "9D", "3D")
+    reveal = state.reveal
+    assert reveal is not None
+    assert (reveal.trick, reveal.position, reveal.seat, reveal.card, reveal.reason) == (
+        2, 3, 0, Card.parse("2D"), RevealReason.VOID,
+    )
+    assert state.hand(0) >> Card.parse("2D") & 1  # the card came back, a diamond
+    # The old engine allowed only {"play 2D"}: it made the holder follow with the returned card.
+    assert legal(state) == plays(f"2D {HOLDER_REST}")
+    act(state, "AH")  # a discard, although the 2D of the led suit is in hand
+    assert state.tricks[-1].winner == 1
+    # From the next trick on, the card is simply in its owner's hand: diamonds must be followed.
+    act(state, "KD", "8D", "4D")
+    assert legal(state) == {"play 2D"}
+
+
+@pytest.mark.parametrize(("card", "winner"), [("2D", 1), ("AC", 1), ("KH", 1)])
+def test_on_void_holder_out_of_the_led_suit_may_play_anything_after_another_void(
+    card: str, winner: int
+) -> None:
+    state = start("dehla-pakad-hidden", HOLDER_AFTER_ANOTHER_VOID, dealer=3)
+    act(state, "hide 2D")
+    play_trick(state, "2S AS 6S 4S", winner=1)
+    act(state, "AD")  # seat 2 cannot follow: the trump is turned up at its turn
+    assert state.reveal is not None and state.reveal.seat == 2
+    act(state, "7C", "3D")
+    # Seat 0 was out of diamonds but for the card that came back: it still owes nothing.
+    assert legal(state) == plays(f"2D {HOLDER_REST}")
+    act(state, card)
+    assert state.tricks[-1].winner == winner
+
+
+def test_on_void_holder_with_another_card_of_the_led_suit_must_follow() -> None:
+    # The exemption is for a holder out of the led suit: holding a diamond besides the one that
+    # came back, seat 0 follows with either (here it hides 2D and keeps 9D).
+    hands = (
+        "2D AH KH QH JH 10H 9H 8H 2S 3S AC KC 9D",
+        HOLDER_OWN_VOID[1],
+        "9S 8S 7S 6S 7H 6H 5H 4H QC 8D 7D JC 10C",
+        HOLDER_OWN_VOID[3],
+    )
+    state = start("dehla-pakad-hidden", hands, dealer=3)
+    act(state, "hide 2D")
+    play_trick(state, "2S AS 6S 4S", winner=1)
+    act(state, "AD")  # seat 2 follows, seat 3 follows: nobody is void yet
+    act(state, "8D", "3D")
+    assert state.reveal is None  # seat 0 holds 9D: not void, the card stays down
+    assert legal(state) == {"play 9D"}
+
+
 @pytest.mark.parametrize(("card", "winner"), [("3D", 1), ("7C", 0)])
 def test_on_void_the_void_player_may_still_play_anything(card: str, winner: int) -> None:
     state = start("dehla-pakad-hidden", ON_VOID, dealer=3)
@@ -519,29 +591,74 @@ def test_hidden_card_left_to_the_end_is_revealed_and_played() -> None:
 # ---------------------------------------------------------------------------------------------
 # Open random (Mendikot open method) and no trumps
 
-def test_open_random_shows_a_card_of_another_players_hand_that_stays_there() -> None:
-    rules = rules_for("mendikot", {"trump": "open_random"})
-    seen = set()
-    for seed in range(16):
-        deal = Deal.from_seed(rules, seed)
-        state = HandState(rules, deal, dealer=1)
+# rules.md, open_random (seed 001, open method: "The player to the dealer's right draws a card
+# from another hand at random and shows it to everyone; that suit is trump for the deal and the
+# card is returned to its owner"): "after the full deal, the caller draws a random card from
+# another player's whole hand (both chosen from the seed)". Mendikot: anticlockwise, dealer 1,
+# so seat 0 draws, from seats 3, 2 or 1.
+
+def open_random_state(chance: int, hands: tuple[str, ...] = CANON) -> HandState:
+    return start("mendikot", hands, dealer=1, overrides={"trump": "open_random"}, chance=chance)
+
+
+def test_open_random_shows_a_card_of_another_players_whole_hand_that_stays_there() -> None:
+    drawn: list[tuple[int, Card]] = []
+    for chance in range(120):
+        state = open_random_state(chance)
         setting = state.trump_setting
         assert setting is not None and setting.card is not None and setting.seat is not None
-        assert setting.method is TrumpMethod.OPEN_RANDOM
+        assert setting.method is TrumpMethod.OPEN_RANDOM and setting.trick == 0
         assert state.decision is Decision.PLAY and state.to_move == 0
+        assert [state.hand(s).bit_count() for s in range(4)] == [13, 13, 13, 13]  # full deal
         assert state.trump is state.trump_in_force is setting.suit == setting.card.suit
         assert setting.seat != state.first_player  # another player's hand
         assert state.hand(setting.seat) >> setting.card & 1  # it stays in its owner's hand
-        again = HandState(rules, deal, dealer=1).trump_setting
-        assert again == setting  # from the seed: replays exactly
+        assert open_random_state(chance).trump_setting == setting  # from the seed: replays
+        drawn.append((setting.seat, setting.card))
+    assert {seat for seat, _ in drawn} == {1, 2, 3}
+    # The old engine drew only among the first packets (the first five cards of each hand).
+    later = [(seat, card) for seat, card in drawn if str(card) not in CANON[seat].split()[:5]]
+    assert later, "no card was ever drawn from beyond a first packet"
+
+
+def test_open_random_draw_does_not_depend_on_the_order_a_hand_is_listed_in() -> None:
+    reordered = tuple(" ".join(reversed(hand.split())) for hand in CANON)
+    for chance in range(20):
+        assert open_random_state(chance).trump_setting == open_random_state(chance, reordered).trump_setting
+
+
+def test_open_random_draw_is_pinned_across_machines() -> None:
+    # A change here changes every open_random hand: it must be deliberate.
+    settings = [open_random_state(chance).trump_setting for chance in range(4)]
+    assert [(s.seat, str(s.card)) for s in settings if s is not None] == PINNED_OPEN_RANDOM
+
+
+PINNED_OPEN_RANDOM = [(2, "9H"), (1, "4C"), (1, "6H"), (2, "3C")]
+
+
+def test_open_random_every_card_of_the_other_hands_is_drawn_about_as_often() -> None:
+    counts: dict[tuple[int, Card], int] = {}
+    draws = 39 * 60
+    for chance in range(draws):
+        setting = open_random_state(chance).trump_setting
+        assert setting is not None and setting.seat is not None and setting.card is not None
+        counts[(setting.seat, setting.card)] = counts.get((setting.seat, setting.card), 0) + 1
+    assert len(counts) == 39  # every card of the three other hands
+    expected = draws / 39
+    chi2 = sum((n - expected) ** 2 / expected for n in counts.values())
+    assert chi2 < 38 + 6 * 38**0.5 + 10, chi2
+
+
+def test_open_random_seeded_hands_play_to_the_end_with_the_card_played_by_its_owner() -> None:
+    rules = rules_for("mendikot", {"trump": "open_random"})
+    for seed in range(8):
+        state = HandState(rules, Deal.from_seed(rules, seed), dealer=1)
+        setting = state.trump_setting
+        assert setting is not None and setting.card is not None
         finish_hand(state)
-        owner = next(seat for t in state.tricks for seat, card in zip(t.seats, t.cards,
-                                                                       strict=True)
+        owner = next(seat for t in state.tricks for seat, card in zip(t.seats, t.cards, strict=True)
                      if card == setting.card)
         assert owner == setting.seat
-        seen.add((setting.seat, setting.card))
-    assert len({seat for seat, _ in seen}) > 1
-    assert len({card.suit for _, card in seen}) > 1
 
 
 def test_no_trump_variant_a_void_players_card_never_wins() -> None:
