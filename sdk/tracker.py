@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from arena.engine import NO_SUIT, claims_pile, play_key, trick_best, trump_counts_from, won_after_reveal
+from arena.engine import NO_SUIT, claims_pile, play_key, trick_best, trump_counts_from, won_with_trumps
 from arena.engine.cards import CARDS, SUIT_MASKS, TENS, Card, CardMask, Rank, Suit, cards_of, mask_of
 from arena.engine.hand import RevealReason
 from arena.engine.observation import Observation
@@ -338,5 +338,7 @@ def _winning(obs: Observation) -> tuple[tuple[Seat, Card] | None, int]:
 def _sweep_allowed(obs: Observation) -> bool:
     """Whether the streak holder winning the trick in progress takes the pile."""
     last = obs.tricks[-1] if obs.tricks else None
-    after = last is not None and won_after_reveal(obs.reveal, last.number, last.seats.index(last.winner))
+    after = last is not None and won_with_trumps(
+        obs.rules, obs.trump_setting, obs.reveal, last.number, last.seats.index(last.winner)
+    )
     return claims_pile(obs.rules, obs.trick_number, after)

@@ -76,6 +76,7 @@ from arena.engine.trick import (
     trick_best,
     trump_counts_from,
     won_after_reveal,
+    won_with_trumps,
 )
 
 __all__ = [
@@ -90,4 +91,5 @@ __all__ = [
     "next_dealer", "next_seats", "observe", "parse_action", "parse_cards", "parse_json", "parse_option", "partner_of",
     "play_key", "play_order", "play_orders", "play_randomly", "random_number", "replay_record", "rules_for",
     "selfplay_hands", "shuffled", "team_of", "trick_best", "trump_counts_from", "won_after_reveal",
+    "won_with_trumps",
 ]

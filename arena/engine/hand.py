@@ -23,7 +23,7 @@ from arena.engine.errors import IllegalActionError, InvalidActionError
 from arena.engine.outcome import HandResult, Trick, decide_hand, majority
 from arena.engine.rules import Capture, HandResultRule, Reveal, Rules, SweepLimits, TrumpMethod
 from arena.engine.seats import Seat, next_seats, play_order, play_orders
-from arena.engine.trick import NO_SUIT, claims_pile, trick_best, trump_counts_from, won_after_reveal
+from arena.engine.trick import NO_SUIT, claims_pile, trick_best, trump_counts_from, won_with_trumps
 
 NOBODY = -1
 
@@ -111,6 +111,7 @@ class HandState:
         "_active",
         "_captured",
         "_captured_tricks",
+        "_claims_need_trumps",
         "_cp_limits",
         "_deal",
         "_dealer",
@@ -199,6 +200,8 @@ class HandState:
         self._method = rules.trump
         self._sweep = rules.capture is Capture.SWEEP
         self._cp_limits = rules.sweep_limits is SweepLimits.COURT_PIECE
+        # Seed 003: whether a claim depends on the previous trick's win with trumps set.
+        self._claims_need_trumps = self._cp_limits or self._method is TrumpMethod.FIRST_DISCARD
         self._on_request = rules.reveal is Reveal.ON_REQUEST
         self._early_end = rules.early_end and rules.hand_result is HandResultRule.SEVEN_TRICKS
 
@@ -466,7 +469,8 @@ class HandState:
         last = number == self._n_tricks
         if self._sweep and not last:
             take = self._streak == winner and claims_pile(self._rules, number, self._last_win_after)
-            self._streak = NOBODY if take else winner
+            # A claim restarts the count (seed 000), except under Double Sir's limits (seed 003).
+            self._streak = NOBODY if take and not self._cp_limits else winner
         else:
             take = True
         if take:
@@ -479,8 +483,8 @@ class HandState:
             tricks.append((leader, trick, winner, None, 0))
             self._pile = pile
             self._pile_tricks = pile_tricks
-        if self._cp_limits:
-            self._last_win_after = won_after_reveal(reveal, number, position)
+        if self._claims_need_trumps:
+            self._last_win_after = won_with_trumps(self._rules, self._setting, reveal, number, position)
         self._trick = []
         self._leader = winner
         self._to_move = winner
@@ -641,6 +645,7 @@ class HandState:
         other._active = self._active
         other._captured = self._captured[:]
         other._captured_tricks = self._captured_tricks[:]
+        other._claims_need_trumps = self._claims_need_trumps
         other._cp_limits = self._cp_limits
         other._deal = self._deal
         other._dealer = self._dealer
@@ -722,9 +727,11 @@ class HandState:
         state._captured_tricks = list(facts.captured_tricks)
         state._streak = facts.streak_holder if facts.streak_holder is not None else NOBODY
         state._last_win_after = False
-        if state._cp_limits and facts.tricks:
+        if facts.tricks and state._claims_need_trumps:
             last = facts.tricks[-1]
-            state._last_win_after = won_after_reveal(facts.reveal, last.number, last.seats.index(last.winner))
+            state._last_win_after = won_with_trumps(
+                facts.rules, facts.trump_setting, facts.reveal, last.number, last.seats.index(last.winner)
+            )
         state._events = []
         reveal = facts.reveal
         if reveal is not None and reveal.reason is RevealReason.REQUEST:

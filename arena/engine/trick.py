@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from arena.engine.rules import Capture, Rules, SweepLimits, TrumpMethod
 
 if TYPE_CHECKING:
-    from arena.engine.hand import TrumpReveal
+    from arena.engine.hand import TrumpReveal, TrumpSetting
 
 TRUMP_BONUS = 16
 """Added to a card's rank in its key when it counts as a trump (above every plain rank)."""
@@ -80,18 +80,38 @@ def won_after_reveal(reveal: TrumpReveal | None, trick: int, position: int) -> b
     return reveal is not None and (reveal.trick < trick or position >= reveal.position)
 
 
-def claims_pile(rules: Rules, trick: int, previous_won_after_reveal: bool) -> bool:
+def won_with_trumps(
+    rules: Rules, setting: TrumpSetting | None, reveal: TrumpReveal | None, trick: int, position: int
+) -> bool:
+    """The winning card of trick number ``trick``, at ``position``, was played once trumps were
+    set (seed 003: a claim on the next trick needs it). A face-down trump: after its reveal.
+    First discard: in or after the trick that set trumps (its winner played the setting card or
+    a higher trump after it). Other methods: always."""
+    if rules.trump is TrumpMethod.HIDDEN:
+        return won_after_reveal(reveal, trick, position)
+    if rules.trump is TrumpMethod.FIRST_DISCARD:
+        return setting is not None and setting.trick <= trick
+    return True
+
+
+def claims_pile(rules: Rules, trick: int, previous_won_with_trumps: bool) -> bool:
     """Whether the streak holder (the winner of the previous trick) takes the centre by winning
     trick number ``trick`` too. Always on the last trick; never under direct capture. Court
     Piece's Double Sir limits forbid claims on the first two tricks and the last but one, and
-    under a hidden trump a claim needs the previous trick won by a card played after the reveal."""
-    if rules.sweep_limits is not SweepLimits.COURT_PIECE:
-        return rules.capture is Capture.SWEEP
+    under a hidden trump a claim needs the previous trick won after the reveal. Under first
+    discard a claim needs the previous trick won once trumps were set (seed 003: nothing is
+    collected before the trick after the trump-setting one). ``previous_won_with_trumps`` is
+    ``won_with_trumps`` of the previous trick."""
+    limits = rules.sweep_limits is SweepLimits.COURT_PIECE
+    if not limits and rules.capture is not Capture.SWEEP:
+        return False
     if trick >= rules.hand_size:  # the Court Piece limits apply to sweep capture only
         return True
-    if trick <= 2 or trick == rules.hand_size - 1:
+    if limits and (trick <= 2 or trick == rules.hand_size - 1):
         return False
-    return rules.trump is not TrumpMethod.HIDDEN or previous_won_after_reveal
+    if rules.trump is TrumpMethod.FIRST_DISCARD or (limits and rules.trump is TrumpMethod.HIDDEN):
+        return previous_won_with_trumps
+    return True
 
 
 _SUIT_INDEX = (0, 1, 2, 3, NO_SUIT)

@@ -250,8 +250,10 @@ class Thinking:
 
     def _claim_next(self) -> bool:
         """Could the winner of this trick take the pile by winning the next one too? (Under a
-        hidden trump, only once it is turned up: a claim needs a win after the reveal.)"""
-        return claims_pile(self.rules, self.t.trick_number + 1, self.t.hidden_holder is None)
+        hidden trump, only once it is turned up; under first discard, once trumps are set: a
+        claim needs a win with trumps set.)"""
+        t = self.t
+        return claims_pile(self.rules, t.trick_number + 1, t.hidden_holder is None and t.trump is not None)
 
     def card_cost(self, card: int, trump: int) -> float:
         """What playing ``card`` spends: high cards and trumps are worth keeping."""

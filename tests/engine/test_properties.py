@@ -52,6 +52,10 @@ VARIANTS: dict[str, Rules] = {name: rules_for(name) for name in PRESETS} | {
     "mendikot trump=first_discard": rules_for("mendikot", {"trump": "first_discard"}),
     "mendikot trump=open_random": rules_for("mendikot", {"trump": "open_random"}),
     "mendikot trump=none": rules_for("mendikot", {"trump": "none"}),
+    "dehla-pakad trump=first_discard": rules_for("dehla-pakad", {"trump": "first_discard"}),
+    "court-piece trump=first_discard capture=sweep sweep_limits=court_piece": rules_for(
+        "court-piece", {"trump": "first_discard", "capture": "sweep", "sweep_limits": "court_piece"}
+    ),
 }
 assert not any(r.early_end for r in VARIANTS.values()), "early_end hands are tested apart"
 
@@ -245,14 +249,18 @@ def trick_winner(trick: Trick, trump: int | None, active: tuple[int, int] | None
 
 
 def expected_takes(state: HandState) -> list[tuple[int | None, int]]:
-    """(team that takes the pile, tricks taken) after each trick, by the capture rule."""
+    """(team that takes the pile, tricks taken) after each trick, by the capture rule. Seed 003:
+    under Double Sir's limits a claim needs the previous winning card played after the reveal,
+    and the count goes on after a claim; under first discard, nothing is collected before the
+    trick after the trump-setting one (the previous trick was won with trumps set)."""
     rules = state.rules
     limits = rules.capture is Capture.SWEEP and rules.sweep_limits is SweepLimits.COURT_PIECE
+    first_discard = rules.trump is TrumpMethod.FIRST_DISCARD
     _, active = trump_in_history(state)
     out: list[tuple[int | None, int]] = []
     pile = 0
     streak: int | None = None
-    previous_after_reveal = False
+    previous_with_trumps = False
     for trick in state.tricks:
         pile += 1
         last = trick.number == rules.hand_size
@@ -260,12 +268,14 @@ def expected_takes(state: HandState) -> list[tuple[int | None, int]]:
         if rules.capture is Capture.SWEEP and not last:
             allowed = not limits or (
                 trick.number not in (1, 2, rules.hand_size - 1)
-                and (rules.trump is not TrumpMethod.HIDDEN or previous_after_reveal)
+                and (rules.trump is not TrumpMethod.HIDDEN or previous_with_trumps)
             )
+            if first_discard:
+                allowed = allowed and previous_with_trumps
             take = streak == trick.winner and allowed
-            streak = None if take else trick.winner
+            streak = None if take and not limits else trick.winner
         position = trick.seats.index(trick.winner)
-        previous_after_reveal = active is not None and active <= (trick.number, position)
+        previous_with_trumps = active is not None and active <= (trick.number, position)
         out.append((trick.winner & 1, pile) if take else (None, 0))
         if take:
             pile = 0
@@ -377,6 +387,48 @@ def test_every_card_ends_with_exactly_one_team_by_the_capture_rule(
             captured[team] |= pile
             pile = 0
     assert [state.captured(0), state.captured(1)] == captured
+
+
+SEED_003_SWEEPS = [
+    name for name, rules in VARIANTS.items()
+    if rules.capture is Capture.SWEEP
+    and (rules.sweep_limits is SweepLimits.COURT_PIECE or rules.trump is TrumpMethod.FIRST_DISCARD)
+]
+
+
+@pytest.mark.parametrize("name", SEED_003_SWEEPS)
+@examples(60)
+@given(deal_seed=deal_seeds, dealer=dealers, play_seed=play_seeds)
+def test_seed_003_claims_wait_for_trumps_and_go_on_without_restarting(
+    name: str, deal_seed: int, dealer: int, play_seed: int
+) -> None:
+    """Seed 003, first discard: "No tricks can be collected until the trick after the one in
+    which trumps are determined (but if the same player wins the trump determining trick and
+    the following one, that player's team collects all the tricks played up to this point)".
+    Double Sir: "From the 3rd to the 11th trick inclusive, if the trick is won by the same player
+    that won the previous trick [...] the player's team collects" (every time: no restart)."""
+    rules = VARIANTS[name]
+    state = play_hand(rules, deal_seed, dealer, play_seed)
+    n = rules.hand_size
+    limits = rules.sweep_limits is SweepLimits.COURT_PIECE
+    _, active = trump_in_history(state)
+    set_in = active[0] if active is not None else n + 1  # the trick that set trumps
+    for previous, trick in zip(state.tricks, state.tricks[1:], strict=False):
+        if trick.number == n:
+            break
+        taken = trick.taken_by is not None
+        again = trick.winner == previous.winner
+        forbidden = limits and trick.number in (2, n - 1)
+        if rules.trump is TrumpMethod.FIRST_DISCARD:
+            if trick.number <= set_in:
+                assert not taken, f"trick {trick.number} collected before trumps (set in {set_in})"
+            elif trick.number == set_in + 1:
+                assert taken == (again and not forbidden)
+                if taken:
+                    assert trick.tricks_taken == trick.number, "everything played so far"
+        if limits and rules.trump is not TrumpMethod.HIDDEN and trick.number > set_in:
+            assert taken == (again and not forbidden), f"trick {trick.number}"
+    assert state.tricks[0].taken_by is None or n == 1
 
 
 @variant_names

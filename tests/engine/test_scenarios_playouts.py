@@ -47,6 +47,8 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("court-piece-double-sir", {}),
     ("court-piece-double-sir", {"reveal": "on_void"}),
     ("court-piece-double-sir", {"trump": "called"}),
+    ("dehla-pakad", {"trump": "first_discard"}),
+    ("court-piece", {"trump": "first_discard", "capture": "sweep", "sweep_limits": "court_piece"}),
 ]
 
 
@@ -140,7 +142,8 @@ def reference_captures(rules: Rules, tricks: tuple[Trick, ...], point: tuple[int
     n = rules.hand_size
     pile = 0
     streak: int | None = None
-    after_reveal = False  # was the previous trick's winning card played after the reveal?
+    after_trumps = False  # was the previous trick's winning card played after the reveal (trumps set)?
+    limits = rules.sweep_limits is SweepLimits.COURT_PIECE
     for trick in tricks:
         pile += 1
         last = trick.number == n
@@ -148,12 +151,14 @@ def reference_captures(rules: Rules, tricks: tuple[Trick, ...], point: tuple[int
             take = True
         else:
             allowed = True
-            if rules.sweep_limits is SweepLimits.COURT_PIECE:
-                allowed = trick.number not in (1, 2, n - 1) and (not hidden or after_reveal)
+            if limits:
+                allowed = trick.number not in (1, 2, n - 1) and (not hidden or after_trumps)
+            if rules.trump is TrumpMethod.FIRST_DISCARD:  # seed 003: after the trump-setting trick
+                allowed = allowed and after_trumps
             take = streak == trick.winner and allowed
-            streak = None if take else trick.winner
+            streak = None if take and not limits else trick.winner  # Double Sir: no restart
         position = trick.seats.index(trick.winner)
-        after_reveal = point is not None and (trick.number, position) >= point
+        after_trumps = point is not None and (trick.number, position) >= point
         out.append((trick.winner % 2, pile) if take else (None, 0))
         if take:
             pile = 0

@@ -23,6 +23,7 @@ from tests.scenario_helpers import (
     assert_all_cards_with_one_team,
     finish_hand,
     mask,
+    play_script,
     play_trick,
     start,
     trick_mask,
@@ -385,3 +386,130 @@ def test_double_sir_hidden_trump_never_revealed_means_no_claim_before_the_last_t
     assert state.captured(0) == FULL_DECK
     assert state.captured(0) & TENS == mask("10S 10H 10D 10C")
     assert_all_cards_with_one_team(state)
+
+
+def test_double_sir_a_claim_does_not_restart_the_count_with_a_hidden_trump() -> None:
+    """Seed 003: "From the 3rd to the 11th trick inclusive, if the trick is won by the same player
+    that won the previous trick, and the winning card of the previous trick was played after the
+    trump had been revealed, the player's team collects all the tricks from the centre"."""
+    state = start("court-piece-double-sir", DOUBLE_SIR_HANDS, dealer=1)
+    act(state, "hide 2S")
+    play_script(state, [
+        ("AH 7C 3H 2H", 0), ("KH 8C 5H 4H", 0), ("QH reveal 9C 7H 6H", 0),
+        ("JH 10C 9H 8H", 0), ("10H JC 4C 2C", 0),
+    ])
+    assert state.tricks[-1].tricks_taken == 5  # the claim of the test above
+    assert state.streak_holder == 0  # the claim kept seat 0's streak
+    # Seat 0 wins trick 6 too; its previous winning card (10H) came after the reveal: it claims
+    # again (under seed 000's restart this win would only start a new pile).
+    t6 = play_trick(state, "AS AC 8S 3S", winner=0)
+    assert t6.taken_by == 0 and t6.tricks_taken == 1
+    assert state.pile == 0
+    finish_hand(state)
+    assert_all_cards_with_one_team(state)
+
+
+# ---------------------------------------------------------------------------------------------
+# Double Sir claims do not restart (seed 003, sweep_limits=court_piece), on the canonical deal
+# played anticlockwise with called trump (dealer 1, seat 0 calls hearts): seat 0, then seat 1,
+# then seat 2 wins tricks 3, 4, 5 and 6.
+NO_RESTART_SCRIPT: Script = [
+    ("5C 2C 3C 4C", 0),
+    ("2S 3S 4S 5S", 1),
+    ("3D 4D 5D AD", 2),
+    ("KH 2H 3H 4H", 2),
+    ("10D 7D 8D 9D", 2),
+    ("QS 9S 6S 7S", 2),
+]
+
+
+def test_double_sir_wins_at_three_four_and_five_claim_at_four_and_again_at_five() -> None:
+    """Seed 003: "From the 3rd to the 11th trick inclusive, if the trick is won by the same player
+    that won the previous trick [...] the player's team collects all the tricks from the centre
+    of the table": every such trick claims; the count does not restart after a claim."""
+    state = called_court_piece_with_sweep("court_piece")
+    tricks = play_script(state, NO_RESTART_SCRIPT)
+    assert [(t.taken_by, t.tricks_taken) for t in tricks] == [
+        (None, 0), (None, 0), (None, 0),
+        (0, 4),  # seat 2 won tricks 3 and 4: claims tricks 1-4
+        (0, 1),  # and again trick 5
+        (0, 1),  # and again trick 6
+    ]
+    assert state.streak_holder == 2
+    assert state.captured(0) == tricks_mask(tricks)
+    finish_hand(state)
+    assert_all_cards_with_one_team(state)
+
+
+def test_plain_sweep_keeps_the_restart_on_the_same_play() -> None:
+    """Seed 000 (rules.md): "The count restarts after each sweep (a third win in a row starts a
+    new pile; a fourth sweeps again)"."""
+    state = called_court_piece_with_sweep("none")
+    tricks = play_script(state, NO_RESTART_SCRIPT)
+    assert [(t.taken_by, t.tricks_taken) for t in tricks] == [
+        (None, 0), (None, 0), (None, 0), (0, 4), (None, 0), (0, 2),
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# First discard under sweep capture (seed 003): "No tricks can be collected until the trick
+# after the one in which trumps are determined (but if the same player wins the trump
+# determining trick and the following one, that player's team collects all the tricks played
+# up to this point)." The canonical deal, clockwise, dealer 3, all 13 cards dealt: seat 1 wins
+# tricks 1-4 with everybody following suit, seat 0 wins trick 5 and leaves seat 1 out of
+# spades, seat 1 sets hearts in trick 6 with 2H (seats 2 and 3, also out of spades, discard),
+# then wins trick 7 with the ace of hearts.
+FIRST_DISCARD_SCRIPT: Script = [
+    ("2S 5S 4S 3S", 1),
+    ("KS QS JS 10S", 1),
+    ("6H 5H 4H 3H", 1),
+    ("JD 10D 9D 8D", 1),
+    ("9S 8S 7S AS", 0),
+    ("6S 2H 2D 2C", 1),
+    ("AH 9H 8H 7H", 1),
+]
+
+
+def first_discard_sweep(overrides: dict[str, object] | None = None) -> HandState:
+    return start("dehla-pakad", CANON, dealer=3, overrides={"trump": "first_discard", **(overrides or {})})
+
+
+def test_first_discard_nothing_is_collected_before_trumps_then_the_double_takes_everything() -> None:
+    state = first_discard_sweep()
+    tricks = []
+    for plays, winner in FIRST_DISCARD_SCRIPT[:4]:
+        tricks.append(play_trick(state, plays, winner))
+        # The old behaviour swept at tricks 2 and 4 although no trump existed yet.
+        assert tricks[-1].taken_by is None
+        assert state.trump is None
+    assert state.pile_tricks == 4 and state.captured(0) == state.captured(1) == 0
+    assert state.streak_holder == 1
+    tricks.append(play_trick(state, *FIRST_DISCARD_SCRIPT[4]))
+    tricks.append(play_trick(state, *FIRST_DISCARD_SCRIPT[5]))
+    assert state.trump_setting is not None and state.trump_setting.trick == 6
+    assert str(state.trump_setting.card) == "2H"
+    assert tricks[-1].taken_by is None  # the trump-setting trick itself collects nothing
+    # Seat 1 won the trump-setting trick and wins the next: its team collects all seven tricks.
+    t7 = play_trick(state, *FIRST_DISCARD_SCRIPT[6])
+    assert t7.taken_by == 1 and t7.tricks_taken == 7
+    assert state.captured(1) == tricks_mask([*tricks, t7])
+    assert state.pile == 0
+    finish_hand(state)
+    assert_all_cards_with_one_team(state)
+
+
+def test_first_discard_after_the_trumps_a_different_winner_keeps_the_pile() -> None:
+    state = first_discard_sweep()
+    play_script(state, FIRST_DISCARD_SCRIPT[:6])
+    # Seat 1 leads 10H; seat 2 covers with KH: not the trump-setting trick's winner, no claim.
+    t7 = play_trick(state, "10H KH QH JH", winner=2)
+    assert t7.taken_by is None and state.pile_tricks == 7
+    assert state.streak_holder == 2
+
+
+def test_first_discard_with_double_sir_limits_the_double_after_trumps_claims() -> None:
+    state = first_discard_sweep({"sweep_limits": "court_piece"})
+    tricks = play_script(state, FIRST_DISCARD_SCRIPT)
+    assert [t.taken_by for t in tricks] == [None] * 6 + [1]
+    assert tricks[-1].tricks_taken == 7
+

@@ -13,12 +13,17 @@ from arena.engine import (
     TRUMP_BONUS,
     Capture,
     Card,
+    RevealReason,
     Suit,
+    TrumpMethod,
+    TrumpReveal,
+    TrumpSetting,
     claims_pile,
     parse_cards,
     play_key,
     rules_for,
     trick_best,
+    won_with_trumps,
 )
 
 S, H, D, C = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS
@@ -80,7 +85,7 @@ def test_the_winner_is_the_card_with_the_highest_key(deck: list[int], played: in
 
 def test_sweep_claims_on_every_trick_and_always_on_the_last() -> None:
     rules = rules_for("dehla-pakad")
-    assert all(claims_pile(rules, n, previous_won_after_reveal=False) for n in range(2, rules.hand_size + 1))
+    assert all(claims_pile(rules, n, previous_won_with_trumps=False) for n in range(2, rules.hand_size + 1))
 
 
 def test_direct_capture_has_no_claims() -> None:
@@ -91,12 +96,46 @@ def test_direct_capture_has_no_claims() -> None:
 def test_double_sir_forbids_claims_on_the_first_two_tricks_and_the_last_but_one() -> None:
     rules = rules_for("court-piece-double-sir")
     n = rules.hand_size
-    allowed = [t for t in range(1, n + 1) if claims_pile(rules, t, previous_won_after_reveal=True)]
+    allowed = [t for t in range(1, n + 1) if claims_pile(rules, t, previous_won_with_trumps=True)]
     assert allowed == [t for t in range(3, n + 1) if t != n - 1]
 
 
 def test_double_sir_with_a_hidden_trump_needs_a_win_after_the_reveal() -> None:
     rules = rules_for("court-piece-double-sir")
-    assert not claims_pile(rules, 5, previous_won_after_reveal=False)
-    assert claims_pile(rules, 5, previous_won_after_reveal=True)
-    assert claims_pile(rules, rules.hand_size, previous_won_after_reveal=False)
+    assert not claims_pile(rules, 5, previous_won_with_trumps=False)
+    assert claims_pile(rules, 5, previous_won_with_trumps=True)
+    assert claims_pile(rules, rules.hand_size, previous_won_with_trumps=False)
+
+
+def test_double_sir_a_claim_needs_a_previous_win_with_trumps_whatever_it_was_earlier() -> None:
+    """Seed 003: "From the 3rd to the 11th trick inclusive, if the trick is won by the same
+    player that won the previous trick [...] the player's team collects": every such trick, so
+    the answer depends on the trick and the previous win only (a claim does not restart)."""
+    rules = rules_for("court-piece-double-sir")
+    assert all(claims_pile(rules, n, previous_won_with_trumps=True) for n in range(3, 12))
+
+
+def test_first_discard_under_sweep_needs_the_previous_trick_won_with_trumps_set() -> None:
+    """Seed 003: "No tricks can be collected until the trick after the one in which trumps are
+    determined"."""
+    rules = rules_for("dehla-pakad", {"trump": "first_discard"})
+    assert not any(claims_pile(rules, n, previous_won_with_trumps=False) for n in range(1, 13))
+    assert all(claims_pile(rules, n, previous_won_with_trumps=True) for n in range(2, 14))
+    assert claims_pile(rules, 13, previous_won_with_trumps=False)
+    direct = rules_for("mendikot", {"trump": "first_discard"})
+    assert not claims_pile(direct, 5, previous_won_with_trumps=True)
+
+
+def test_won_with_trumps_reads_the_trump_setting_or_the_reveal_by_the_method() -> None:
+    first = rules_for("dehla-pakad", {"trump": "first_discard"})
+    set_at_3 = TrumpSetting(S, TrumpMethod.FIRST_DISCARD, 3, Card.parse("2S"), 1)
+    assert not won_with_trumps(first, None, None, 2, 0)
+    assert not won_with_trumps(first, set_at_3, None, 2, 0)
+    assert won_with_trumps(first, set_at_3, None, 3, 2)  # the trump-setting trick itself
+    assert won_with_trumps(first, set_at_3, None, 4, 0)
+    hidden = rules_for("court-piece-double-sir")
+    reveal = TrumpReveal(3, 1, 3, Card.parse("2S"), RevealReason.REQUEST)
+    assert not won_with_trumps(hidden, None, None, 3, 0)
+    assert not won_with_trumps(hidden, None, reveal, 3, 0)
+    assert won_with_trumps(hidden, None, reveal, 3, 1)
+    assert won_with_trumps(rules_for("dehla-pakad"), None, None, 1, 0)
