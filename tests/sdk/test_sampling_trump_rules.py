@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterator
 
 from arena.engine.cards import SUIT_MASKS
@@ -22,7 +21,7 @@ from arena.engine.observation import Observation, observe
 from arena.engine.rules import rules_for
 from sdk.sampling import Sampler
 from sdk.tracker import CardTracker
-from tests.sdk.test_sampling import brute_force, check_consistent
+from tests.sdk.test_sampling import check_consistent, check_uniform
 from tests.sdk_helpers import playout
 
 
@@ -102,32 +101,6 @@ def late(states: Iterator[HandState], seat_filter: bool = True) -> Iterator[Obse
         t = CardTracker.from_view(obs)
         if 6 <= t.unknown.bit_count() <= 9 and (not seat_filter or any(t.known)):
             yield obs
-
-
-def check_uniform(observations: Iterator[Observation], rng: random.Random, want: int) -> int:
-    checked = 0
-    tried: set[tuple[object, ...]] = set()
-    for obs in observations:
-        key = (obs.hand, obs.tricks, obs.current_trick)
-        if key in tried:
-            continue
-        tried.add(key)
-        everything = brute_force(obs)
-        sampler = Sampler(obs)
-        assert sampler.count_unlimited() == len(everything)
-        if not 3 <= len(everything) <= 60:
-            continue
-        draws = 150 * len(everything)
-        seen = Counter(sampler.sample(rng) for _ in range(draws))
-        assert set(seen) == set(everything)  # nothing inconsistent, nothing out of reach
-        expected = draws / len(everything)
-        chi2 = sum((n - expected) ** 2 / expected for n in seen.values())
-        dof = len(everything) - 1
-        assert chi2 < dof + 6 * dof**0.5 + 10, (chi2, dof)
-        checked += 1
-        if checked == want:
-            break
-    return checked
 
 
 def test_on_void_holder_discard_placements_are_uniform() -> None:
