@@ -77,7 +77,7 @@ def _field(path: str, key: str, column: int = 1) -> int:
                 if words and (not key or words[0] == key):
                     return int(words[column].split("/")[-1] if "/" in words[column] else words[column])
     except (OSError, ValueError, IndexError):
-        pass
+        return -1  # masked (empty or unreadable): what the receiver must see under the sandbox
     return -1
 
 
@@ -194,14 +194,17 @@ def load() -> None:
 
 # --------------------------------------------------------------------- send / receive
 def _until(moment: float) -> None:
+    """Wait for the next bit slot: sender and receiver share a wall-clock schedule (the covert
+    channel's own clock), nothing in the test synchronises on it."""
     delay = moment - time.time()
     if delay > 0:
         time.sleep(delay)
 
 
 def _spin(until: float, stop: threading.Event) -> None:
+    """The CPU-timing channel's "1" bit: burn the CPU until the slot ends (the attack itself)."""
     while time.time() < until and not stop.is_set():
-        pass
+        continue
 
 
 def send(bits: str, channel: str, start: float, slot: float) -> None:
