@@ -60,6 +60,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "ladder": "ladder.commands:ladder_group",
     "submit": "ladder.commands:submit_command",
     "bots": "ladder.commands:bots_command",
+    "serve": "arena.web.commands:serve_command",
 }
 """Subcommands imported only when they run (or ``--help`` lists them): the referee's pull in
 gRPC, the ladder's SQLAlchemy, which ``dehla rules`` and friends do not need."""

@@ -1,0 +1,55 @@
+"""``dehla serve``: the web service on a loopback port by default."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import click
+
+from arena.console.errors import fail
+from arena.engine.errors import ArenaError
+from ladder.commands import data_option
+from ladder.paths import ArenaData
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (the default is reachable from this machine only).")
+@click.option("--port", type=click.IntRange(min=0, max=65535), default=8000, show_default=True,
+              help="The port (0: any free port; the one chosen is printed).")
+@data_option
+def serve_command(host: str, port: int, data: Path | None) -> None:
+    """Serve the leaderboard, bot and match pages, replays and the JSON API."""
+    import uvicorn  # noqa: PLC0415 - the web stack loads only for this command
+
+    from arena.web.app import create_app  # noqa: PLC0415
+
+    try:
+        app = create_app(ArenaData.locate(data))
+    except ArenaError as exc:
+        fail(str(exc))
+    listening = bound_socket(host, port)
+    bound_host, bound_port = listening.getsockname()[:2]
+    click.echo(f"Dehla Arena is at http://{_url_host(bound_host)}:{bound_port}/ (Ctrl-C stops it)", err=False)
+    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    uvicorn.Server(config).run(sockets=[listening])
+
+
+def bound_socket(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here so that the address printed is the one served (port 0
+    picks a free port) and a port in use is one line, not a traceback from inside uvicorn."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        listening = socket.socket(family, socket.SOCK_STREAM)
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+        listening.listen(128)
+    except OSError as exc:
+        fail(f"--host {host} --port {port}: cannot listen there ({exc.strerror or exc})")
+    listening.set_inheritable(True)
+    return listening
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
