@@ -62,3 +62,12 @@ def test_the_leaderboard_page_escapes_a_bot_name(tmp_path: Path) -> None:
     page = client.get("/").text
     assert "<b>x</b>" not in page
     assert "&lt;b&gt;x&lt;/b&gt;" in page
+
+
+def test_a_played_ladders_leaderboard_page_and_api_show_the_same_bots(played: ArenaData) -> None:
+    client = TestClient(create_app(played))
+    rows = client.get("/api/leaderboard").json()
+    assert sorted(row["bot"] for row in rows) == ["heuristic", "random"]
+    assert all(row["matches"] == 2 for row in rows)
+    page = client.get("/").text
+    assert all(row["bot"] in page for row in rows)

@@ -1,0 +1,26 @@
+"""Shared helpers of the web tests: a store filled by a real short ladder among sample bots."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from ladder.paths import ArenaData
+
+LADDER_MATCHES = 2
+"""Two duplicate matches of one deal pair each: every page has rows, records and replays."""
+
+
+def dehla(*args: str) -> None:
+    subprocess.run([sys.executable, "-m", "arena", *args], check=True, capture_output=True, timeout=600)
+
+
+def played_ladder(root: Path, preset: str = "dehla-pakad") -> ArenaData:
+    """``root`` as the data folder of a real ladder: the random and heuristic sample bots
+    submitted (validated by real matches) and ``LADDER_MATCHES`` rated matches played."""
+    data = ["--data", str(root), "--runner", "local"]
+    dehla("submit", "--sample", "random", "--sample", "heuristic", *data)
+    dehla("ladder", "run", "--matches", str(LADDER_MATCHES), "--deals", "1", "--per-move", "0.05",
+          "--preset", preset, *data)
+    return ArenaData(root, f"sqlite:///{root / 'ladder.db'}")
