@@ -1,0 +1,102 @@
+"""Server time of the web pages on a generated store of ladder size (issue 13's bar: p95 <= 100 ms).
+
+``python bench/web.py [--store DIR] [--requests 60] [--versions 1000] [--matches 100000]``
+
+Fills a store with ``bench/web_store.py`` (or reuses ``--store`` if it is already filled),
+with two real match records from a short real ladder among the sample bots, then times each
+page in the process with Starlette's test client: the whole application (routing, queries,
+templates, JSON) without a network in between. Each request picks a different bot or match
+(seeded). The baseline in the same run is a static file, the framework's own floor.
+
+The last line is one JSON object: p50/p95 in ms per page, and the worst p95 against the target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from fastapi.testclient import TestClient
+
+from arena.web.app import create_app
+from bench.web_store import generate
+from ladder.paths import ArenaData
+
+TARGET_P95_MS = 100.0
+
+
+def real_records(folder: Path) -> list[Path]:
+    """Two match records from a real ladder among the sample bots (about 20 s)."""
+    data = ["--data", str(folder), "--runner", "local"]
+    for args in (["submit", "--sample", "random", "--sample", "heuristic"],
+                 ["ladder", "run", "--matches", "2", "--deals", "1", "--per-move", "0.05"]):
+        subprocess.run([sys.executable, "-m", "arena", *args, *data], check=True, capture_output=True)
+    return sorted((folder / "matches").glob("m*.jsonl"))
+
+
+def filled_store(store: Path | None, versions: int, matches: int) -> tuple[ArenaData, dict[str, object]]:
+    if store is not None and (store / "ladder.db").exists():
+        return ArenaData.locate(store), {"reused": str(store)}
+    root = store or Path(tempfile.mkdtemp(prefix="dehla-web-bench-"))
+    with tempfile.TemporaryDirectory() as scratch:
+        records = real_records(Path(scratch))
+        counts = generate(ArenaData.locate(root), versions, matches, 1, records)
+    return ArenaData.locate(root), counts
+
+
+def timed(client: TestClient, paths: Callable[[random.Random], str], requests: int) -> dict[str, float]:
+    rng = random.Random(7)
+    times = []
+    for _ in range(requests):
+        path = paths(rng)
+        started = time.perf_counter()
+        response = client.get(path)
+        times.append((time.perf_counter() - started) * 1000)
+        if response.status_code != 200:
+            raise SystemExit(f"bench/web.py: GET {path}: {response.status_code}")
+    times.sort()
+    return {"p50_ms": round(statistics.median(times), 2), "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--store", type=Path, default=None, help="A data folder to fill, or to reuse if filled.")
+    parser.add_argument("--requests", type=int, default=60)
+    parser.add_argument("--versions", type=int, default=1000)
+    parser.add_argument("--matches", type=int, default=100_000)
+    args = parser.parse_args()
+    data, generated = filled_store(args.store, args.versions, args.matches)
+    client = TestClient(create_app(data))
+    bots = [row["bot"] for row in client.get("/api/leaderboard").json()]
+    match_count = args.matches
+    pages: dict[str, Callable[[random.Random], str]] = {
+        "baseline_static": lambda rng: "/static/app.css",
+        "leaderboard": lambda rng: "/",
+        "leaderboard_api": lambda rng: "/api/leaderboard",
+        "bot_page": lambda rng: f"/bots/{rng.choice(bots)}",
+        "match_page": lambda rng: f"/matches/{rng.randint(1, match_count)}",
+        "replay_data": lambda rng: f"/api/matches/{rng.randint(1, match_count)}/hands/1/replay?seat=all",
+    }
+    for paths in pages.values():  # warm: first-request imports and template compilation
+        client.get(paths(random.Random(0)))
+    results = {name: timed(client, paths, args.requests) for name, paths in pages.items()}
+    for name, figures in results.items():
+        print(f"{name:18} p50 {figures['p50_ms']:8.2f} ms   p95 {figures['p95_ms']:8.2f} ms")
+    measured = {name: figures for name, figures in results.items() if name != "baseline_static"}
+    worst = max(figures["p95_ms"] for figures in measured.values())
+    print(json.dumps({"store": generated, "requests": args.requests, "pages": results, "worst_p95_ms": worst,
+                      "target_p95_ms": TARGET_P95_MS, "meets_target": worst <= TARGET_P95_MS}))
+
+
+if __name__ == "__main__":
+    main()
