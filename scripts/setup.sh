@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up Dehla Arena on a fresh Debian machine: a virtualenv with the project installed, and
 # bubblewrap for the bot sandbox where we may install it (as root, or with passwordless sudo).
-# Usage: bash scripts/setup.sh [dev]   ("dev" adds the test and lint tools)
+# Usage: bash scripts/setup.sh [dev]   ("dev" adds the test and lint tools, and Debian's chromium
+# for the browser tests: Playwright drives it, since its own browser download cannot work here)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extra=""
@@ -15,6 +16,14 @@ if ! command -v bwrap >/dev/null 2>&1; then
       || echo "setup: could not install bubblewrap; the ladder will need --runner local" >&2
   else
     echo "setup: bubblewrap is not installed and we cannot install it; the ladder will need --runner local" >&2
+  fi
+fi
+if [ -n "$extra" ] && ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1 \
+      || echo "setup: could not install chromium; the browser tests will be skipped" >&2
+  else
+    echo "setup: chromium is not installed; the browser tests will be skipped (apt-get install chromium)" >&2
   fi
 fi
 python3 -m venv .venv
