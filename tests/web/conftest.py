@@ -2,13 +2,68 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
 
 from ladder.paths import ArenaData
 from tests.web_helpers import played_ladder
+
+CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture(scope="session")
 def played(tmp_path_factory: pytest.TempPathFactory) -> ArenaData:
     """One real ladder for the whole session (about 20 s); tests read it and never write."""
     return played_ladder(tmp_path_factory.mktemp("played"))
+
+
+@pytest.fixture(scope="session")
+def served(played: ArenaData) -> Iterator[str]:
+    """A real ``dehla serve`` process on a free loopback port over the played ladder: its URL."""
+    server = subprocess.Popen([sys.executable, "-m", "arena", "serve", "--port", "0", "--data", str(played.root)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    line = server.stdout.readline()
+    if not line.startswith("Dehla Arena is at "):
+        server.kill()
+        pytest.fail(f"dehla serve did not start: {line!r} {server.communicate(timeout=10)[1]}")
+    yield line.split()[4]
+    server.terminate()
+    server.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium driven by Playwright (its own browser download cannot work here).
+    Missing Chromium skips the browser tests, except in CI, where it is a failure."""
+    if not Path(CHROMIUM).exists():
+        message = f"{CHROMIUM} is missing (apt-get install chromium; scripts/setup.sh dev does it as root)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    yield opened
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """Screenshots of each page: test artifacts, not committed (``test-artifacts/`` is ignored)."""
+    folder = Path(os.environ.get("DEHLA_TEST_ARTIFACTS", Path(__file__).resolve().parents[2] / "test-artifacts"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
