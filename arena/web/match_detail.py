@@ -42,7 +42,7 @@ def move_times(record: MatchRecord) -> list[SeatTimes]:
 def match_detail(session: Session, data: ArenaData, match_id: int) -> MatchDetail:
     """The match's facts; an unreadable record leaves the store's facts and says why."""
     found = session.execute(select(Match, Result).outerjoin(Result, Result.match_id == Match.id)
-                            .where(Match.id == match_id)).tuples().first()
+                            .where(Match.id == match_id)).first()
     if found is None:
         raise NotFoundError(f"no match {match_id}")
     match, result = found

@@ -38,14 +38,17 @@ REFRESH_SECONDS = 3
 
 
 def query_string(**params: Any) -> str:
-    """``?a=1&b=x`` of the params that are set (False and None are left out)."""
+    """``?a=1&b=x`` of the params that are set (False, None and the default sort are left out)."""
     kept = {key: int(value) if isinstance(value, bool) else value for key, value in params.items()
-            if value not in (None, False, "")}
+            if value not in (None, False, "") and not (key == "sort" and value == "rank")}
     return "?" + urlencode(kept) if kept else ""
 
 
+templates.env.globals["qs"] = query_string
+
+
 def _render(request: Request, template: str, context: dict[str, Any], status_code: int = 200) -> HTMLResponse:
-    return templates.TemplateResponse(request, template, {"refresh": REFRESH_SECONDS, "qs": query_string, **context},
+    return templates.TemplateResponse(request, template, {"refresh": REFRESH_SECONDS, **context},
                                       status_code=status_code)
 
 

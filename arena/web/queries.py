@@ -108,7 +108,7 @@ def _in_preset(session: Session, rows: list[StandingModel], preset: str) -> list
     counts = {vid: (n, int(wins or 0), int(draws or 0), last) for vid, n, wins, draws, last in session.execute(played)}
     faulted = select(FaultRow.version_id, func.count(func.distinct(FaultRow.match_id))) \
         .join(Match, Match.id == FaultRow.match_id).where(Match.preset == preset).group_by(FaultRow.version_id)
-    faults = dict(session.execute(faulted).tuples().all())
+    faults = dict(session.execute(faulted).all())
     kept: list[StandingModel] = []
     for row in rows:
         if row.version_id not in counts:
@@ -129,7 +129,8 @@ def predicted_mu(mu_a: float, mu_b: float) -> float:
 
 
 def partnership_rows(session: Session, version_ids: set[int] | None = None,
-                     sort: PartnershipSort = PartnershipSort.RANK, descending: bool = False) -> list[PartnershipStanding]:
+                     sort: PartnershipSort = PartnershipSort.RANK,
+                     descending: bool = False) -> list[PartnershipStanding]:
     """Partnerships that have played, by conservative rating, with their synergy; ``version_ids``
     keeps only those with a member among them (a bot's page)."""
     query = select(Partnership).where(Partnership.matches > 0)
@@ -166,10 +167,10 @@ def match_summaries(session: Session, *, version_ids: set[int] | None = None, of
     if version_ids is not None:
         seats = (Match.seat0_id, Match.seat1_id, Match.seat2_id, Match.seat3_id)
         query = query.where(or_(*(seat.in_(version_ids) for seat in seats)))
-    found = list(session.execute(query.order_by(Match.id.desc()).offset(offset).limit(limit)).tuples())
+    found = list(session.execute(query.order_by(Match.id.desc()).offset(offset).limit(limit)))
     ids = [match.id for match, _ in found]
     faults = dict(session.execute(select(FaultRow.match_id, func.count()).where(FaultRow.match_id.in_(ids))
-                                  .group_by(FaultRow.match_id)).tuples().all())
+                                  .group_by(FaultRow.match_id)).all())
     seat_bots = _seat_bots(session, {vid for match, _ in found for vid in match.seats})
     return [summary(match, result, seat_bots, faults.get(match.id, 0)) for match, result in found]
 
@@ -206,7 +207,7 @@ def bot_page(session: Session, name: str, recent: int = 20) -> BotPage:
     active = {v.id for v in active_versions(session)}
     changes = list(session.execute(
         select(RatingChange.version_id, RatingChange.match_id, RatingChange.mu_after, RatingChange.sigma_after,
-               RatingChange.outcome).where(RatingChange.version_id.in_(ids)).order_by(RatingChange.id)).tuples())
+               RatingChange.outcome).where(RatingChange.version_id.in_(ids)).order_by(RatingChange.id)))
     outcome = {(vid, mid): result for vid, mid, _, _, result in changes}
     series = [VersionSeries(number=v.number, points=[
         RatingPoint(match_id=mid, mu=round(mu, 3), rating=round(mu - 3 * sigma, 3))
