@@ -8,8 +8,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 
-from ladder.schema import Match, RatingChange
 from ladder.ratings import RatingEnv
+from ladder.schema import Match, RatingChange
 from ladder.submit import submit
 from tests.ladder_helpers import bot_folder, no_validation, open_store
 from tests.web.fake_ladder import client_of, fake_ladder
