@@ -86,3 +86,15 @@ def test_older_versions_on_request(tmp_path: Path) -> None:
         "#1 (1.0)", "#2 (1.0)"]
     assert "#1 (1.0)" in fresh.get("/?all=1").text
     assert [v["status"] for v in fresh.get("/api/bots/s1").json()["versions"]] == ["superseded", "active"]
+
+
+def test_the_refresh_fragment_shows_matches_committed_after_the_service_started(tmp_path: Path) -> None:
+    store = fake_ladder(tmp_path, ["s1", "s2"], matches=1)
+    client = client_of(tmp_path)
+    before = client.get("/fragments/matches").text
+    assert 'data-match-id="1"' in before and 'data-match-id="2"' not in before
+    store.close()
+    fake_ladder(tmp_path, [], matches=1, seed=2).close()  # a ladder writing while the service runs
+    after = client.get("/fragments/matches").text
+    assert 'data-match-id="2"' in after
+    assert 'data-version-id' in client.get("/fragments/leaderboard").text
