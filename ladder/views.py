@@ -34,6 +34,7 @@ def active_versions(session: Session) -> list[BotVersion]:
 class Standing:
     rank: int
     bot: str
+    author: str
     version: str
     """``#N (label)``: submission number within the bot and the manifest's version."""
     version_id: int
@@ -58,9 +59,10 @@ def version_names(session: Session) -> dict[int, str]:
 def ranking(session: Session, all_versions: bool = False) -> list[Standing]:
     """Versions by conservative rating (mu - 3 sigma), best first; by default each bot's newest."""
     versions = list(session.scalars(select(BotVersion))) if all_versions else active_versions(session)
-    names = {b.id: b.name for b in session.scalars(select(Bot))}
+    bots = {b.id: b for b in session.scalars(select(Bot))}
     versions.sort(key=lambda v: (-v.skill.conservative, v.id))
-    return [Standing(rank, names[v.bot_id], f"#{v.number} ({v.label})", v.id, round(v.skill.conservative, 3),
+    return [Standing(rank, bots[v.bot_id].name, bots[v.bot_id].author, f"#{v.number} ({v.label})", v.id,
+                     round(v.skill.conservative, 3),
                      round(v.mu, 3), round(v.sigma, 3), v.matches, _rate(v.wins, v.draws, v.matches), v.faults,
                      _when(v.last_played_at))
             for rank, v in enumerate(versions, 1)]

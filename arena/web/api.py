@@ -1,21 +1,56 @@
-"""The JSON API (``/api/...``): the same queries as the pages, as JSON."""
+"""The JSON API (``/api/...``): the same queries as the pages, as typed JSON (``/docs``)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from sqlalchemy.orm import Session
 
-from arena.web.store_access import reading_session
-from ladder.views import ranking
+from arena.web.match_detail import match_detail
+from arena.web.models import BotPage, MatchDetail, MatchList, PartnershipStanding, Problem, StandingModel
+from arena.web.queries import PartnershipSort, StandingSort, bot_page, leaderboard, match_list, partnership_rows
+from arena.web.store_access import reading_session, service_data
+from ladder.paths import ArenaData
 
-router = APIRouter(prefix="/api", tags=["api"])
+router = APIRouter(prefix="/api", tags=["api"], responses={404: {"model": Problem}})
 
 SessionDep = Annotated[Session, Depends(reading_session)]
+DataDep = Annotated[ArenaData, Depends(service_data)]
+AllVersions = Annotated[bool, Query(alias="all", description="Include older versions of every bot.")]
+Descending = Annotated[bool, Query(alias="desc", description="Sort descending.")]
+Page = Annotated[int, Query(ge=1, description="From 1.")]
+PerPage = Annotated[int, Query(ge=1, le=200, description="Matches a page (1 to 200).")]
 
 
 @router.get("/leaderboard")
-def leaderboard(session: SessionDep, all_versions: bool = False) -> list[dict[str, Any]]:
-    """The rows of ``dehla ladder show --json``: versions by conservative rating, best first."""
-    return [row.to_json() for row in ranking(session, all_versions=all_versions)]
+def leaderboard_rows(session: SessionDep, all_versions: AllVersions = False, preset: str | None = None,
+                     sort: StandingSort = StandingSort.RANK, descending: Descending = False) -> list[StandingModel]:
+    """The rows of ``dehla ladder show --json``: versions by conservative rating, best first; with
+    ``preset``, only versions that played it, counted over that preset's matches (docs/web.md)."""
+    return leaderboard(session, all_versions=all_versions, preset=preset, sort=sort, descending=descending).rows
+
+
+@router.get("/partnerships")
+def partnerships(session: SessionDep, sort: PartnershipSort = PartnershipSort.RANK,
+                 descending: Descending = False) -> list[PartnershipStanding]:
+    """Partnerships that have played, with their synergy (docs/web.md)."""
+    return partnership_rows(session, sort=sort, descending=descending)
+
+
+@router.get("/bots/{name}")
+def bot(session: SessionDep, name: str) -> BotPage:
+    """A bot: its versions, their rating series, partnerships, recent matches and faults by kind."""
+    return bot_page(session, name)
+
+
+@router.get("/matches")
+def matches(session: SessionDep, page: Page = 1, per_page: PerPage = 50) -> MatchList:
+    """Matches, newest first, one page at a time."""
+    return match_list(session, page, per_page)
+
+
+@router.get("/matches/{match_id}")
+def match(session: SessionDep, data: DataDep, match_id: int) -> MatchDetail:
+    """A match: partnerships, result, deal-pair margins, faults, move times, hands to replay."""
+    return match_detail(session, data, match_id)

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.exception_handlers import request_validation_exception_handler
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from arena.web import api, pages
+from arena.web.queries import NotFoundError
 from arena.web.replay import routes as replay_routes
-from arena.web.templating import STATIC
+from arena.web.templating import STATIC, templates
 from ladder.paths import ArenaData
 from ladder.store import Store
 
@@ -23,4 +29,49 @@ def create_app(data: ArenaData) -> FastAPI:
     app.include_router(api.router)
     app.include_router(replay_routes.router)
     app.include_router(pages.router)
+    app.add_api_route("/docs", api_docs, include_in_schema=False, response_class=HTMLResponse)
+    app.add_exception_handler(NotFoundError, not_found)
+    app.add_exception_handler(HTTPException, http_problem)
+    app.add_exception_handler(RequestValidationError, bad_request)
     return app
+
+
+def api_docs() -> HTMLResponse:
+    """FastAPI's OpenAPI UI from the vendored Swagger UI (no CDN; no validator badge call)."""
+    return get_swagger_ui_html(openapi_url="/openapi.json", title="Dehla Arena API",
+                               swagger_js_url="/static/vendor/swagger-ui-dist/swagger-ui-bundle.js",
+                               swagger_css_url="/static/vendor/swagger-ui-dist/swagger-ui.css",
+                               swagger_favicon_url="/static/favicon.svg",
+                               swagger_ui_parameters={"validatorUrl": None})
+
+
+def _is_api(request: Request) -> bool:
+    return request.url.path == "/api" or request.url.path.startswith("/api/")
+
+
+def problem(request: Request, status: int, detail: str) -> Response:
+    """JSON ``{"detail": ...}`` under /api, the error page elsewhere."""
+    if _is_api(request):
+        return JSONResponse({"detail": detail}, status_code=status)
+    return templates.TemplateResponse(request, "error.html", {"status": status, "detail": detail},
+                                      status_code=status)
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    return problem(request, 404, str(exc))
+
+
+async def http_problem(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    detail = exc.detail if exc.status_code != 404 or exc.detail != "Not Found" else f"no page at {request.url.path}"
+    return problem(request, exc.status_code, str(detail))
+
+
+async def bad_request(request: Request, exc: Exception) -> Response:
+    """A bad query parameter: the default 422 JSON under /api, one line on a page."""
+    assert isinstance(exc, RequestValidationError)
+    if _is_api(request):
+        return await request_validation_exception_handler(request, exc)
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first.get("loc", ())[1:]) or "request"
+    return problem(request, 422, f"{where}: {first.get('msg', 'invalid')}")

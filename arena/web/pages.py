@@ -1,22 +1,127 @@
-"""The server-rendered pages."""
+"""The server-rendered pages, and the fragments their live tables poll (htmx, every 3 s)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
+from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, Request
-from fastapi.responses import HTMLResponse
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import FileResponse, HTMLResponse
 from sqlalchemy.orm import Session
 
-from arena.web.store_access import reading_session
+from arena.web.chart import rating_chart
+from arena.web.match_detail import match_detail, record_path
+from arena.web.queries import (
+    NotFoundError,
+    PartnershipSort,
+    StandingSort,
+    bot_page,
+    leaderboard,
+    match_list,
+    partnership_rows,
+    presets,
+)
+from arena.web.records import UnreadableRecordError, record_file
+from arena.web.store_access import reading_session, service_data
 from arena.web.templating import templates
-from ladder.views import ranking
+from ladder.paths import ArenaData
 
-router = APIRouter()
+router = APIRouter(include_in_schema=False)
 
 SessionDep = Annotated[Session, Depends(reading_session)]
+DataDep = Annotated[ArenaData, Depends(service_data)]
+AllVersions = Annotated[bool, Query(alias="all")]
+Descending = Annotated[bool, Query(alias="desc")]
+Page = Annotated[int, Query(ge=1)]
+PerPage = Annotated[int, Query(ge=1, le=200)]
+REFRESH_SECONDS = 3
+
+
+def query_string(**params: Any) -> str:
+    """``?a=1&b=x`` of the params that are set (False, None and the default sort are left out)."""
+    kept = {key: int(value) if isinstance(value, bool) else value for key, value in params.items()
+            if value not in (None, False, "") and not (key == "sort" and value == "rank")}
+    return "?" + urlencode(kept) if kept else ""
+
+
+templates.env.globals["qs"] = query_string
+
+
+def _render(request: Request, template: str, context: dict[str, Any], status_code: int = 200) -> HTMLResponse:
+    return templates.TemplateResponse(request, template, {"refresh": REFRESH_SECONDS, **context},
+                                      status_code=status_code)
+
+
+def _board(request: Request, session: Session, template: str, all_versions: bool, preset: str | None,
+           sort: StandingSort, descending: bool) -> HTMLResponse:
+    board = leaderboard(session, all_versions=all_versions, preset=preset, sort=sort, descending=descending)
+    return _render(request, template, {"board": board, "tab": "versions"})
 
 
 @router.get("/", response_class=HTMLResponse)
-def leaderboard_page(request: Request, session: SessionDep) -> HTMLResponse:
-    return templates.TemplateResponse(request, "leaderboard.html", {"rows": ranking(session)})
+def leaderboard_page(request: Request, session: SessionDep, all_versions: AllVersions = False,
+                     preset: str | None = None, sort: StandingSort = StandingSort.RANK,
+                     descending: Descending = False) -> HTMLResponse:
+    return _board(request, session, "leaderboard.html", all_versions, preset, sort, descending)
+
+
+@router.get("/fragments/leaderboard", response_class=HTMLResponse)
+def leaderboard_fragment(request: Request, session: SessionDep, all_versions: AllVersions = False,
+                         preset: str | None = None, sort: StandingSort = StandingSort.RANK,
+                         descending: Descending = False) -> HTMLResponse:
+    return _board(request, session, "fragments/leaderboard.html", all_versions, preset, sort, descending)
+
+
+def _partnerships(request: Request, session: Session, template: str, sort: PartnershipSort,
+                  descending: bool) -> HTMLResponse:
+    rows = partnership_rows(session, sort=sort, descending=descending)
+    return _render(request, template, {"rows": rows, "sort": sort.value, "descending": descending,
+                                       "presets": presets(session), "tab": "partnerships"})
+
+
+@router.get("/partnerships", response_class=HTMLResponse)
+def partnerships_page(request: Request, session: SessionDep, sort: PartnershipSort = PartnershipSort.RANK,
+                      descending: Descending = False) -> HTMLResponse:
+    return _partnerships(request, session, "partnerships.html", sort, descending)
+
+
+@router.get("/fragments/partnerships", response_class=HTMLResponse)
+def partnerships_fragment(request: Request, session: SessionDep, sort: PartnershipSort = PartnershipSort.RANK,
+                          descending: Descending = False) -> HTMLResponse:
+    return _partnerships(request, session, "fragments/partnerships.html", sort, descending)
+
+
+@router.get("/bots/{name}", response_class=HTMLResponse)
+def bot_page_view(request: Request, session: SessionDep, name: str) -> HTMLResponse:
+    page = bot_page(session, name)
+    return _render(request, "bot.html", {"bot": page, "chart": rating_chart(page.series)})
+
+
+@router.get("/matches", response_class=HTMLResponse)
+def matches_page(request: Request, session: SessionDep, page: Page = 1, per_page: PerPage = 50) -> HTMLResponse:
+    return _render(request, "matches.html", {"listing": match_list(session, page, per_page)})
+
+
+@router.get("/fragments/matches", response_class=HTMLResponse)
+def matches_fragment(request: Request, session: SessionDep, page: Page = 1, per_page: PerPage = 50) -> HTMLResponse:
+    return _render(request, "fragments/matches.html", {"listing": match_list(session, page, per_page)})
+
+
+@router.get("/matches/{match_id}", response_class=HTMLResponse)
+def match_page(request: Request, session: SessionDep, data: DataDep, match_id: int) -> HTMLResponse:
+    return _render(request, "match.html", {"detail": match_detail(session, data, match_id)})
+
+
+@router.get("/matches/{match_id}/record")
+def match_record(session: SessionDep, data: DataDep, match_id: int) -> FileResponse:
+    """The record as stored, as an attachment with a fixed name: only the file the store names,
+    inside the data folder (``record_file`` refuses any path or link out of it)."""
+    stored = record_path(session, data, match_id)
+    try:
+        path = record_file(data, match_id, stored)
+    except UnreadableRecordError as exc:
+        raise NotFoundError(str(exc)) from None
+    if not path.is_file():
+        raise NotFoundError(f"match {match_id}: record {stored} is missing")
+    return FileResponse(path, media_type="application/x-ndjson", filename=f"match-{match_id}.jsonl",
+                        content_disposition_type="attachment")

@@ -33,13 +33,20 @@ class MatchRecord:
 
 
 def record_file(data: ArenaData, match_id: int, stored_path: str | None) -> Path:
-    """The record's file inside the data folder; an absolute or escaping stored path is refused."""
+    """The record's file inside the data folder; an absolute or escaping stored path, or a link
+    (the path or one of its folders) that resolves outside the data folder, is refused."""
     if not stored_path:
         raise UnreadableRecordError(f"match {match_id} has no record yet")
     relative = PurePosixPath(stored_path)
     if relative.is_absolute() or ".." in relative.parts:
         raise UnreadableRecordError(f"match {match_id}: its stored record path is outside the data folder; not read")
-    return data.root / relative
+    path = data.root / relative
+    resolved, root = path.resolve(), data.root.resolve()
+    if resolved != root and root not in resolved.parents:
+        raise UnreadableRecordError(f"match {match_id}: record {stored_path} links outside the data folder; not read")
+    if resolved.exists() and not resolved.is_file():
+        raise UnreadableRecordError(f"match {match_id}: record {stored_path} is not a file")
+    return path
 
 
 def read_match(data: ArenaData, match_id: int, stored_path: str | None) -> MatchRecord:

@@ -1,0 +1,229 @@
+"""The read queries the pages and the JSON API share: each returns the API's response model,
+and the page renders that same model, so a page never shows what its endpoint does not say.
+
+The leaderboard's rows are ``ladder.views.ranking``'s (the rows of ``dehla ladder show --json``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from datetime import datetime
+from enum import StrEnum
+from typing import TypeVar
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from arena.contract.status import OutcomeStatus
+from arena.web.models import (
+    BotPage,
+    FaultCount,
+    Leaderboard,
+    MatchList,
+    MatchSummary,
+    PartnershipStanding,
+    RatingPoint,
+    SeatBot,
+    StandingModel,
+    VersionInfo,
+    VersionSeries,
+)
+from ladder.ratings import LADDER_PARAMS, TeamResult
+from ladder.schema import Bot, BotVersion, FaultRow, Match, Partnership, RatingChange, Result
+from ladder.views import active_versions, ranking
+
+Row = TypeVar("Row", StandingModel, PartnershipStanding)
+
+
+class NotFoundError(LookupError):
+    """An id or name the store does not know; the pages answer 404."""
+
+
+def when(value: datetime | None) -> str | None:
+    return value.isoformat(timespec="seconds") if value else None
+
+
+def _rate(wins: int, draws: int, matches: int) -> float | None:
+    return round((wins + 0.5 * draws) / matches, 4) if matches else None
+
+
+class StandingSort(StrEnum):
+    """The leaderboard's sortable columns (``?sort=``)."""
+
+    RANK = "rank"
+    BOT = "bot"
+    AUTHOR = "author"
+    VERSION = "version"
+    RATING = "rating"
+    MU = "mu"
+    SIGMA = "sigma"
+    MATCHES = "matches"
+    WIN_RATE = "win_rate"
+    FAULTS = "faults"
+    LAST_PLAYED = "last_played"
+
+
+class PartnershipSort(StrEnum):
+    RANK = "rank"
+    RATING = "rating"
+    MU = "mu"
+    SIGMA = "sigma"
+    SYNERGY = "synergy"
+    MATCHES = "matches"
+    WIN_RATE = "win_rate"
+    LAST_PLAYED = "last_played"
+
+
+def presets(session: Session) -> list[str]:
+    """The rules presets the ladder has played, in name order."""
+    return sorted(session.scalars(select(Match.preset).distinct()))
+
+
+def _sorted(rows: list[Row], key: str, descending: bool) -> list[Row]:
+    """``rows`` by ``key``; missing values (never played, no win rate) go last either way."""
+    present = [row for row in rows if getattr(row, key) is not None]
+    missing = [row for row in rows if getattr(row, key) is None]
+    present.sort(key=lambda row: (getattr(row, key), row.rank), reverse=descending)
+    return present + missing
+
+
+def leaderboard(session: Session, *, all_versions: bool = False, preset: str | None = None,
+                sort: StandingSort = StandingSort.RANK, descending: bool = False) -> Leaderboard:
+    """The ranking; with ``preset``, only the versions that played it, their counts (matches, win
+    rate, faults, last played) taken from that preset's matches alone. A version has one rating
+    across presets, so rating, mu and sigma stay the version's own (see docs/web.md)."""
+    rows = [StandingModel.model_validate(row.to_json()) for row in ranking(session, all_versions)]
+    if preset is not None:
+        rows = _in_preset(session, rows, preset)
+    return Leaderboard(preset=preset, presets=presets(session), all_versions=all_versions, sort=sort.value,
+                       descending=descending, rows=_sorted(rows, sort.value, descending))
+
+
+def _in_preset(session: Session, rows: list[StandingModel], preset: str) -> list[StandingModel]:
+    played = select(RatingChange.version_id, func.count(), func.sum(RatingChange.outcome == TeamResult.WIN),
+                    func.sum(RatingChange.outcome == TeamResult.DRAW), func.max(Match.finished_at)) \
+        .join(Match, Match.id == RatingChange.match_id) \
+        .where(Match.preset == preset, RatingChange.version_id.is_not(None)).group_by(RatingChange.version_id)
+    counts = {vid: (n, int(wins or 0), int(draws or 0), last) for vid, n, wins, draws, last in session.execute(played)}
+    faulted = select(FaultRow.version_id, func.count(func.distinct(FaultRow.match_id))) \
+        .join(Match, Match.id == FaultRow.match_id).where(Match.preset == preset).group_by(FaultRow.version_id)
+    faults = dict(session.execute(faulted).all())
+    kept: list[StandingModel] = []
+    for row in rows:
+        if row.version_id not in counts:
+            continue
+        n, wins, draws, last = counts[row.version_id]
+        kept.append(row.model_copy(update={"rank": len(kept) + 1, "matches": n, "win_rate": _rate(wins, draws, n),
+                                           "faults": faults.get(row.version_id, 0), "last_played": when(last)}))
+    return kept
+
+
+def predicted_mu(mu_a: float, mu_b: float) -> float:
+    """What two members' ratings predict for their partnership's own rating (docs/web.md, synergy):
+    members are rated in two-player teams (performance spread 2 beta), a partnership as one player
+    (spread sqrt(2) beta), so the members' combined edge over the start, scaled by 1/sqrt(2), is the
+    same win probability on the partnership's scale."""
+    start = LADDER_PARAMS.mu
+    return start + ((mu_a - start) + (mu_b - start)) / math.sqrt(2)
+
+
+def partnership_rows(session: Session, version_ids: set[int] | None = None,
+                     sort: PartnershipSort = PartnershipSort.RANK,
+                     descending: bool = False) -> list[PartnershipStanding]:
+    """Partnerships that have played, by conservative rating, with their synergy; ``version_ids``
+    keeps only those with a member among them (a bot's page)."""
+    query = select(Partnership).where(Partnership.matches > 0)
+    if version_ids is not None:
+        query = query.where(or_(Partnership.low_id.in_(version_ids), Partnership.high_id.in_(version_ids)))
+    units = sorted(session.scalars(query), key=lambda p: (-p.skill.conservative, p.id))
+    members = _seat_bots(session, {vid for p in units for vid in (p.low_id, p.high_id)})
+    skills = {v.id: v for v in session.scalars(select(BotVersion).where(BotVersion.id.in_(members)))}
+    rows = []
+    for rank, unit in enumerate(units, 1):
+        low, high = skills[unit.low_id], skills[unit.high_id]
+        expected = predicted_mu(low.mu, high.mu)
+        spread = math.sqrt(unit.sigma**2 + (low.sigma**2 + high.sigma**2) / 2)
+        rows.append(PartnershipStanding(
+            rank=rank, partnership_id=unit.id, members=[members[unit.low_id], members[unit.high_id]],
+            rating=round(unit.skill.conservative, 3), mu=round(unit.mu, 3), sigma=round(unit.sigma, 3),
+            predicted_mu=round(expected, 3), synergy=round(unit.mu - expected, 3), synergy_sigma=round(spread, 3),
+            matches=unit.matches, win_rate=_rate(unit.wins, unit.draws, unit.matches),
+            last_played=when(unit.last_played_at)))
+    return _sorted(rows, sort.value, descending)
+
+
+def _seat_bots(session: Session, version_ids: set[int]) -> dict[int, SeatBot]:
+    query = select(BotVersion.id, BotVersion.number, BotVersion.label, Bot.name) \
+        .join(Bot, Bot.id == BotVersion.bot_id).where(BotVersion.id.in_(version_ids))
+    return {vid: SeatBot(version_id=vid, bot=name, number=number, label=label)
+            for vid, number, label, name in session.execute(query)}
+
+
+def match_summaries(session: Session, *, version_ids: set[int] | None = None, offset: int = 0,
+                    limit: int = 50) -> list[MatchSummary]:
+    """Matches newest first; ``version_ids`` keeps those where one of them sat."""
+    query = select(Match, Result).outerjoin(Result, Result.match_id == Match.id)
+    if version_ids is not None:
+        seats = (Match.seat0_id, Match.seat1_id, Match.seat2_id, Match.seat3_id)
+        query = query.where(or_(*(seat.in_(version_ids) for seat in seats)))
+    found = list(session.execute(query.order_by(Match.id.desc()).offset(offset).limit(limit)))
+    ids = [match.id for match, _ in found]
+    faults = dict(session.execute(select(FaultRow.match_id, func.count()).where(FaultRow.match_id.in_(ids))
+                                  .group_by(FaultRow.match_id)).all())
+    seat_bots = _seat_bots(session, {vid for match, _ in found for vid in match.seats})
+    return [summary(match, result, seat_bots, faults.get(match.id, 0)) for match, result in found]
+
+
+def summary(match: Match, result: Result | None, seat_bots: dict[int, SeatBot], faults: int) -> MatchSummary:
+    winner = None
+    if result is not None and result.status is OutcomeStatus.DONE:
+        winner = "draw" if result.winner_team is None else "AB"[result.winner_team]
+    return MatchSummary(
+        match_id=match.id, status=match.status.value, preset=match.preset, match_format=match.match_format,
+        team_a=[seat_bots[match.seat0_id], seat_bots[match.seat2_id]],
+        team_b=[seat_bots[match.seat1_id], seat_bots[match.seat3_id]],
+        score=(result.score_a, result.score_b) if result else None, winner=winner, faults=faults,
+        finished=when(match.finished_at))
+
+
+def match_list(session: Session, page: int, per_page: int) -> MatchList:
+    """One page of matches, newest first; a page past the last is ``NotFoundError``."""
+    total = session.scalar(select(func.count()).select_from(Match)) or 0
+    pages = max(1, math.ceil(total / per_page))
+    if page > pages:
+        raise NotFoundError(f"page {page} is past the last page ({pages}, {per_page} matches a page)")
+    rows = match_summaries(session, offset=(page - 1) * per_page, limit=per_page)
+    return MatchList(page=page, per_page=per_page, total=total, pages=pages, matches=rows)
+
+
+def bot_page(session: Session, name: str, recent: int = 20) -> BotPage:
+    bot = session.scalar(select(Bot).where(Bot.name == name))
+    if bot is None:
+        raise NotFoundError(f"no bot named {name!r}")
+    versions = list(session.scalars(select(BotVersion).where(BotVersion.bot_id == bot.id)
+                                    .order_by(BotVersion.number)))
+    ids = {v.id for v in versions}
+    active = {v.id for v in active_versions(session)}
+    changes = list(session.execute(
+        select(RatingChange.version_id, RatingChange.match_id, RatingChange.mu_after, RatingChange.sigma_after,
+               RatingChange.outcome).where(RatingChange.version_id.in_(ids)).order_by(RatingChange.id)))
+    outcome = {(vid, mid): result for vid, mid, _, _, result in changes}
+    series = [VersionSeries(number=v.number, points=[
+        RatingPoint(match_id=mid, mu=round(mu, 3), rating=round(mu - 3 * sigma, 3))
+        for vid, mid, mu, sigma, _ in changes if vid == v.id]) for v in versions]
+    fault_kinds = Counter(session.scalars(select(FaultRow.kind).where(FaultRow.version_id.in_(ids))))
+    recent_matches = match_summaries(session, version_ids=ids, limit=recent)
+    for row in recent_matches:
+        sat = {seat.version_id for seat in (*row.team_a, *row.team_b)} & ids
+        results = {outcome[(vid, row.match_id)].value for vid in sat if (vid, row.match_id) in outcome}
+        row.result = results.pop() if len(results) == 1 else None
+    return BotPage(
+        name=bot.name, author=bot.author, created=when(bot.created_at),
+        versions=[VersionInfo(number=v.number, label=v.label, content_hash=v.content_hash,
+                              submitted=when(v.created_at), status="active" if v.id in active else "superseded",
+                              rating=round(v.skill.conservative, 3), mu=round(v.mu, 3), sigma=round(v.sigma, 3),
+                              matches=v.matches, faults=v.faults)
+                  for v in versions],
+        series=series, partnerships=partnership_rows(session, ids), recent_matches=recent_matches,
+        faults_by_kind=[FaultCount(kind=kind.value, count=count) for kind, count in sorted(fault_kinds.items())])

@@ -1,0 +1,111 @@
+"""Author and bot text is never markup on any page, and a record is only ever read inside the data folder."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select, update
+
+from arena.web.app import create_app
+from ladder.paths import ArenaData
+from ladder.schema import Bot, BotVersion, FaultRow, Match
+from ladder.store import Store
+
+MARKUP = '"><img src=x onerror=alert(1)><script>alert(2)</script>{{ "zq" ~ "jx" }}'
+"""Breaks out of an attribute, runs script two ways, and tries template injection."""
+
+
+def hostile_copy(played: ArenaData, root: Path) -> ArenaData:
+    """A copy of the played ladder with markup in every author- or bot-supplied field."""
+    shutil.copytree(played.root, root)
+    data = ArenaData(root, f"sqlite:///{root / 'ladder.db'}")
+    store = Store.open(data)
+    with store.transaction() as session:
+        session.execute(update(Bot).where(Bot.name == "random").values(name="r" + MARKUP[:30], author=MARKUP))
+        session.execute(update(BotVersion).values(label=MARKUP[:64]))
+        session.add(FaultRow(match_id=1, version_id=1, seat=0, kind="crash", detail=MARKUP))
+        record = root / session.scalars(select(Match.record_path).where(Match.id == 1)).one()
+    store.close()
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    for line in lines:
+        if line["type"] == "match_start":
+            line["seats"] = [MARKUP + str(seat) for seat in range(4)]
+        if line["type"] == "match_end":
+            line["faults"] = [{"seat": 0, "kind": "crash", "detail": MARKUP, "evidence": MARKUP}]
+    record.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return data
+
+
+@pytest.fixture(scope="module")
+def hostile(played: ArenaData, tmp_path_factory: pytest.TempPathFactory) -> TestClient:
+    return TestClient(create_app(hostile_copy(played, tmp_path_factory.mktemp("hostile") / "data")))
+
+
+def pages(client: TestClient) -> list[str]:
+    bots = [row["bot"] for row in client.get("/api/leaderboard").json()]
+    return ["/", "/?all=1", "/partnerships", "/matches", "/matches/1", "/matches/2", "/fragments/leaderboard",
+            "/fragments/matches", "/fragments/partnerships", *(f"/bots/{name}" for name in bots)]
+
+
+def test_markup_in_every_author_and_bot_field_is_escaped_on_every_page(hostile: TestClient) -> None:
+    seen = set()
+    for url in pages(hostile):
+        response = hostile.get(url)
+        assert response.status_code == 200, url
+        for raw in ("<img src=x", "<script>alert", "onerror=alert(1)>", "zqjx"):
+            assert raw not in response.text.replace("<script src=", ""), (url, raw)
+        seen |= {part for part in ("&lt;img src=x", "&#34;&gt;&lt;img", "{{ &#34;zq&#34;") if part in response.text}
+    assert seen == {"&lt;img src=x", "&#34;&gt;&lt;img", "{{ &#34;zq&#34;"}
+    match = hostile.get("/matches/1").text
+    assert match.count("&lt;script&gt;alert(2)&lt;/script&gt;") >= 4 + 2  # four seat names, detail and evidence
+
+
+def test_the_markup_really_reached_the_pages(hostile: TestClient) -> None:
+    """The negative control: the fields carry the markup (so the test above would see it unescaped)."""
+    detail = hostile.get("/api/matches/1").json()
+    assert detail["move_times"][0]["bot"] == MARKUP + "0"
+    assert detail["faults"][0]["evidence"] == MARKUP
+    assert any(row["author"] == MARKUP for row in hostile.get("/api/leaderboard").json())
+
+
+def test_a_record_linked_out_of_the_data_folder_is_neither_read_nor_served(played: ArenaData, tmp_path: Path) -> None:
+    root = tmp_path / "data"
+    shutil.copytree(played.root, root)
+    data = ArenaData(root, f"sqlite:///{root / 'ladder.db'}")
+    secret = tmp_path / "secret.jsonl"
+    secret.write_text('{"type": "secret"}\n')
+    store = Store.open(data)
+    with store.reading() as session:
+        record = root / session.scalars(select(Match.record_path).where(Match.id == 1)).one()
+    store.close()
+    record.unlink()
+    record.symlink_to(secret)
+    client = TestClient(create_app(data))
+    download = client.get("/matches/1/record")
+    assert download.status_code == 404
+    assert "secret" not in download.text.replace("links outside", "")
+    assert "links outside the data folder" in download.text
+    assert "links outside the data folder" in client.get("/matches/1").text
+
+
+def test_a_broken_record_is_a_page_that_says_which_and_why(played: ArenaData, tmp_path: Path) -> None:
+    root = tmp_path / "data"
+    shutil.copytree(played.root, root)
+    data = ArenaData(root, f"sqlite:///{root / 'ladder.db'}")
+    store = Store.open(data)
+    with store.reading() as session:
+        stored = session.scalars(select(Match.record_path).where(Match.id == 2)).one()
+    store.close()
+    (root / stored).write_text('{"type": "match_start", "oops": 1}\nnot json\n')
+    client = TestClient(create_app(data))
+    page = client.get("/matches/2")
+    assert page.status_code == 200
+    assert 'id="record-problem"' in page.text and f"record {stored}" in page.text
+    assert client.get("/api/matches/2").json()["record_problem"].startswith(f"match 2: record {stored}:")
+    (root / stored).unlink()
+    assert client.get("/matches/2/record").status_code == 404
+    assert "is missing" in client.get("/matches/2/record").text
