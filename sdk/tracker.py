@@ -330,7 +330,7 @@ def _winning(obs: Observation) -> tuple[tuple[Seat, Card] | None, int]:
     if not obs.current_trick:
         return None, -1
     active = NO_SUIT if obs.trump_in_force is None else int(obs.trump_in_force)
-    trump_from = trump_counts_from(obs.reveal, len(obs.tricks) + 1)
+    trump_from = trump_counts_from(obs.rules, obs.reveal, len(obs.tricks) + 1)
     best = trick_best([card for _, card in obs.current_trick], active, trump_from)
     return obs.current_trick[best & 3], best >> 2
 
