@@ -651,8 +651,8 @@ class HandState:
             return f"{what}: {self._decision_text()}"
         seat = self._to_move
         hand = self._hands[seat]
-        if self._on_play and self._hidden == card and seat == self._first:
-            hand |= 1 << card
+        if self._on_play and self._hidden >= 0 and seat == self._first:
+            hand |= 1 << self._hidden  # counts as part of its holder's hand
         if not hand >> card & 1:
             if self._hidden == card:
                 return f"{what}: the face-down trump card is not in seat {seat}'s hand until revealed"
