@@ -654,7 +654,7 @@ class HandState:
         if self._on_play and self._hidden >= 0 and seat == self._first:
             hand |= 1 << self._hidden  # counts as part of its holder's hand
         if not hand >> card & 1:
-            if self._hidden == card:
+            if self._hidden == card and seat == self._first:  # another seat is told nothing more
                 return f"{what}: the face-down trump card is not in seat {seat}'s hand until revealed"
             return f"{what}: seat {seat} does not hold it"
         if self._trick and hand & SUIT_MASKS[self._led]:

@@ -150,3 +150,15 @@ def test_a_face_down_card_left_to_the_end_is_revealed_only_when_played() -> None
     act(state, "2S")
     assert state.reveal is not None and state.reveal.reason is RevealReason.LAST_CARD
     assert state.tricks[-1].winner == 0 and state.is_over
+
+
+def test_refusing_another_seat_the_face_down_card_says_no_more_than_for_any_card_it_lacks() -> None:
+    # A bot that tries the face-down card must not learn from the refusal that it guessed right
+    # (the refusal's text reaches the match record and EndMatch). Seat 3 is to move.
+    state = closed()
+    act(state, "hide 2H", "AC")
+    with pytest.raises(IllegalActionError) as hidden:
+        act(state, "2H")
+    with pytest.raises(IllegalActionError) as other:
+        act(state, "AS")  # held by seat 0, not face down
+    assert str(hidden.value).replace("2H", "AS") == str(other.value)
