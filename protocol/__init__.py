@@ -8,9 +8,10 @@ only, so that importing it does not load the generated code.
 
 from __future__ import annotations
 
-PROTOCOL_VERSION: tuple[int, int] = (1, 1)
+PROTOCOL_VERSION: tuple[int, int] = (1, 2)
 """(major, minor) sent in StartMatch; the major is the proto package's ``v1``. 1.1 added
-``StartMatchRequest.seat_seed``."""
+``StartMatchRequest.seat_seed``; 1.2 ``Reveal.REVEAL_ON_PLAY``, ``Rules.hide_from`` and
+``RevealReason.REVEAL_REASON_PLAYED``."""
 
 SERVICE_NAME = "dehla.arena.v1.BotService"
 """The gRPC service a bot serves; also the name the referee asks the health service about."""

@@ -37,6 +37,7 @@ from arena.engine.rules import (
     DeckKind,
     Direction,
     HandResultRule,
+    HideFrom,
     Reveal,
     Rules,
     SweepLimits,
@@ -177,11 +178,13 @@ def action_from_pb(message: pb.Action, where: str = "action") -> Action:
 _RULE_ENUMS: list[tuple[str, str, type[StrEnum]]] = [
     ("direction", "DIRECTION", Direction), ("deck", "DECK_KIND", DeckKind),
     ("trump", "TRUMP_METHOD", TrumpMethod), ("reveal", "REVEAL", Reveal),
+    ("hide_from", "HIDE_FROM", HideFrom),
     ("capture", "CAPTURE", Capture), ("sweep_limits", "SWEEP_LIMITS", SweepLimits),
     ("hand_result", "HAND_RESULT_RULE", HandResultRule), ("two_two", "TWO_TWO", TwoTwo),
 ]
 _PB_ENUM = {
     "direction": pb.Direction, "deck": pb.DeckKind, "trump": pb.TrumpMethod, "reveal": pb.Reveal,
+    "hide_from": pb.HideFrom,
     "capture": pb.Capture, "sweep_limits": pb.SweepLimits, "hand_result": pb.HandResultRule,
     "two_two": pb.TwoTwo,
 }

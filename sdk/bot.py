@@ -60,7 +60,8 @@ class Bot(abc.ABC):
         return longest_suit(view.hand)
 
     def hide_trump(self, view: BotView) -> Card:
-        """Choose one of the first five cards to put face down; its suit is trumps."""
+        """Choose a card of ``view.hand`` to put face down (the first five, or the whole hand
+        under ``hide_from: full_hand``); its suit is trumps."""
         suit = longest_suit(view.hand)
         return max((c for c in view.hand if c.suit == suit), key=lambda c: c.rank)
 

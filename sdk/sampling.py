@@ -3,15 +3,18 @@
 A search bot asks "what could the other hands be?" many times per decision. ``Sampler`` answers
 with a ``Placement`` of the unseen cards (the other hands, the packets still to be dealt and a
 face-down trump the seat did not set) that respects every hand size, every void the seat has
-seen, every card whose holder is known, and (cut trump) the voids shown before the deal was
-completed. Each consistent placement is equally likely: the sampler is exact, not greedy.
+seen, every card whose holder is known, (cut trump) the voids shown before the deal was
+completed, and (``reveal: on_play``) the suits a face-down trump can be of given the trick
+winners it decided (``CardTracker.hidden_suits``). Each consistent placement is equally likely:
+the sampler is exact, not greedy.
 
 How it stays exact and fast: cards of one suit are interchangeable for the constraints (voids are
 per suit), so a placement is drawn in two steps. First how many cards of each suit go to each
 constrained hand, weighted by the number of placements with those counts (a small dynamic
 programme over the hands' remaining room, computed once per observation and cached); then which
-cards, by shuffling each suit. Hands with no relevant void, the packets to come and the
-face-down card accept any card, so they share one slot that is split at the end.
+cards, by shuffling each suit. Hands with no relevant void, the packets to come and a
+face-down card of any suit accept any card, so they share one slot that is split at the end;
+an on_play face-down card with suits ruled out is a constrained one-card "hand".
 
 ``sample_states`` turns placements into playable ``HandState`` values through
 ``sdk.worlds``: worlds the seat cannot tell from the real one.
@@ -92,28 +95,34 @@ class Sampler:
         self._base_undealt = (0, 0, 0, 0)
         self._hidden: Card | None = tracker.own_hidden
 
-        constrained: list[int] = []
+        constrained: list[_Slot] = []
+        barred: list[int] = []
         caps: list[int] = []
         free_slots: list[_Slot] = []
         free_sizes: list[int] = []
+
+        def place(slot: _Slot, room: int, barred_suits: int) -> None:
+            """A slot whose barred suits hold unseen cards is placed suit by suit; else freely."""
+            if _suits_mask(barred_suits) & pool and room:
+                constrained.append(slot)
+                barred.append(barred_suits)
+                caps.append(room)
+            elif room:
+                free_slots.append(slot)
+                free_sizes.append(room)
+
         for seat in range(4):
             if seat != me:
                 room = tracker.hand_sizes[seat] - tracker.known[seat].bit_count()
                 if room < 0:
                     raise InconsistentViewError(f"seat {seat} is known to hold more cards than it has")
-                void_cards = _suits_mask(tracker.voids[seat]) & pool
-                if void_cards and room:
-                    constrained.append(seat)
-                    caps.append(room)
-                elif room:
-                    free_slots.append(("hand", seat))
-                    free_sizes.append(room)
+                place(("hand", seat), room, tracker.voids[seat])
             if tracker.cards_to_come[seat]:
                 free_slots.append(("undealt", seat))
                 free_sizes.append(tracker.cards_to_come[seat])
         if tracker.hidden_holder is not None and tracker.hidden_holder != me:
-            free_slots.append(("hidden", tracker.hidden_holder))
-            free_sizes.append(1)
+            # An on_play trump: only the suits the trick winners (and the holder's voids) allow.
+            place(("hidden", tracker.hidden_holder), 1, 0xF & ~tracker.hidden_suits)
         if sum(caps) + sum(free_sizes) != pool.bit_count():
             raise InconsistentViewError(
                 f"{pool.bit_count()} unseen cards for {sum(caps) + sum(free_sizes)} places"
@@ -122,9 +131,7 @@ class Sampler:
         self._caps = tuple(caps)
         self._free_slots = tuple(free_slots)
         self._free_sizes = tuple(free_sizes)
-        allowed = [
-            tuple(j for j, seat in enumerate(constrained) if not tracker.voids[seat] >> s & 1) for s in range(4)
-        ]
+        allowed = [tuple(j for j, suits in enumerate(barred) if not suits >> s & 1) for s in range(4)]
         # One level per suit with unseen cards; the suit with the most choices goes last, where
         # its placement is forced by the room left (so it is never enumerated).
         levels = sorted(
@@ -235,8 +242,11 @@ class Sampler:
                     caps = tuple(c - n for c, n in zip(caps, dist, strict=True))
                 else:
                     free += cards
-            for j, seat in enumerate(constrained):
-                hands[seat] |= extra[j]
+            for (kind, seat), mask in zip(constrained, extra, strict=True):
+                if kind == "hidden":
+                    hidden = CARDS[mask.bit_length() - 1]
+                else:
+                    hands[seat] |= mask
         slots = self._free_slots
         if len(slots) > 1:
             rng.shuffle(free)

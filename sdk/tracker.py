@@ -17,7 +17,7 @@ from arena.engine import NO_SUIT, claims_pile, play_key, trick_best, trump_count
 from arena.engine.cards import CARDS, SUIT_MASKS, TENS, Card, CardMask, Rank, Suit, cards_of, mask_of
 from arena.engine.hand import RevealReason
 from arena.engine.observation import Observation
-from arena.engine.rules import TrumpMethod
+from arena.engine.rules import Reveal, TrumpMethod
 from arena.engine.seats import Seat, play_order
 from sdk.bot import BotView
 
@@ -81,10 +81,17 @@ class CardTracker:
     cards_to_come: tuple[int, int, int, int]
     hidden_holder: Seat | None
     """The seat whose face-down trump is still down (the first player), if any."""
+    hidden_suits: SuitSet
+    """The suits the face-down card may be of, as far as this seat can tell (0 when none is
+    down). Its holder knows it; under ``reveal: on_play`` the others learn from every finished
+    trick (its winner must be the winner with that suit as trumps: ``arena.engine.trick``) and
+    from the holder's failures to follow (the face-down card counts as part of its hand)."""
     trump: Suit | None
-    """The trump suit as this seat knows it (``None`` while hidden from it, or not yet set)."""
+    """The trump suit as this seat knows it (``None`` while hidden from it, or not yet set). An
+    on_play trump that the trick winners pin down to one suit is known."""
     trump_in_force: Suit | None
-    """The suit that counts as trumps for a card played now (public)."""
+    """The suit that counts as trumps for a card played now, as this seat knows it (an on_play
+    trump it cannot pin down is ``None``: the trick in progress is then judged without one)."""
     trump_may_be_set_now: bool
     """Cut / first-discard trump not set yet: the next card off the led suit sets it and wins."""
     pile: CardMask
@@ -136,9 +143,12 @@ class CardTracker:
             known[setting.seat] |= 1 << setting.card
 
         voids, early = _voids(obs)
-        active = obs.trump_in_force
+        hidden_suits = _hidden_suits(obs, voids)
+        trump, active = obs.trump, obs.trump_in_force
+        if rules.reveal is Reveal.ON_PLAY and active is None and hidden_suits.bit_count() == 1:
+            trump = active = Suit(hidden_suits.bit_length() - 1)  # the winners leave one suit
         led = obs.current_trick[0][1].suit if obs.current_trick else None
-        winner, best = _winning(obs)
+        winner, best = _winning(obs, active)
         direction = rules.direction
         to_move = obs.to_move
         if obs.current_trick and to_move is not None:
@@ -165,7 +175,8 @@ class CardTracker:
             hand_sizes=obs.hand_sizes,
             cards_to_come=obs.cards_to_come,
             hidden_holder=obs.hidden_trump_holder,
-            trump=obs.trump,
+            hidden_suits=hidden_suits,
+            trump=trump,
             trump_in_force=active,
             trump_may_be_set_now=(rules.trump in _CARD_SETS_TRUMP and setting is None and obs.result is None),
             pile=mask_of(obs.pile),
@@ -325,14 +336,34 @@ def _voids(obs: Observation) -> tuple[PerSeat, PerSeat]:
     return (voids[0], voids[1], voids[2], voids[3]), (early[0], early[1], early[2], early[3])
 
 
-def _winning(obs: Observation) -> tuple[tuple[Seat, Card] | None, int]:
-    """The winning seat and card of the trick in progress, and its key (``arena.engine.trick``)."""
+def _winning(obs: Observation, trump: Suit | None) -> tuple[tuple[Seat, Card] | None, int]:
+    """The winning seat and card of the trick in progress with ``trump`` in force, and its key
+    (``arena.engine.trick``)."""
     if not obs.current_trick:
         return None, -1
-    active = NO_SUIT if obs.trump_in_force is None else int(obs.trump_in_force)
-    trump_from = trump_counts_from(obs.reveal, len(obs.tricks) + 1)
+    active = NO_SUIT if trump is None else int(trump)
+    trump_from = trump_counts_from(obs.rules, obs.reveal, len(obs.tricks) + 1)
     best = trick_best([card for _, card in obs.current_trick], active, trump_from)
     return obs.current_trick[best & 3], best >> 2
+
+
+def _hidden_suits(obs: Observation, voids: PerSeat) -> SuitSet:
+    """The suits the face-down card may be of, for this seat (see ``CardTracker.hidden_suits``)."""
+    holder = obs.hidden_trump_holder
+    if holder is None:
+        return 0
+    if obs.hidden_trump_card is not None:
+        return 1 << obs.hidden_trump_card.suit
+    if obs.rules.reveal is not Reveal.ON_PLAY:
+        return 0xF  # no trick is decided by it while it is down
+    suits = 0xF & ~voids[holder]
+    for trick in obs.tricks:
+        cards = [int(c) for c in trick.cards]
+        position = trick.seats.index(trick.winner)
+        for suit in range(4):
+            if suits >> suit & 1 and trick_best(cards, suit) & 3 != position:
+                suits &= ~(1 << suit)
+    return suits
 
 
 def _sweep_allowed(obs: Observation) -> bool:

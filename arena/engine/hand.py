@@ -21,7 +21,7 @@ from arena.engine.chance import choose_index
 from arena.engine.deal import Deal
 from arena.engine.errors import IllegalActionError, InvalidActionError
 from arena.engine.outcome import HandResult, Trick, decide_hand, majority
-from arena.engine.rules import Capture, HandResultRule, Reveal, Rules, SweepLimits, TrumpMethod
+from arena.engine.rules import Capture, HandResultRule, HideFrom, Reveal, Rules, SweepLimits, TrumpMethod
 from arena.engine.seats import Seat, next_seats, play_order, play_orders
 from arena.engine.trick import NO_SUIT, claims_pile, trick_best, trump_counts_from, won_with_trumps
 
@@ -40,6 +40,8 @@ class RevealReason(StrEnum):
     VOID = "void"
     REQUEST = "request"
     LAST_CARD = "last_card"
+    PLAYED = "played"
+    """On_play: its holder played it (the last card is ``LAST_CARD``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +121,7 @@ class HandState:
         "_early_end",
         "_events",
         "_first",
+        "_full_hide",
         "_hands",
         "_hidden",
         "_last_win_after",
@@ -128,6 +131,7 @@ class HandState:
         "_method",
         "_n_tricks",
         "_next",
+        "_on_play",
         "_on_request",
         "_orders",
         "_pile",
@@ -152,7 +156,7 @@ class HandState:
             raise IllegalActionError(f"dealer must be a seat 0..3, not {dealer!r}")
         self._deal: Deal | None = deal
         self._set_table(rules, dealer)
-        if self._method in _FULL_DEAL_AT_ONCE:
+        if self._method in _FULL_DEAL_AT_ONCE or self._full_hide:
             self._hands = full
             self._undealt = [0, 0, 0, 0]
         else:
@@ -203,6 +207,8 @@ class HandState:
         # Seed 003: whether a claim depends on the previous trick's win with trumps set.
         self._claims_need_trumps = self._cp_limits or self._method is TrumpMethod.FIRST_DISCARD
         self._on_request = rules.reveal is Reveal.ON_REQUEST
+        self._on_play = rules.reveal is Reveal.ON_PLAY
+        self._full_hide = self._method is TrumpMethod.HIDDEN and rules.hide_from is HideFrom.FULL_HAND
         self._early_end = rules.early_end and rules.hand_result is HandResultRule.SEVEN_TRICKS
 
     # ----------------------------------------------------------------- queries
@@ -367,6 +373,8 @@ class HandState:
             self._legal = 0
             return
         hand = self._hands[self._to_move]
+        if self._hidden >= 0 and self._on_play and self._to_move == self._first:
+            hand |= 1 << self._hidden  # seed 001: it counts as part of its holder's hand
         if self._trick:
             follow = hand & SUIT_MASKS[self._led]
             if follow and self._reveal is not None and self._to_move == self._first:
@@ -430,6 +438,8 @@ class HandState:
         if card < 0 or not (self._legal >> card) & 1:
             raise IllegalActionError(self._why_not_playable(card))
         seat = self._to_move
+        if card == self._hidden:  # on_play: the face-down trump played by its holder
+            self._turn_up(seat, RevealReason.PLAYED if self._hands[seat] else RevealReason.LAST_CARD)
         self._hands[seat] ^= 1 << card
         suit = card // 13
         trick = self._trick
@@ -458,7 +468,7 @@ class HandState:
         tricks = self._tricks
         number = len(tricks) + 1
         reveal = self._reveal
-        trump_from = 0 if reveal is None else trump_counts_from(reveal, number)
+        trump_from = 0 if reveal is None else trump_counts_from(self._rules, reveal, number)
         position = trick_best(trick, self._active, trump_from) & 3
         leader = self._leader
         winner = self._orders[leader][position]
@@ -495,6 +505,8 @@ class HandState:
             return
         if self._hidden >= 0:
             self._turn_with_hidden_trump()
+            self._update_legal()
+            return
         self._legal = self._hands[winner]
 
     def _finish_hand(self) -> None:
@@ -521,13 +533,16 @@ class HandState:
             raise IllegalActionError(f"hide {CARDS[card]}: {self._decision_text()}")
         if not self._hands[self._to_move] >> card & 1:
             raise IllegalActionError(
-                f"hide {CARDS[card]}: not among seat {self._to_move}'s first cards "
+                f"hide {CARDS[card]}: not among seat {self._to_move}'s "
+                f"{'cards' if self._full_hide else 'first cards'} "
                 f"({format_cards(self._hands[self._to_move])})"
             )
         self._events.append((0, self._to_move, HIDE[card]))
         self._hands[self._to_move] ^= 1 << card
         self._hidden = card
         self._trump = card // 13
+        if self._on_play:
+            self._active = self._trump  # seed 001: in force from the first trick, while secret
         self._complete_deal()
         self._decision = Decision.PLAY
         self._update_legal()
@@ -536,7 +551,11 @@ class HandState:
         if self._decision is not Decision.PLAY or self._hidden < 0:
             raise IllegalActionError(f"reveal: there is no face-down trump ({self._decision_text()})")
         if not self._on_request:
-            raise IllegalActionError("reveal: these rules turn the trump up by themselves (on_void)")
+            raise IllegalActionError(
+                f"reveal: nobody may ask under reveal={self._rules.reveal}"
+                + (" (it is turned up when its holder plays it)" if self._on_play
+                   else " (it is turned up at the first void)")
+            )
         if not self._may_ask_reveal():
             who = "the trump's owner" if self._to_move == self._first else "a player"
             raise IllegalActionError(
@@ -572,7 +591,10 @@ class HandState:
         return 0
 
     def _turn_with_hidden_trump(self) -> None:
-        """Automatic reveals: at the first void (on_void) or when only the hidden card is left."""
+        """Automatic reveals: at the first void (on_void) or when only the hidden card is left.
+        On_play has none: the holder plays the card itself (its last card at the latest)."""
+        if self._on_play:
+            return
         seat = self._to_move
         if seat == self._first and not self._hands[seat]:
             self._turn_up(seat, RevealReason.LAST_CARD)
@@ -629,8 +651,10 @@ class HandState:
             return f"{what}: {self._decision_text()}"
         seat = self._to_move
         hand = self._hands[seat]
+        if self._on_play and self._hidden >= 0 and seat == self._first:
+            hand |= 1 << self._hidden  # counts as part of its holder's hand
         if not hand >> card & 1:
-            if self._hidden == card:
+            if self._hidden == card and seat == self._first:  # another seat is told nothing more
                 return f"{what}: the face-down trump card is not in seat {seat}'s hand until revealed"
             return f"{what}: seat {seat} does not hold it"
         if self._trick and hand & SUIT_MASKS[self._led]:
@@ -653,6 +677,7 @@ class HandState:
         other._early_end = self._early_end
         other._events = self._events[:]
         other._first = self._first
+        other._full_hide = self._full_hide
         other._hands = self._hands[:]
         other._hidden = self._hidden
         other._last_win_after = self._last_win_after
@@ -662,6 +687,7 @@ class HandState:
         other._method = self._method
         other._n_tricks = self._n_tricks
         other._next = self._next
+        other._on_play = self._on_play
         other._on_request = self._on_request
         other._orders = self._orders
         other._pile = self._pile
@@ -706,6 +732,8 @@ class HandState:
         state._hidden = -1 if hidden_card is None else hidden_card
         if hidden_card is not None:
             state._trump = hidden_card // 13
+            if state._on_play:
+                state._active = state._trump
         elif facts.trump_setting is not None:
             state._trump = facts.trump_setting.suit
         else:
@@ -764,6 +792,8 @@ class HandState:
         if hidden_card is not None:
             other._hidden = hidden_card
             other._trump = hidden_card // 13
+            if self._on_play:
+                other._active = other._trump
         other._update_legal()
         return other
 

@@ -4,6 +4,13 @@ Information hiding lives here and nowhere else. A seat sees its own hand, the pu
 (every card played, tricks, the pile, captures, reveals), the trump only once it may know it
 (the owner of a face-down trump knows it from the start), and the match score. It never sees
 other hands, cards still to be dealt, a face-down card it did not set, or the deal's seed.
+
+An on_play trump (seed 001's closed method) decides tricks while it is face down, so what a
+seat other than its holder sees depends on it in exactly one way: through the winners of the
+finished tricks (and what follows from them: captures, tens, the result). Its suit is named
+(``trump``, ``trump_in_force``) only once the card is played. Two deals that differ only in
+the face-down card and give the same winners give the other seats the same views
+(``tests/engine/test_on_play_hiding.py``).
 """
 
 from __future__ import annotations
@@ -74,7 +81,10 @@ def observe(state: HandState, seat: Seat, match: MatchScore | None = None) -> Ob
     hidden = state.hidden_card
     holder = state.first_player if hidden is not None else None
     own_hidden = hidden if holder == seat else None
-    trump = state.trump_in_force
+    in_force = state.trump_in_force
+    if hidden is not None and holder != seat:
+        in_force = None  # on_play: in force while face down, but only its holder may know
+    trump = in_force
     if trump is None and own_hidden is not None:
         trump = own_hidden.suit
     to_move = state.to_move
@@ -96,7 +106,7 @@ def observe(state: HandState, seat: Seat, match: MatchScore | None = None) -> Ob
         hand_sizes=_four(state.hand(s).bit_count() for s in range(4)),
         cards_to_come=_four(state.undealt(s).bit_count() for s in range(4)),
         trump=trump,
-        trump_in_force=state.trump_in_force,
+        trump_in_force=in_force,
         trump_setting=state.trump_setting,
         hidden_trump_holder=holder,
         hidden_trump_card=own_hidden,

@@ -39,6 +39,17 @@ class TrumpMethod(StrEnum):
 class Reveal(StrEnum):
     ON_VOID = "on_void"
     ON_REQUEST = "on_request"
+    ON_PLAY = "on_play"
+    """Seed 001's closed method: in force from the first trick while secret, turned up only
+    when its holder plays it; nobody may ask."""
+
+
+class HideFrom(StrEnum):
+    """Which cards the hidden trump is chosen from."""
+
+    FIRST_PACKET = "first_packet"
+    FULL_HAND = "full_hand"
+    """Seed 001: the whole 13-card hand, after the full deal."""
 
 
 class Capture(StrEnum):
@@ -67,6 +78,7 @@ class TwoTwo(StrEnum):
 # option -> (parent option, parent values under which it applies, its neutral value)
 _DEPENDENT: dict[str, tuple[str, frozenset[str], Any]] = {
     "reveal": ("trump", frozenset({"hidden"}), None),
+    "hide_from": ("trump", frozenset({"hidden"}), HideFrom.FIRST_PACKET),
     "sweep_limits": ("capture", frozenset({"sweep"}), SweepLimits.NONE),
     "two_two": ("hand_result", frozenset({"tens"}), None),
     "bonus_aces": ("hand_result", frozenset({"mendikot"}), False),
@@ -74,6 +86,12 @@ _DEPENDENT: dict[str, tuple[str, frozenset[str], Any]] = {
     "kot_bonus": ("hand_result", frozenset({"mendikot", "seven_tricks"}), 0),
     "early_end": ("hand_result", frozenset({"seven_tricks"}), False),
 }
+
+
+_NOT_QUIET = object()
+_QUIET_DEFAULTS: dict[str, Any] = {"hide_from": HideFrom.FIRST_PACKET.value}
+"""Options added after records were first written: listed only when not at their default, so
+the options of every earlier record, transcript and ``dehla rules`` line read as they did."""
 
 
 class Rules(BaseModel):
@@ -85,6 +103,7 @@ class Rules(BaseModel):
     deck: DeckKind = DeckKind.FULL52
     trump: TrumpMethod = TrumpMethod.CALLED
     reveal: Reveal | None = None
+    hide_from: HideFrom = HideFrom.FIRST_PACKET
     capture: Capture = Capture.SWEEP
     sweep_limits: SweepLimits = SweepLimits.NONE
     hand_result: HandResultRule = HandResultRule.TENS
@@ -138,6 +157,8 @@ class Rules(BaseModel):
             dep = _DEPENDENT.get(name)
             if dep and str(getattr(self, dep[0])) not in dep[1]:
                 continue
+            if _QUIET_DEFAULTS.get(name, _NOT_QUIET) == value:
+                continue
             out[name] = value
         return out
 
@@ -159,6 +180,10 @@ PRESETS: dict[str, dict[str, Any]] = {
         "direction": "anticlockwise", "trump": "hidden", "reveal": "on_request",
         "capture": "direct", "hand_result": "mendikot", "mendikot_bonus": 1, "kot_bonus": 1,
     },
+    "mendikot-closed": {
+        "direction": "anticlockwise", "trump": "hidden", "reveal": "on_play", "hide_from": "full_hand",
+        "capture": "direct", "hand_result": "mendikot", "mendikot_bonus": 1, "kot_bonus": 1,
+    },
     "court-piece": {
         "direction": "anticlockwise", "trump": "called", "capture": "direct",
         "hand_result": "seven_tricks", "kot_bonus": 1,
@@ -176,6 +201,8 @@ PRESET_SUMMARIES: dict[str, str] = {
     "dehla-pakad-cut": "Dehla Pakad, cut trump (katte): first player out of a suit sets trumps",
     "dehla-pakad-hidden": "Dehla Pakad, hidden trump (bandh hukum) turned up at the first void",
     "mendikot": "Mendikot (Mindi): closed trump on request, tricks go to their winner",
+    "mendikot-closed": "Mendikot, closed trump as seed 001 writes it: secret from the whole hand, "
+    "in force at once, turned up when played",
     "court-piece": "Court Piece (Rang): called trump, 7 tricks win, first seven is a court",
     "court-piece-double-sir": "Court Piece Double Sir: hidden rung, sweeps with Court Piece limits",
 }

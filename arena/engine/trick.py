@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
-from arena.engine.rules import Capture, Rules, SweepLimits, TrumpMethod
+from arena.engine.rules import Capture, Reveal, Rules, SweepLimits, TrumpMethod
 
 if TYPE_CHECKING:
     from arena.engine.hand import TrumpReveal, TrumpSetting
@@ -69,9 +69,13 @@ def trick_best(cards: Sequence[int], trump: int, trump_from: int = 0) -> TrickBe
     return best
 
 
-def trump_counts_from(reveal: TrumpReveal | None, trick: int) -> int:
-    """The first position of trick number ``trick`` whose card may count as a trump."""
-    return reveal.position if reveal is not None and reveal.trick == trick else 0
+def trump_counts_from(rules: Rules, reveal: TrumpReveal | None, trick: int) -> int:
+    """The first position of trick number ``trick`` whose card may count as a trump. An on_play
+    trump (seed 001's closed method) is in force from the first trick, its reveal changes
+    nothing; the other reveals put it in force from the card after them."""
+    if reveal is None or reveal.trick != trick or rules.reveal is Reveal.ON_PLAY:
+        return 0
+    return reveal.position
 
 
 def won_after_reveal(reveal: TrumpReveal | None, trick: int, position: int) -> bool:

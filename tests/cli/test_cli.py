@@ -26,6 +26,9 @@ def test_rules_lists_every_preset_with_its_options() -> None:
     assert set(presets) == set(PRESETS)
     assert presets["mendikot"]["reveal"] == "on_request"
     assert "reveal" not in presets["dehla-pakad"]
+    assert presets["mendikot-closed"]["reveal"] == "on_play"
+    assert presets["mendikot-closed"]["hide_from"] == "full_hand"
+    assert "hide_from" not in presets["mendikot"]  # the default is not listed (records read as before)
 
 
 def test_selfplay_json_summary_counts_every_hand() -> None:

@@ -67,7 +67,14 @@ def test_golden_hand_shows_the_presets_special_rules(preset: str) -> None:
         assert any(t.tricks_taken > 1 for t in state.tricks), "no sweep of two or more tricks"
     if rules.trump is TrumpMethod.CUT:
         assert setting.seat is not None and setting.trick > 1, "trumps should be cut after trick 1"
-    if rules.trump is TrumpMethod.HIDDEN:
+    if rules.reveal is Reveal.ON_PLAY:
+        assert reveal is not None and reveal.reason is RevealReason.PLAYED and reveal.trick > 1
+        assert REVEAL not in [a for _, a in state.history]
+        trump = reveal.card.suit
+        secret_ruffs = [t for t in state.tricks[:reveal.trick - 1]
+                        if t.cards[0].suit != trump == t.cards[t.seats.index(t.winner)].suit]
+        assert secret_ruffs, "no trick won by the trump suit while it was face down"
+    elif rules.trump is TrumpMethod.HIDDEN:
         assert reveal is not None
         expected = RevealReason.REQUEST if rules.reveal is Reveal.ON_REQUEST else RevealReason.VOID
         assert reveal.reason is expected and reveal.trick > 1

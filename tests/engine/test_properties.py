@@ -49,6 +49,8 @@ VARIANTS: dict[str, Rules] = {name: rules_for(name) for name in PRESETS} | {
     "dehla-pakad-cut deck=short32": rules_for("dehla-pakad-cut", {"deck": "short32"}),
     "mendikot deck=short32": rules_for("mendikot", {"deck": "short32"}),
     "court-piece-double-sir deck=short32": rules_for("court-piece-double-sir", {"deck": "short32"}),
+    "dehla-pakad-hidden reveal=on_play": rules_for("dehla-pakad-hidden", {"reveal": "on_play"}),
+    "mendikot-closed hide_from=first_packet": rules_for("mendikot-closed", {"hide_from": "first_packet"}),
     "mendikot trump=first_discard": rules_for("mendikot", {"trump": "first_discard"}),
     "mendikot trump=open_random": rules_for("mendikot", {"trump": "open_random"}),
     "mendikot trump=none": rules_for("mendikot", {"trump": "none"}),
@@ -220,6 +222,9 @@ def trump_in_history(state: HandState) -> tuple[int | None, tuple[int, int] | No
     hidden = [a for _, a in state.history if isinstance(a, HideTrump)]
     assert len(hidden) == 1, "hidden trump: exactly one card put face down"
     card = hidden[0].card
+    if rules.reveal is Reveal.ON_PLAY:
+        # Seed 001's closed method: "the trump suit is in force from the first trick".
+        return int(card.suit), (1, 0)
     points = [(n, i) for n, i, c, _ in plays if c == card]
     if rules.reveal is Reveal.ON_VOID:
         points += [(n, i) for n, i, _ in off_suit[:1]]
@@ -350,7 +355,12 @@ def test_tricks_are_played_in_order_and_won_by_the_highest_trump_or_led_card(
     note(f"trump={trump} active_from={active} setting={state.trump_setting} reveal={state.reveal}")
     assert state.first_player == next_seats(rules.direction)[dealer]
     assert trump == (None if state.trump is None else int(state.trump))
-    if rules.trump is TrumpMethod.HIDDEN:
+    if rules.reveal is Reveal.ON_PLAY:
+        # Turned up only by its play: the card at the reveal's place is the face-down one.
+        reveal = state.reveal
+        assert reveal is not None and reveal.seat == state.first_player
+        assert state.tricks[reveal.trick - 1].cards[reveal.position] == reveal.card
+    elif rules.trump is TrumpMethod.HIDDEN:
         assert state.reveal is not None and active == (state.reveal.trick, state.reveal.position)
     leader = state.first_player
     for trick in state.tricks:
@@ -464,6 +474,8 @@ def test_follow_suit_is_enforced_and_an_off_suit_card_changes_nothing(
         seat = state.to_move
         assert seat is not None
         hand = state.hand(seat)
+        if rules.reveal is Reveal.ON_PLAY and state.hidden_card is not None and seat == state.first_player:
+            hand |= 1 << state.hidden_card  # rules.md: "counts as part of its holder's hand"
         legal = state.legal_actions()
         plays = [a.card for a in legal if isinstance(a, PlayCard)]
         assert state.legal_mask() == mask_of(plays)

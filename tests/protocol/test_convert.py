@@ -71,3 +71,49 @@ def test_action_messages_handed_out_are_the_callers_to_change() -> None:
     mine.play_card.card = convert.card_to_pb(CARDS[5])
     assert convert.action_from_pb(convert.action_to_pb(play)) == play
     assert convert.action_from_pb(convert.reply_to_pb(DecisionReply("r", play)).action) == play
+
+
+# ------------------------------------------------------------------ protocol 1.2: on_play
+def test_on_play_and_hide_from_travel_as_their_1_2_numbers_both_ways() -> None:
+    rules = rules_for("mendikot-closed")
+    message = convert.rules_to_pb(rules)
+    assert message.reveal == 3 and message.hide_from == 2  # REVEAL_ON_PLAY, HIDE_FROM_FULL_HAND
+    assert convert.rules_from_pb(message) == rules
+    # Field 14 is on the wire (tag 14 << 3 | varint = 0x70), then HIDE_FROM_FULL_HAND.
+    assert b"\x70\x02" in message.SerializeToString(deterministic=True)
+    explicit = convert.rules_to_pb(rules_for("mendikot-closed", {"hide_from": "first_packet"}))
+    assert explicit.hide_from == 0
+    assert convert.rules_from_pb(explicit) == rules_for("mendikot-closed", {"hide_from": "first_packet"})
+
+
+def test_the_rules_of_the_older_presets_are_the_same_bytes_as_in_protocol_1_1() -> None:
+    # Additive: a 1.1 bot reads every older preset exactly as before (no field 14 is sent), and a
+    # 1.1 referee's hidden trump (no field 14) reads as the first packet.
+    for preset in PRESETS:
+        if preset == "mendikot-closed":
+            continue
+        message = convert.rules_to_pb(rules_for(preset))
+        assert not message.hide_from and message.reveal != 3
+        assert convert.rules_from_pb(message).hide_from.value == "first_packet"
+
+
+def test_hide_from_full_hand_outside_a_hidden_trump_is_refused_in_one_line() -> None:
+    message = convert.rules_to_pb(rules_for("dehla-pakad"))
+    message.hide_from = 2
+    with pytest.raises(convert.ConversionError, match=r"option hide_from=full_hand applies only under trump=hidden"):
+        convert.rules_from_pb(message)
+    message.hide_from = 7
+    with pytest.raises(convert.ConversionError, match=r"rules\.hide_from: 7 is not a known value"):
+        convert.rules_from_pb(message)
+
+
+def test_an_on_play_reveal_round_trips_with_its_reason() -> None:
+    rules = rules_for("mendikot-closed")
+    state = HandState(rules, Deal.from_seed(rules, 17), 0)
+    rng = random.Random(1)
+    while state.reveal is None:
+        play_randomly(state, rng, limit=1)
+    for seat in range(4):
+        view = observe(state, seat)
+        assert view.reveal is not None and view.reveal.reason.value in ("played", "last_card")
+        assert convert.observation_from_pb(convert.observation_to_pb(view)) == view

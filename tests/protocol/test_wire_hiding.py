@@ -35,6 +35,7 @@ from arena.referee.table import DecisionLog, Table, TableConfig
 from sdk.bot import Bot, BotView
 from sdk.server import serve
 from tests.bots.common import first_legal
+from tests.engine.test_on_play_hiding import twin_worlds
 from tests.engine.test_properties import permuted, play_hand, unseen_by
 
 HANDS = 5
@@ -195,5 +196,40 @@ def test_redistributing_unseen_cards_leaves_the_request_bytes_unchanged(
     rules = rules_for(preset)
     if rules.trump.value == "hidden":
         assert sum(p.hides_trump and p.moved for p in points) >= 5
-    if rules.packets[0] < rules.hand_size:
+    if rules.packets[0] < rules.hand_size and rules.hide_from.value != "full_hand":  # dealt later
         assert sum(p.to_come and p.moved for p in points) >= HANDS - 1
+
+
+def on_play_twin_points(hands: int) -> tuple[list[Point], list[Point]]:
+    """Decisions of two ``mendikot-closed`` hands that differ only in the face-down card, played
+    alike while the trick winners agree (``tests/engine/test_on_play_hiding.py``): the points
+    of the other seats to move, and the holder's own (the control)."""
+    rules = rules_for("mendikot-closed")
+    others: list[Point] = []
+    holders: list[Point] = []
+    for index in range(hands):
+        one, two = twin_worlds(rules, index, index % 4, index)
+        hidden = {one.hidden_card, two.hidden_card}
+        rng = random.Random(index)
+        while not one.is_over and tuple(t.winner for t in one.tricks) == tuple(t.winner for t in two.tricks):
+            seat = one.to_move
+            assert seat is not None
+            point = Point(index, index % 4, seat, one.clone(), two.clone(), None, True, True, False)
+            (holders if seat == one.first_player else others).append(point)
+            actions = one.legal_actions()
+            action = actions[rng.randrange(len(actions))]
+            if action not in two.legal_actions() or getattr(action, "card", None) in hidden:
+                break
+            one.apply(action)
+            two.apply(action)
+    return others, holders
+
+
+def test_an_on_play_trump_reaches_the_wire_only_through_the_trick_winners(recording_bot: RecordingBot) -> None:
+    others, holders = on_play_twin_points(12)
+    sent = asyncio.run(wire_requests(recording_bot, "mendikot-closed", others + holders))
+    for point, (real, twin) in zip(others, sent[:len(others)], strict=True):
+        assert twin == real, f"hand {point.hand_index}, seat {point.seat}: the face-down card showed"
+    for (real, twin) in sent[len(others):]:
+        assert twin != real, "the holder's request did not show its own face-down card"
+    assert sum(p.real.tricks != () for p in others) >= 30 and len(holders) >= 10

@@ -41,6 +41,13 @@ class Reveal(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     REVEAL_UNSPECIFIED: _ClassVar[Reveal]
     REVEAL_ON_VOID: _ClassVar[Reveal]
     REVEAL_ON_REQUEST: _ClassVar[Reveal]
+    REVEAL_ON_PLAY: _ClassVar[Reveal]
+
+class HideFrom(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    HIDE_FROM_UNSPECIFIED: _ClassVar[HideFrom]
+    HIDE_FROM_FIRST_PACKET: _ClassVar[HideFrom]
+    HIDE_FROM_FULL_HAND: _ClassVar[HideFrom]
 
 class Capture(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -146,6 +153,7 @@ class RevealReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     REVEAL_REASON_VOID: _ClassVar[RevealReason]
     REVEAL_REASON_REQUEST: _ClassVar[RevealReason]
     REVEAL_REASON_LAST_CARD: _ClassVar[RevealReason]
+    REVEAL_REASON_PLAYED: _ClassVar[RevealReason]
 
 class HandOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -200,6 +208,10 @@ TRUMP_METHOD_NONE: TrumpMethod
 REVEAL_UNSPECIFIED: Reveal
 REVEAL_ON_VOID: Reveal
 REVEAL_ON_REQUEST: Reveal
+REVEAL_ON_PLAY: Reveal
+HIDE_FROM_UNSPECIFIED: HideFrom
+HIDE_FROM_FIRST_PACKET: HideFrom
+HIDE_FROM_FULL_HAND: HideFrom
 CAPTURE_UNSPECIFIED: Capture
 CAPTURE_SWEEP: Capture
 CAPTURE_DIRECT: Capture
@@ -281,6 +293,7 @@ REVEAL_REASON_UNSPECIFIED: RevealReason
 REVEAL_REASON_VOID: RevealReason
 REVEAL_REASON_REQUEST: RevealReason
 REVEAL_REASON_LAST_CARD: RevealReason
+REVEAL_REASON_PLAYED: RevealReason
 HAND_OUTCOME_UNSPECIFIED: HandOutcome
 HAND_OUTCOME_FOUR_TENS: HandOutcome
 HAND_OUTCOME_THREE_TENS: HandOutcome
@@ -425,7 +438,7 @@ class MatchFormat(_message.Message):
     def __init__(self, kind: _Optional[_Union[MatchFormatKind, str]] = ..., count: _Optional[int] = ...) -> None: ...
 
 class Rules(_message.Message):
-    __slots__ = ("direction", "deck", "trump", "reveal", "capture", "sweep_limits", "hand_result", "two_two", "bonus_aces", "mendikot_bonus", "kot_bonus", "early_end")
+    __slots__ = ("direction", "deck", "trump", "reveal", "capture", "sweep_limits", "hand_result", "two_two", "bonus_aces", "mendikot_bonus", "kot_bonus", "early_end", "hide_from")
     DIRECTION_FIELD_NUMBER: _ClassVar[int]
     DECK_FIELD_NUMBER: _ClassVar[int]
     TRUMP_FIELD_NUMBER: _ClassVar[int]
@@ -438,6 +451,7 @@ class Rules(_message.Message):
     MENDIKOT_BONUS_FIELD_NUMBER: _ClassVar[int]
     KOT_BONUS_FIELD_NUMBER: _ClassVar[int]
     EARLY_END_FIELD_NUMBER: _ClassVar[int]
+    HIDE_FROM_FIELD_NUMBER: _ClassVar[int]
     direction: Direction
     deck: DeckKind
     trump: TrumpMethod
@@ -450,7 +464,8 @@ class Rules(_message.Message):
     mendikot_bonus: int
     kot_bonus: int
     early_end: bool
-    def __init__(self, direction: _Optional[_Union[Direction, str]] = ..., deck: _Optional[_Union[DeckKind, str]] = ..., trump: _Optional[_Union[TrumpMethod, str]] = ..., reveal: _Optional[_Union[Reveal, str]] = ..., capture: _Optional[_Union[Capture, str]] = ..., sweep_limits: _Optional[_Union[SweepLimits, str]] = ..., hand_result: _Optional[_Union[HandResultRule, str]] = ..., two_two: _Optional[_Union[TwoTwo, str]] = ..., bonus_aces: _Optional[bool] = ..., mendikot_bonus: _Optional[int] = ..., kot_bonus: _Optional[int] = ..., early_end: _Optional[bool] = ...) -> None: ...
+    hide_from: HideFrom
+    def __init__(self, direction: _Optional[_Union[Direction, str]] = ..., deck: _Optional[_Union[DeckKind, str]] = ..., trump: _Optional[_Union[TrumpMethod, str]] = ..., reveal: _Optional[_Union[Reveal, str]] = ..., capture: _Optional[_Union[Capture, str]] = ..., sweep_limits: _Optional[_Union[SweepLimits, str]] = ..., hand_result: _Optional[_Union[HandResultRule, str]] = ..., two_two: _Optional[_Union[TwoTwo, str]] = ..., bonus_aces: _Optional[bool] = ..., mendikot_bonus: _Optional[int] = ..., kot_bonus: _Optional[int] = ..., early_end: _Optional[bool] = ..., hide_from: _Optional[_Union[HideFrom, str]] = ...) -> None: ...
 
 class Cards(_message.Message):
     __slots__ = ("cards",)
