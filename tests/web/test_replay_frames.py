@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from arena.engine import PRESETS, Deal, HandState, observe, parse_action, play_randomly, replay_record, rules_for
 from arena.engine.record import hand_record
 from arena.web.replay import frames
-from arena.web.replay.frames import EventKind, HandReplay, Perspective, replay_hand
+from arena.web.replay.frames import EventKind, HandReplay, Perspective, Step, replay_hand
 
 HIDDEN_PRESETS = [name for name, options in PRESETS.items() if options.get("trump") == "hidden"]
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[SHDC](?![0-9A-Za-z])")
@@ -183,9 +183,12 @@ def test_the_leak_check_catches_a_hidden_trump_told_too_early(preset: str) -> No
     everything = replay_hand(record, "all")
     down = [step.index for step in honest.steps if step.trump.face_down]
     assert down
+    def with_true_suit(step: Step) -> Step:
+        suit = everything.steps[step.index].trump.suit
+        return step.model_copy(update={"trump": step.trump.model_copy(update={"suit": suit})})
+
     told_suit = honest.model_copy(update={"steps": [
-        step.model_copy(update={"trump": step.trump.model_copy(update={"suit": everything.steps[step.index].trump.suit})})
-        if step.index in down else step for step in honest.steps]})
+        with_true_suit(step) if step.index in down else step for step in honest.steps]})
     assert any("trump suit" in problem for problem in leaks(told_suit, record, seat))
     hide = down[0]
     told_card = honest.model_copy(update={"steps": [

@@ -50,7 +50,7 @@ def test_a_hands_data_is_its_record_step_by_step_with_names_and_its_duplicate_tw
         assert len(body.replay.steps) == len(line["record"]["actions"]) + 1
         assert body.replay.perspective == "all"
         assert body.pair is not None and body.pair.other_hand == 3 - number
-        end = [line for line in lines if line["type"] == "match_end"][0]
+        end = next(line for line in lines if line["type"] == "match_end")
         assert body.pair.margin == end["deal_scores"][0]
 
 
@@ -129,3 +129,35 @@ def test_a_broken_record_is_a_page_naming_the_record_and_why(played: ArenaData, 
     data = client.get("/api/matches/1/hands/1/replay")
     assert data.status_code == UNREADABLE_STATUS and reason in data.json()["detail"]
     assert client.get("/api/matches/2/hands/1/replay").status_code == 200
+
+
+def test_a_replay_is_computed_once_and_again_when_its_record_is_rewritten(played: ArenaData, tmp_path: Path) -> None:
+    client = crafted(played, tmp_path, lambda lines: None)
+    first = client.get("/api/matches/1/hands/1/replay?seat=0").json()
+    assert client.get("/api/matches/1/hands/1/replay?seat=0").json() == first
+    cache = client.app.state.replay_cache  # type: ignore[attr-defined]
+    assert len(cache) == 1
+    path = tmp_path / "data" / "matches" / "m000001.jsonl"
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    lines[0]["seats"] = ["renamed", "b", "c", "d"]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert client.get("/api/matches/1/hands/1/replay?seat=0").json()["seats"][0] == "renamed"
+    path.write_text("not json\n")
+    assert client.get("/api/matches/1/hands/1/replay?seat=0").status_code == UNREADABLE_STATUS
+
+
+def test_the_cache_keeps_only_the_most_recently_used(tmp_path: Path) -> None:
+    from arena.web.replay.cache import ReplayCache  # noqa: PLC0415
+
+    record = tmp_path / "r.jsonl"
+    record.write_text("x")
+    cache: ReplayCache[int] = ReplayCache(capacity=2)
+    computed: list[int] = []
+
+    def value(number: int) -> int:
+        computed.append(number)
+        return number
+
+    for hand in (1, 2, 1, 3, 1, 2):
+        assert cache.get(record, hand, "all", lambda hand=hand: value(hand)) == hand
+    assert computed == [1, 2, 3, 2] and len(cache) == 2

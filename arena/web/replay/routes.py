@@ -17,7 +17,8 @@ from sqlalchemy.orm import Session
 
 from arena.engine.errors import ArenaError
 from arena.engine.match import FormatKind, MatchFormat
-from arena.web.records import MatchRecord, UnreadableRecordError, read_match
+from arena.web.records import MatchRecord, UnreadableRecordError, read_match, record_file
+from arena.web.replay.cache import ReplayCache
 from arena.web.replay.duplicate import PairSummary, other_perspective, pair_summary, partner_hand
 from arena.web.replay.frames import (
     PERSPECTIVE_PATTERN,
@@ -64,11 +65,24 @@ class _NotFound(Exception):  # noqa: N818 - control flow between a lookup and it
         self.what = what
 
 
-def _match_record(request: Request, session: Session, match_id: int) -> MatchRecord:
+def _match(session: Session, match_id: int) -> Match:
     match = session.get(Match, match_id)
     if match is None:
         raise _NotFound(f"no match {match_id}")
+    return match
+
+
+def _match_record(request: Request, session: Session, match_id: int) -> MatchRecord:
+    match = _match(session, match_id)
     return read_match(service_data(request), match.id, match.record_path)
+
+
+def replay_cache(request: Request) -> ReplayCache[ReplayResponse]:
+    """The service's cache of computed replays (one per application, made on first use)."""
+    cache: ReplayCache[ReplayResponse] | None = getattr(request.app.state, "replay_cache", None)
+    if cache is None:
+        cache = request.app.state.replay_cache = ReplayCache()
+    return cache
 
 
 def _is_duplicate(record: MatchRecord) -> bool:
@@ -106,7 +120,15 @@ def replay_data(request: Request, session: SessionDep, match_id: int, hand: int,
                 seat: SeatQuery = "all") -> ReplayResponse:
     """A hand's replay: a step per action, for the perspective ``seat``."""
     try:
-        return replay_response(match_id, _match_record(request, session, match_id), hand, parse_perspective(seat))
+        match = _match(session, match_id)
+        data = service_data(request)
+        path = record_file(data, match.id, match.record_path)
+
+        def compute() -> ReplayResponse:
+            record = read_match(data, match.id, match.record_path)
+            return replay_response(match_id, record, hand, parse_perspective(seat))
+
+        return replay_cache(request).get(path, hand, seat, compute)
     except _NotFound as exc:
         raise HTTPException(404, exc.what) from None
     except UnreadableRecordError as exc:

@@ -60,6 +60,10 @@ function otherSeat(seat) {
 async function load() {
   $("status").textContent = "loading…";
   root.removeAttribute("data-loaded");
+  // Nothing of the previous perspective stays on the page while (or if) the new one loads.
+  stopPlaying();
+  view.here = view.there = null;
+  for (const node of root.querySelectorAll(".hand, .trick, .pile, .captured, .trump, .events")) fill(node, []);
   try {
     view.here = await fetchReplay(hand, view.seat);
     view.there = otherHand !== null && view.here.pair ? await fetchReplay(otherHand, otherSeat(view.seat)) : null;
@@ -128,8 +132,9 @@ function drawTable(suffix, data, index) {
   fill(trick, step.trick.map((play) => {
     const node = cardNode(play.card, play.seat === step.trick_winner ? "winner" : "");
     node.dataset.seat = String(play.seat);
-    node.title = `seat ${play.seat}`;
-    return node;
+    const item = el("span", "play");
+    item.append(node, el("small", "", `seat ${play.seat}`));
+    return item;
   }));
   toggle(trick, "complete", step.trick_complete);
   trick.dataset.winner = step.trick_winner === null ? "" : String(step.trick_winner);
