@@ -161,3 +161,13 @@ def test_the_cache_keeps_only_the_most_recently_used(tmp_path: Path) -> None:
     for hand in (1, 2, 1, 3, 1, 2):
         assert cache.get(record, hand, "all", lambda hand=hand: value(hand)) == hand
     assert computed == [1, 2, 3, 2] and len(cache) == 2
+
+
+def test_the_viewer_script_writes_text_only_never_markup() -> None:
+    """Record text reaches the page through ``textContent``; no API that parses markup is used."""
+    from arena.web.templating import STATIC  # noqa: PLC0415
+
+    script = (STATIC / "replay" / "replay.js").read_text()
+    assert "textContent" in script
+    for parser in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "DOMParser", "eval("):
+        assert parser not in script, parser
