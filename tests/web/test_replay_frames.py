@@ -20,11 +20,19 @@ HIDDEN_PRESETS = [name for name, options in PRESETS.items() if options.get("trum
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[SHDC](?![0-9A-Za-z])")
 """A card's text anywhere in JSON (``10H`` in ``"plays 10H"``), not inside a longer word."""
 SEATS: tuple[Perspective, ...] = (0, 1, 2, 3)
+VARIANTS: list[tuple[str, dict[str, str]]] = [(name, {}) for name in sorted(PRESETS)] + [
+    ("dehla-pakad", {"trump": "first_discard"}), ("dehla-pakad", {"trump": "open_random"}),
+    ("dehla-pakad", {"trump": "none"}), ("dehla-pakad", {"deck": "short32"}),
+    ("dehla-pakad", {"trump": "hidden", "reveal": "on_request"}),
+]
+"""Every preset, and the trump methods and deck no preset uses."""
+VARIANT_IDS = [name + "".join(f"+{key}={value}" for key, value in options.items()) for name, options in VARIANTS]
 
 
-def random_record(preset: str, seed: int, dealer: int = 0, play_seed: int | None = None) -> dict[str, Any]:
+def random_record(preset: str, seed: int, dealer: int = 0, play_seed: int | None = None,
+                  options: dict[str, str] | None = None) -> dict[str, Any]:
     """A hand of ``preset`` dealt from ``seed`` and played by seeded random legal moves, as its record."""
-    rules = rules_for(preset)
+    rules = rules_for(preset, options)
     state = HandState(rules, Deal.from_seed(rules, seed), dealer)
     play_randomly(state, random.Random(seed if play_seed is None else play_seed))
     return hand_record(state)
@@ -55,6 +63,8 @@ def leaks(replay: HandReplay, record: dict[str, Any], seat: int) -> list[str]:
             allowed.add(str(seen.hidden_trump_card))
         if seen.reveal is not None:
             allowed.add(str(seen.reveal.card))
+        if seen.trump_setting is not None and seen.trump_setting.card is not None:
+            allowed.add(str(seen.trump_setting.card))  # open_random's card is shown to everyone
         text = json.dumps(step.model_dump(mode="json"))
         found += [f"step {index}: {card}" for card in CARD.findall(text) if card not in allowed]
         known_suit = str(seen.trump) if seen.trump is not None else None
@@ -63,11 +73,11 @@ def leaks(replay: HandReplay, record: dict[str, Any], seat: int) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_every_presets_steps_follow_the_engine_to_the_recorded_result(preset: str) -> None:
+@pytest.mark.parametrize(("preset", "options"), VARIANTS, ids=VARIANT_IDS)
+def test_every_presets_steps_follow_the_engine_to_the_recorded_result(preset: str, options: dict[str, str]) -> None:
     swept = 0
     for seed in range(6):
-        record = random_record(preset, seed, dealer=seed % 4)
+        record = random_record(preset, seed, dealer=seed % 4, options=options)
         final = replay_record(record)
         replay = replay_hand(record, "all")
         steps = replay.steps
@@ -94,7 +104,7 @@ def test_every_presets_steps_follow_the_engine_to_the_recorded_result(preset: st
         for step in steps:
             assert all(seat.cards is not None and len(seat.cards) == seat.size for seat in step.seats)
             assert step.pile_tricks * 4 == len(step.pile)
-    if PRESETS[preset].get("capture", "sweep") == "sweep":
+    if {**PRESETS[preset], **options}.get("capture", "sweep") == "sweep":
         assert swept, "six sweep-capture hands with no sweep: the events are not computed"
 
 
@@ -139,19 +149,21 @@ def test_no_hands_shows_no_hand_and_a_seat_only_its_own() -> None:
             assert [hand.cards is not None for hand in step.seats] == [s == seat for s in range(4)]
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize(("preset", "options"), VARIANTS, ids=VARIANT_IDS)
 @pytest.mark.parametrize("seat", SEATS)
-def test_a_seats_replay_holds_only_what_its_observation_gives_it(preset: str, seat: int) -> None:
+def test_a_seats_replay_holds_only_what_its_observation_gives_it(preset: str, options: dict[str, str],
+                                                                 seat: int) -> None:
     for seed in range(3):
-        record = random_record(preset, seed, dealer=(seed + seat) % 4)
+        record = random_record(preset, seed, dealer=(seed + seat) % 4, options=options)
         assert leaks(replay_hand(record, seat), record, seat) == []  # type: ignore[arg-type]
 
 
 @settings(max_examples=40, deadline=None)
-@given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**32), seat=st.sampled_from(SEATS),
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**32), seat=st.sampled_from(SEATS),
        dealer=st.integers(0, 3))
-def test_no_seat_view_leaks_for_any_deal(preset: str, seed: int, seat: int, dealer: int) -> None:
-    record = random_record(preset, seed, dealer)
+def test_no_seat_view_leaks_for_any_deal(variant: tuple[str, dict[str, str]], seed: int, seat: int,
+                                         dealer: int) -> None:
+    record = random_record(variant[0], seed, dealer, options=variant[1])
     assert leaks(replay_hand(record, seat), record, seat) == []  # type: ignore[arg-type]
 
 
@@ -195,3 +207,25 @@ def test_the_leak_check_catches_a_hidden_trump_told_too_early(preset: str) -> No
         step.model_copy(update={"action": everything.steps[hide].action}) if step.index == hide else step
         for step in honest.steps]})
     assert leaks(told_card, record, seat) == [f"step {hide}: {everything.steps[hide].trump.card}"]
+
+
+def test_an_unfinished_hand_replays_to_where_it_stopped() -> None:
+    """A void match's last hand stops midway: its replay ends there, with no result."""
+    record = random_record("mendikot", 9)
+    record = {**record, "actions": record["actions"][:23], "result": None}
+    replay = replay_hand(record, 2)
+    assert len(replay.steps) == 24 and replay.steps[-1].result is None
+    assert not any(event.kind is EventKind.HAND_OVER for step in replay.steps for event in step.events)
+
+
+def test_a_record_with_an_illegal_action_is_a_record_error_naming_it() -> None:
+    from arena.engine import RecordError  # noqa: PLC0415
+
+    record = random_record("dehla-pakad", 4)
+    actions = list(record["actions"])
+    actions[6] = {"seat": actions[6]["seat"], "action": "play ZZ"}
+    with pytest.raises(RecordError, match=r"actions\[6\]"):
+        replay_hand({**record, "actions": actions}, "all")
+    actions[6] = {"seat": (record["actions"][6]["seat"] + 1) % 4, "action": record["actions"][6]["action"]}
+    with pytest.raises(RecordError, match=r"actions\[6\]: seat \d is to move"):
+        replay_hand({**record, "actions": actions}, "all")

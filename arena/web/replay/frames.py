@@ -135,6 +135,9 @@ class TrumpView(FrozenModel):
     """The face-down card if this perspective may see it, or the revealed card."""
     revealed: bool
     set_by: int | None = None
+    """The seat whose call or card set trumps (public once set)."""
+    set_card: str | None = None
+    """The card that set trumps (cut, first discard, open random, the revealed card), public once set."""
     set_in_trick: int | None = None
 
 
@@ -212,10 +215,15 @@ def _replayed(record: Any) -> tuple[Rules, Iterator[tuple[HandState, tuple[Seat,
     try:
         rules = make_rules(checked.rules, context="rules")
         deal = Deal.from_text(rules, checked.deal.hands, checked.deal.chance)
-        actions = [(entry.seat, parse_action(entry.action)) for entry in checked.actions]
         state = HandState(rules, deal, checked.dealer)
     except ArenaError as exc:
         raise RecordError(str(exc)) from None
+    actions: list[tuple[Seat, Action]] = []
+    for index, entry in enumerate(checked.actions):
+        try:
+            actions.append((entry.seat, parse_action(entry.action)))
+        except ArenaError as exc:
+            raise RecordError(f"actions[{index}]: {exc}") from None
 
     def states() -> Iterator[tuple[HandState, tuple[Seat, Action] | None]]:
         yield state, None
@@ -313,6 +321,7 @@ def _trump(rules: Rules, public: Observation, own: dict[Seat, Observation]) -> T
         card=str(card) if card is not None else None,
         revealed=public.reveal is not None,
         set_by=setting.seat if setting is not None else None,
+        set_card=str(setting.card) if setting is not None and setting.card is not None else None,
         set_in_trick=setting.trick if setting is not None else None,
     )
 

@@ -199,7 +199,8 @@ function drawTrump(node, trump) {
   } else if (trump.in_force) {
     state = "open";
     parts.push(el("span", "suit", SUITS[trump.in_force]));
-    if (trump.card) parts.push(el("span", "muted", " set by "), cardNode(trump.card, "small"));
+    if (trump.set_card) parts.push(el("span", "muted", " set by "), cardNode(trump.set_card, "small"));
+    if (trump.set_by !== null) parts.push(el("span", "muted", ` (seat ${trump.set_by})`));
   } else {
     parts.push(el("span", "muted", trump.method === "none" ? "none" : "not yet set"));
   }
