@@ -146,7 +146,8 @@ function drawTable(suffix, data, index) {
     : [el("span", "muted", "empty")]);
   const streak = $("streak" + suffix);
   streak.dataset.seat = step.streak_holder === null ? "" : String(step.streak_holder);
-  streak.textContent = step.streak_holder === null ? "no streak" : `streak: seat ${step.streak_holder}`;
+  if (data.replay.rules.capture === "direct") streak.textContent = "each trick goes to its winner";
+  else streak.textContent = step.streak_holder === null ? "no streak" : `streak: seat ${step.streak_holder}`;
 
   for (const team of step.teams) {
     $(`tens${suffix}-${team.team}`).textContent = String(team.tens);
