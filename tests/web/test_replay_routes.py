@@ -40,26 +40,44 @@ def crafted(played: ArenaData, tmp_path: Path, edit: Any) -> TestClient:
 
 def test_a_hands_data_is_its_record_step_by_step_with_names_and_its_duplicate_twin(
         client: TestClient, played: ArenaData) -> None:
-    lines = record_lines(played, 1)
-    hands = [line for line in lines if line["type"] == "hand"]
-    for number, line in enumerate(hands, start=1):
-        response = client.get(f"/api/matches/1/hands/{number}/replay")
-        assert response.status_code == 200
-        body = ReplayResponse.model_validate(response.json())
-        assert body.seats == lines[0]["seats"] and body.hands == len(hands) and body.hand == number
-        assert len(body.replay.steps) == len(line["record"]["actions"]) + 1
-        assert body.replay.perspective == "all"
-        assert body.pair is not None and body.pair.other_hand == 3 - number
+    for match_id in sorted({match_id for match_id, _ in played_hands(played)}):
+        lines = record_lines(played, match_id)
+        hands = [line for line in lines if line["type"] == "hand"]
         end = next(line for line in lines if line["type"] == "match_end")
-        assert body.pair.margin == end["deal_scores"][0]
+        for number, line in enumerate(hands, start=1):
+            response = client.get(f"/api/matches/{match_id}/hands/{number}/replay")
+            assert response.status_code == 200, response.text
+            body = ReplayResponse.model_validate(response.json())
+            assert body.seats == lines[0]["seats"] and body.hands == len(hands) and body.hand == number
+            assert len(body.replay.steps) == len(line["record"]["actions"]) + 1
+            assert body.replay.perspective == "all"
+            if len(hands) == 2:  # a match cut short by a fault under load has no twin
+                assert body.pair is not None and body.pair.other_hand == 3 - number
+                assert body.pair.margin == end["deal_scores"][0], end
+
+
+def played_hands(data: ArenaData) -> list[tuple[int, int]]:
+    """(match, hand) of every hand the ladder's records hold: a match cut short by a fault under
+    load holds fewer, so tests take the hands the records name rather than assuming them."""
+    found = []
+    for match_id in (1, 2):
+        if not (data.root / "matches" / f"m{match_id:06d}.jsonl").exists():
+            continue
+        hands = [line for line in record_lines(data, match_id) if line["type"] == "hand"]
+        found += [(match_id, number) for number in range(1, len(hands) + 1)]
+    assert found, "the ladder recorded no hand at all"
+    return found
 
 
 @pytest.mark.parametrize("seat", ["0", "1", "2", "3"])
-def test_a_seats_data_shows_no_other_hand(client: TestClient, seat: str) -> None:
-    body = client.get(f"/api/matches/2/hands/1/replay?seat={seat}").json()
-    assert body["replay"]["perspective"] == seat
-    for step in body["replay"]["steps"]:
-        assert [hand["cards"] is not None for hand in step["seats"]] == [str(s) == seat for s in range(4)]
+def test_a_seats_data_shows_no_other_hand(client: TestClient, played: ArenaData, seat: str) -> None:
+    for match_id, number in played_hands(played):
+        response = client.get(f"/api/matches/{match_id}/hands/{number}/replay?seat={seat}")
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert body["replay"]["perspective"] == seat
+        for step in body["replay"]["steps"]:
+            assert [hand["cards"] is not None for hand in step["seats"]] == [str(s) == seat for s in range(4)]
 
 
 @pytest.mark.parametrize("seat", ["4", "-1", "north", "ALL", "", "0 "])
