@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
 from arena.engine.errors import ArenaError
@@ -77,9 +77,9 @@ def _match_record(request: Request, session: Session, match_id: int) -> MatchRec
     return read_match(service_data(request), match.id, match.record_path)
 
 
-def replay_cache(request: Request) -> ReplayCache[ReplayResponse]:
-    """The service's cache of computed replays (one per application, made on first use)."""
-    cache: ReplayCache[ReplayResponse] | None = getattr(request.app.state, "replay_cache", None)
+def replay_cache(request: Request) -> ReplayCache[bytes]:
+    """The service's cache of computed replays as their JSON (one per application, made on first use)."""
+    cache: ReplayCache[bytes] | None = getattr(request.app.state, "replay_cache", None)
     if cache is None:
         cache = request.app.state.replay_cache = ReplayCache()
     return cache
@@ -117,18 +117,19 @@ def replay_response(match_id: int, record: MatchRecord, hand: int, perspective: 
             responses={404: {"description": "No such match or hand"},
                        UNREADABLE_STATUS: {"description": "A bad seat, or the match's record cannot be read"}})
 def replay_data(request: Request, session: SessionDep, match_id: int, hand: int,
-                seat: SeatQuery = "all") -> ReplayResponse:
-    """A hand's replay: a step per action, for the perspective ``seat``."""
+                seat: SeatQuery = "all") -> Response:
+    """A hand's replay: a step per action, for the perspective ``seat``. The JSON is kept once
+    written (``ReplayResponse`` is its schema), so a replay seen again is not serialised again."""
     try:
         match = _match(session, match_id)
         data = service_data(request)
         path = record_file(data, match.id, match.record_path)
 
-        def compute() -> ReplayResponse:
+        def compute() -> bytes:
             record = read_match(data, match.id, match.record_path)
-            return replay_response(match_id, record, hand, parse_perspective(seat))
+            return replay_response(match_id, record, hand, parse_perspective(seat)).model_dump_json().encode()
 
-        return replay_cache(request).get(path, hand, seat, compute)
+        return Response(replay_cache(request).get(path, hand, seat, compute), media_type="application/json")
     except _NotFound as exc:
         raise HTTPException(404, exc.what) from None
     except UnreadableRecordError as exc:
