@@ -21,6 +21,6 @@ def played_ladder(root: Path, preset: str = "dehla-pakad") -> ArenaData:
     submitted (validated by real matches) and ``LADDER_MATCHES`` rated matches played."""
     data = ["--data", str(root), "--runner", "local"]
     dehla("submit", "--sample", "random", "--sample", "heuristic", *data)
-    dehla("ladder", "run", "--matches", str(LADDER_MATCHES), "--deals", "1", "--per-move", "0.05",
+    dehla("ladder", "run", "--matches", str(LADDER_MATCHES), "--deals", "1", "--per-move", "0.5",
           "--preset", preset, *data)
     return ArenaData(root, f"sqlite:///{root / 'ladder.db'}")
