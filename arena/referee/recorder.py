@@ -59,8 +59,13 @@ class MatchRecorder:
 
 def read_match_record(path: Path) -> Iterator[dict[str, Any]]:
     """The lines of a match record; a bad line is a ``RecordError`` naming its number."""
-    for number, text in enumerate(read_record_text(path).splitlines(), start=1):
-        line = parse_json(text, f"{path}:{number}")
+    return match_record_lines(read_record_text(path), str(path))
+
+
+def match_record_lines(content: str, where: str) -> Iterator[dict[str, Any]]:
+    """The lines of a match record's text (read from ``where``); a bad line is a ``RecordError``."""
+    for number, text in enumerate(content.splitlines(), start=1):
+        line = parse_json(text, f"{where}:{number}")
         if not isinstance(line, dict) or "type" not in line:
-            raise RecordError(f"{path}:{number}: expected an object with a 'type'")
+            raise RecordError(f"{where}:{number}: expected an object with a 'type'")
         yield line

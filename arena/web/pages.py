@@ -6,7 +6,7 @@ from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
 from arena.web.chart import rating_chart
@@ -21,7 +21,7 @@ from arena.web.queries import (
     partnership_rows,
     presets,
 )
-from arena.web.records import UnreadableRecordError, record_file
+from arena.web.records import UnreadableRecordError, read_record_bytes
 from arena.web.store_access import reading_session, service_data
 from arena.web.templating import templates
 from ladder.paths import ArenaData
@@ -113,15 +113,13 @@ def match_page(request: Request, session: SessionDep, data: DataDep, match_id: i
 
 
 @router.get("/matches/{match_id}/record")
-def match_record(session: SessionDep, data: DataDep, match_id: int) -> FileResponse:
+def match_record(session: SessionDep, data: DataDep, match_id: int) -> Response:
     """The record as stored, as an attachment with a fixed name: only the file the store names,
-    inside the data folder (``record_file`` refuses any path or link out of it)."""
+    inside the data folder (``read_record_bytes`` checks the opened file, so no link is followed)."""
     stored = record_path(session, data, match_id)
     try:
-        path = record_file(data, match_id, stored)
+        content = read_record_bytes(data, match_id, stored)
     except UnreadableRecordError as exc:
         raise NotFoundError(str(exc)) from None
-    if not path.is_file():
-        raise NotFoundError(f"match {match_id}: record {stored} is missing")
-    return FileResponse(path, media_type="application/x-ndjson", filename=f"match-{match_id}.jsonl",
-                        content_disposition_type="attachment")
+    return Response(content, media_type="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="match-{match_id}.jsonl"'})

@@ -9,12 +9,15 @@ only ever taken relative to the data folder, never followed out of it.
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from arena.engine.errors import ArenaError
 from arena.referee.match_record import AnyLine, HandLine, MatchEndLine, MatchStartLine
-from arena.referee.recorder import read_match_record
+from arena.referee.recorder import match_record_lines
 from arena.referee.replay import checked_lines
 from ladder.paths import ArenaData
 
@@ -32,27 +35,59 @@ class MatchRecord:
     end: MatchEndLine | None
 
 
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+"""Far above any match record the referee writes (a 16-hand match is about 200 KB); a larger
+file is not read into the service's memory."""
+
+
 def record_file(data: ArenaData, match_id: int, stored_path: str | None) -> Path:
-    """The record's file inside the data folder; an absolute or escaping stored path, or a link
-    (the path or one of its folders) that resolves outside the data folder, is refused."""
+    """The record's file inside the data folder, by name only: an absolute or escaping stored path
+    is refused here, a link out of the folder when it is opened (``read_record_bytes``)."""
     if not stored_path:
         raise UnreadableRecordError(f"match {match_id} has no record yet")
     relative = PurePosixPath(stored_path)
     if relative.is_absolute() or ".." in relative.parts:
         raise UnreadableRecordError(f"match {match_id}: its stored record path is outside the data folder; not read")
-    path = data.root / relative
-    resolved, root = path.resolve(), data.root.resolve()
-    if resolved != root and root not in resolved.parents:
-        raise UnreadableRecordError(f"match {match_id}: record {stored_path} links outside the data folder; not read")
-    if resolved.exists() and not resolved.is_file():
-        raise UnreadableRecordError(f"match {match_id}: record {stored_path} is not a file")
-    return path
+    return data.root / relative
+
+
+def read_record_bytes(data: ArenaData, match_id: int, stored_path: str | None) -> bytes:
+    """The record's bytes, checked on the open file itself: a regular file, whose real path (as the
+    kernel resolved it, ``/proc/self/fd``) is inside the data folder. Checking the path and then
+    opening it would let a link swapped in between be followed; the opened file cannot change."""
+    path = record_file(data, match_id, stored_path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise UnreadableRecordError(f"match {match_id}: record {stored_path} is missing") from None
+    except OSError as exc:
+        why = "is a link; not followed" if exc.errno == errno.ELOOP else f"cannot be opened ({exc.strerror})"
+        raise UnreadableRecordError(f"match {match_id}: record {stored_path} {why}") from None
+    with os.fdopen(fd, "rb") as file:
+        opened = Path(os.readlink(f"/proc/self/fd/{fd}"))
+        root = data.root.resolve()
+        if root not in opened.parents:
+            raise UnreadableRecordError(f"match {match_id}: record {stored_path} links outside the data folder; "
+                                        "not read")
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
+            raise UnreadableRecordError(f"match {match_id}: record {stored_path} is not a file")
+        if status.st_size > MAX_RECORD_BYTES:
+            raise UnreadableRecordError(f"match {match_id}: record {stored_path} is {status.st_size} bytes, "
+                                        f"more than a record can be ({MAX_RECORD_BYTES}); not read")
+        return file.read(MAX_RECORD_BYTES + 1)[:MAX_RECORD_BYTES]
 
 
 def read_match(data: ArenaData, match_id: int, stored_path: str | None) -> MatchRecord:
-    path = record_file(data, match_id, stored_path)
+    content = read_record_bytes(data, match_id, stored_path)
+    where = str(record_file(data, match_id, stored_path))
     try:
-        lines = checked_lines(path, read_match_record(path))
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnreadableRecordError(f"match {match_id}: record {stored_path}: not UTF-8 text (byte {exc.start})") \
+            from None
+    try:
+        lines = checked_lines(Path(where), match_record_lines(text, where))
     except ArenaError as exc:
         raise UnreadableRecordError(f"match {match_id}: record {stored_path}: {exc}") from None
     return _assembled(match_id, stored_path, lines)

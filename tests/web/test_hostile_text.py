@@ -87,7 +87,26 @@ def test_a_record_linked_out_of_the_data_folder_is_neither_read_nor_served(playe
     client = TestClient(create_app(data))
     download = client.get("/matches/1/record")
     assert download.status_code == 404
-    assert "secret" not in download.text.replace("links outside", "")
+    assert "secret" not in download.text
+    assert "is a link; not followed" in download.text
+    assert "is a link; not followed" in client.get("/matches/1").text
+
+
+def test_a_record_under_a_folder_linked_out_of_the_data_folder_is_neither_read_nor_served(
+        played: ArenaData, tmp_path: Path) -> None:
+    """The file itself is no link here: its folder is. ``O_NOFOLLOW`` alone would follow it; the
+    check of the opened file's real path refuses it."""
+    root = tmp_path / "data"
+    shutil.copytree(played.root, root)
+    data = ArenaData(root, f"sqlite:///{root / 'ladder.db'}")
+    outside = tmp_path / "outside"
+    shutil.move(root / "matches", outside)
+    (outside / "m000001.jsonl").write_text('{"type": "secret"}\n')
+    (root / "matches").symlink_to(outside, target_is_directory=True)
+    client = TestClient(create_app(data))
+    download = client.get("/matches/1/record")
+    assert download.status_code == 404
+    assert "secret" not in download.text
     assert "links outside the data folder" in download.text
     assert "links outside the data folder" in client.get("/matches/1").text
 
