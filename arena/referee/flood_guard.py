@@ -23,13 +23,11 @@ broke the bound is not forwarded, so the referee never receives more than the bo
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import os
 import shutil
 import socket
-import struct
 import tempfile
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -37,8 +35,6 @@ from dataclasses import dataclass
 
 FRAME_HEADER = 9
 CHUNK = 65536
-CONNECT_TIMEOUT = 2.0
-"""Seconds the relay waits to connect to the bot's socket (a unix socket answers at once)."""
 
 DATA, HEADERS, CONTINUATION = 0x0, 0x1, 0x9
 END_STREAM, END_HEADERS = 0x1, 0x4
@@ -130,8 +126,10 @@ class FrameMeter:
 
 
 class FloodGuard:
-    """The relay for one seat: listens on a socket in a folder of the referee's own (mode
-    0700) and relays each connection gRPC makes to the bot's ``upstream`` unix socket."""
+    """The relay for one seat, run by callbacks on the referee's event loop (no thread, no
+    task: a relayed chunk costs one loop wake-up, which gRPC's own poller causes anyway). It
+    listens on a socket in a folder of the referee's own (mode 0700) and relays each
+    connection gRPC makes to the bot's ``upstream`` unix socket."""
 
     def __init__(self, upstream: str, limits: FloodLimits | None = None) -> None:
         if not upstream.startswith("unix:"):
@@ -142,119 +140,128 @@ class FloodGuard:
         self.header_bytes = 0
         """Header-block bytes forwarded to the referee over every connection."""
         self.controls: Counter[str] = Counter()
-        """Control frames received, by type, over every connection that has ended."""
+        """Control frames received, by type, over every connection."""
+        self._loop = asyncio.get_running_loop()
         self._folder = tempfile.mkdtemp(prefix="dehla-relay-")
         path = os.path.join(self._folder, "relay.sock")
         self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._listener.bind(path)
         self._listener.listen(8)
+        self._listener.setblocking(False)
         self.address = f"unix:{path}"
-        self._lock = threading.Lock()
-        self._sockets: set[socket.socket] = set()
+        self._connections: set[_Connection] = set()
         self._closed = False
-        threading.Thread(target=self._accept, name="flood-guard-accept", daemon=True).start()
+        self._loop.add_reader(self._listener, self._accept)
 
     def close(self) -> None:
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            held = [self._listener, *self._sockets]
-        for sock in held:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)  # wakes the threads blocked on it; they close it
+        if self._closed:
+            return
+        self._closed = True
+        self._loop.remove_reader(self._listener)
+        self._listener.close()
+        for connection in list(self._connections):
+            connection.close()
         shutil.rmtree(self._folder, ignore_errors=True)
 
-    # ------------------------------------------------------------------ threads
     def _accept(self) -> None:
         try:
-            while True:
-                try:
-                    referee, _ = self._listener.accept()
-                except OSError:
-                    return  # closed
-                if not self._adopt(referee):
-                    referee.close()
-                    continue
-                bot = self._dial()
-                if bot is None:
-                    self._drop(referee)
-                    continue
-                meter = FrameMeter(self.limits)
-                threading.Thread(target=self._pump_up, args=(referee, bot), daemon=True).start()
-                threading.Thread(target=self._pump_down, args=(bot, referee, meter), daemon=True).start()
-        finally:
-            self._listener.close()
-
-    def _adopt(self, sock: socket.socket) -> bool:
-        with self._lock:
-            if self._closed or self.breach is not None:
-                return False
-            self._sockets.add(sock)
-            return True
-
-    def _drop(self, *socks: socket.socket) -> None:
-        for sock in socks:
-            with self._lock:
-                self._sockets.discard(sock)
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-            sock.close()
-
-    def _dial(self) -> socket.socket | None:
+            referee, _ = self._listener.accept()
+        except OSError:
+            return
+        referee.setblocking(False)
+        if self.breach is not None:
+            referee.close()  # the bot broke a bound: no new connection to it
+            return
         bot = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        if not self._adopt(bot):
-            bot.close()
-            return None
+        bot.setblocking(False)
         try:
-            bot.settimeout(CONNECT_TIMEOUT)
             bot.connect(self.upstream)  # the address the referee was given, as gRPC would dial it
-            bot.settimeout(None)
-        except OSError:
-            self._drop(bot)
-            return None
-        return bot
+        except OSError:  # not listening (yet), or its backlog is full: gRPC dials again
+            bot.close()
+            referee.close()
+            return
+        self._connections.add(_Connection(self, referee, bot))
 
-    def _pump_up(self, referee: socket.socket, bot: socket.socket) -> None:
-        """Referee → bot: the referee's own frames, relayed as they are."""
+    def tripped(self, reason: str) -> None:
+        if self.breach is None:
+            self.breach = reason
+        for connection in list(self._connections):
+            connection.close()
+
+    def ended(self, connection: _Connection) -> None:
+        self._connections.discard(connection)
+        self.controls.update(connection.meter.controls)
+
+
+class _Connection:
+    """One relayed connection: two one-way pipes; either side ending ends both."""
+
+    def __init__(self, guard: FloodGuard, referee: socket.socket, bot: socket.socket) -> None:
+        self.guard, self.loop = guard, guard._loop
+        self.referee, self.bot = referee, bot
+        self.meter = FrameMeter(guard.limits)
+        self.closed = False
+        self.up = _Pipe(self, referee, bot, None)
+        self.down = _Pipe(self, bot, referee, self.meter)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        for sock in (self.referee, self.bot):
+            self.loop.remove_reader(sock)
+            self.loop.remove_writer(sock)
+            sock.close()
+        self.guard.ended(self)
+
+
+class _Pipe:
+    """Bytes from ``source`` to ``target``; while ``target`` cannot take more, ``source`` is not
+    read (the relay holds at most one chunk per direction). A ``meter`` checks every chunk
+    before it is forwarded."""
+
+    def __init__(self, connection: _Connection, source: socket.socket, target: socket.socket,
+                 meter: FrameMeter | None) -> None:
+        self.connection, self.source, self.target, self.meter = connection, source, target, meter
+        self.pending = b""
+        self.paused = False
+        connection.loop.add_reader(source, self.readable)
+
+    def readable(self) -> None:
         try:
-            while data := referee.recv(CHUNK):
-                bot.sendall(data)
+            data = self.source.recv(CHUNK)
+        except (BlockingIOError, InterruptedError):
+            return
         except OSError:
-            pass
-        finally:
-            with contextlib.suppress(OSError):
-                bot.shutdown(socket.SHUT_WR)
+            data = b""
+        if not data:
+            self.connection.close()
+            return
+        if self.meter is not None:
+            before = self.meter.header_bytes
+            breach = self.meter.feed(data)
+            if breach is not None:
+                self.connection.guard.tripped(breach)
+                return
+            self.connection.guard.header_bytes += self.meter.header_bytes - before
+        self.pending = data
+        self.writable()
 
-    def _pump_down(self, bot: socket.socket, referee: socket.socket, meter: FrameMeter) -> None:
-        """Bot → referee: frame headers metered, a chunk forwarded only within the bounds."""
+    def writable(self) -> None:
         try:
-            while data := bot.recv(CHUNK):
-                before = meter.header_bytes
-                breach = meter.feed(data)
-                if breach is not None:
-                    self._trip(breach)
-                    return
-                referee.sendall(data)
-                with self._lock:
-                    self.header_bytes += meter.header_bytes - before
+            sent = self.target.send(self.pending)
+        except (BlockingIOError, InterruptedError):
+            sent = 0
         except OSError:
-            pass
-        finally:
-            with self._lock:
-                self.controls.update(meter.controls)
-            self._drop(bot, referee)
-
-    def _trip(self, reason: str) -> None:
-        with self._lock:
-            if self.breach is None:
-                self.breach = reason
-            held = list(self._sockets)
-        for sock in held:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-
-
-def frame_header(length: int, kind: int, flags: int = 0, stream: int = 0) -> bytes:
-    """A frame header as HTTP/2 lays it out (for tests and probes)."""
-    return struct.pack(">I", length)[1:] + bytes((kind, flags)) + struct.pack(">I", stream)
+            self.connection.close()
+            return
+        self.pending = self.pending[sent:]
+        loop = self.connection.loop
+        if self.pending and not self.paused:
+            self.paused = True
+            loop.remove_reader(self.source)
+            loop.add_writer(self.target, self.writable)
+        elif not self.pending and self.paused:
+            self.paused = False
+            loop.remove_writer(self.target)
+            loop.add_reader(self.source, self.readable)
