@@ -10,9 +10,10 @@ bot's socket at exactly the address the referee was given (for a contained bot t
 only the 9-byte frame headers (length, type, flags, stream: nothing else from the bot is parsed
 or trusted) and enforces two bounds:
 
-- control frames (every frame but DATA with a payload, HEADERS and CONTINUATION) come from a
-  token bucket: ``burst`` at once, refilled at ``per_second``. An honest gRPC server sends a
-  few per call (its SETTINGS and their ACK, WINDOW_UPDATEs, BDP PINGs and PING ACKs);
+- control frames (every frame but DATA with a payload and CONTINUATION) come from a token
+  bucket per bot, shared by its connections: ``burst`` at once, refilled at ``per_second``. An
+  honest gRPC server sends a few per call (response headers and trailers, WINDOW_UPDATEs, BDP
+  PINGs and PING ACKs, its SETTINGS and their ACK once a connection);
 - one header block (a HEADERS frame and its CONTINUATIONs) holds at most ``header_block``
   bytes, far above the 16 KiB of metadata the channel accepts once its SETTINGS are acked.
 
@@ -38,25 +39,25 @@ CHUNK = 65536
 
 DATA, HEADERS, CONTINUATION = 0x0, 0x1, 0x9
 END_STREAM, END_HEADERS = 0x1, 0x4
-FRAME_NAMES = {0x0: "empty DATA", 0x2: "PRIORITY", 0x3: "RST_STREAM", 0x4: "SETTINGS", 0x5: "PUSH_PROMISE",
-               0x6: "PING", 0x7: "GOAWAY", 0x8: "WINDOW_UPDATE"}
+FRAME_NAMES = {0x0: "empty DATA", 0x1: "HEADERS", 0x2: "PRIORITY", 0x3: "RST_STREAM", 0x4: "SETTINGS",
+               0x5: "PUSH_PROMISE", 0x6: "PING", 0x7: "GOAWAY", 0x8: "WINDOW_UPDATE"}
 
 
 @dataclass(frozen=True, slots=True)
 class FloodLimits:
     """What a bot may send on its connection to the referee."""
 
-    burst: int = 1024
+    burst: int = 4096
     """Control frames allowed at once."""
-    per_second: float = 1024.0
+    per_second: float = 4096.0
     """Control frames the allowance regains each second (up to ``burst``)."""
     header_block: int = 64 * 1024
     """Bytes in one header block (HEADERS + CONTINUATION frames)."""
 
 
-class FrameMeter:
-    """Reads the frame headers of the bot → referee byte stream, chunk by chunk, and says
-    when a bound is broken. Holds at most one partial frame header."""
+class ControlBudget:
+    """The token bucket of control frames for one bot, shared by all its connections (a bot
+    that drops its connection after each burst gains nothing from gRPC's reconnects)."""
 
     def __init__(self, limits: FloodLimits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
@@ -64,10 +65,35 @@ class FrameMeter:
         self._tokens = float(limits.burst)
         self._refilled = clock()
         self._started = self._refilled
+        self.controls: Counter[str] = Counter()
+        """Control frames received, by type."""
+
+    def take(self, name: str) -> str | None:
+        """One ``name`` frame received: the breach, or None while the allowance lasts."""
+        now = self._clock()
+        limits = self.limits
+        self._tokens = min(float(limits.burst), self._tokens + (now - self._refilled) * limits.per_second)
+        self._refilled = now
+        self.controls[name] += 1
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return None
+        total = sum(self.controls.values())
+        most, _ = self.controls.most_common(1)[0]
+        return (f"HTTP/2 flood: {total} control frames ({most} the most) in {now - self._started:.2f} s, "
+                f"over the limit of {limits.burst} at once and {limits.per_second:.0f} a second")
+
+
+class FrameMeter:
+    """Reads the frame headers of one bot → referee byte stream, chunk by chunk, and says
+    when a bound is broken. Holds at most one partial frame header."""
+
+    def __init__(self, budget: ControlBudget) -> None:
+        self.budget = budget
+        self.limits = budget.limits
         self._partial = b""
         self._skip = 0
         self._block: int | None = None  # bytes of the header block being received, if one is open
-        self.controls: Counter[str] = Counter()
         self.header_bytes = 0
         """Header-block bytes accepted so far (what the referee's gRPC had to parse)."""
 
@@ -105,24 +131,11 @@ class FrameMeter:
                         "(HEADERS + CONTINUATION frames)")
             if flags & END_HEADERS:
                 self._block = None
-            return None
-        if kind == DATA and (length or flags & END_STREAM):
-            return None
-        return self._control(FRAME_NAMES.get(kind, "unknown-type"))
-
-    def _control(self, name: str) -> str | None:
-        now = self._clock()
-        limits = self.limits
-        self._tokens = min(float(limits.burst), self._tokens + (now - self._refilled) * limits.per_second)
-        self._refilled = now
-        self.controls[name] += 1
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
-            return None
-        total = sum(self.controls.values())
-        most, _ = self.controls.most_common(1)[0]
-        return (f"HTTP/2 flood: {total} control frames ({most} the most) in {now - self._started:.2f} s, "
-                f"over the limit of {limits.burst} at once and {limits.per_second:.0f} a second")
+            if kind == CONTINUATION:
+                return None  # bounded with its block
+        elif kind == DATA and (length or flags & END_STREAM):
+            return None  # bounded by the referee's flow-control window and message size
+        return self.budget.take(FRAME_NAMES.get(kind, "unknown-type"))
 
 
 class FloodGuard:
@@ -139,8 +152,7 @@ class FloodGuard:
         self.breach: str | None = None
         self.header_bytes = 0
         """Header-block bytes forwarded to the referee over every connection."""
-        self.controls: Counter[str] = Counter()
-        """Control frames received, by type, over every connection."""
+        self.budget = ControlBudget(self.limits)
         self._loop = asyncio.get_running_loop()
         self._folder = tempfile.mkdtemp(prefix="dehla-relay-")
         path = os.path.join(self._folder, "relay.sock")
@@ -190,7 +202,11 @@ class FloodGuard:
 
     def ended(self, connection: _Connection) -> None:
         self._connections.discard(connection)
-        self.controls.update(connection.meter.controls)
+
+    @property
+    def controls(self) -> Counter[str]:
+        """Control frames received from the bot, by type."""
+        return self.budget.controls
 
 
 class _Connection:
@@ -199,7 +215,7 @@ class _Connection:
     def __init__(self, guard: FloodGuard, referee: socket.socket, bot: socket.socket) -> None:
         self.guard, self.loop = guard, guard._loop
         self.referee, self.bot = referee, bot
-        self.meter = FrameMeter(guard.limits)
+        self.meter = FrameMeter(guard.budget)
         self.closed = False
         self.up = _Pipe(self, referee, bot, None)
         self.down = _Pipe(self, bot, referee, self.meter)

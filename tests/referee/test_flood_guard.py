@@ -8,10 +8,19 @@ import struct
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.referee.flood_guard import CONTINUATION, DATA, END_HEADERS, END_STREAM, HEADERS, FloodLimits, FrameMeter
+from arena.referee.flood_guard import (
+    CONTINUATION,
+    DATA,
+    END_HEADERS,
+    END_STREAM,
+    HEADERS,
+    ControlBudget,
+    FloodLimits,
+    FrameMeter,
+)
 
 PING, SETTINGS, WINDOW_UPDATE = 0x6, 0x4, 0x8
-LIMITS = FloodLimits(burst=8, per_second=4.0, header_block=1024)
+LIMITS = FloodLimits(burst=32, per_second=4.0, header_block=1024)
 
 
 def frame(kind: int, payload: bytes = b"", flags: int = 0, stream: int = 1) -> bytes:
@@ -43,26 +52,26 @@ def honest_call(stream: int) -> bytes:
 
 @given(st.lists(st.integers(min_value=0), max_size=20))
 def test_honest_calls_never_trip_and_headers_are_counted_however_cut(cuts: list[int]) -> None:
-    data = frame(SETTINGS, b"\0" * 12, stream=0) + b"".join(honest_call(2 * n + 1) for n in range(7))
-    meter = FrameMeter(LIMITS, Clock())
+    data = frame(SETTINGS, b"\0" * 12, stream=0) + b"".join(honest_call(2 * n + 1) for n in range(10))
+    meter = FrameMeter(ControlBudget(LIMITS, Clock()))
     assert feed_in_pieces(meter, data, cuts) is None
-    assert meter.header_bytes == 7 * 60
-    assert sum(meter.controls.values()) == 8
+    assert meter.header_bytes == 10 * 60
+    assert sum(meter.budget.controls.values()) == 31  # SETTINGS, then per call a WINDOW_UPDATE and two HEADERS
 
 
 @given(st.lists(st.integers(min_value=0), max_size=20))
 def test_one_control_frame_over_the_burst_trips_however_cut(cuts: list[int]) -> None:
     clock = Clock()
     pings = b"".join(frame(PING, struct.pack(">Q", n), stream=0) for n in range(LIMITS.burst))
-    meter = FrameMeter(LIMITS, clock)
+    meter = FrameMeter(ControlBudget(LIMITS, clock))
     assert feed_in_pieces(meter, pings, cuts) is None
     breach = meter.feed(frame(PING, b"\0" * 8, stream=0))
-    assert breach is not None and "9 control frames (PING the most)" in breach
+    assert breach is not None and "33 control frames (PING the most)" in breach
 
 
 def test_the_allowance_refills_with_time() -> None:
     clock = Clock()
-    meter = FrameMeter(LIMITS, clock)
+    meter = FrameMeter(ControlBudget(LIMITS, clock))
     ping = frame(PING, b"\0" * 8, stream=0)
     assert meter.feed(ping * LIMITS.burst) is None
     clock.now = 1.0  # 4 more
@@ -70,9 +79,17 @@ def test_the_allowance_refills_with_time() -> None:
     assert meter.feed(ping) is not None
 
 
+def test_the_allowance_is_the_bots_across_its_connections() -> None:
+    """A bot that lets each connection drop after a burst gets no new allowance from gRPC's reconnect."""
+    budget = ControlBudget(LIMITS, Clock())
+    ping = frame(PING, b"\0" * 8, stream=0)
+    assert FrameMeter(budget).feed(ping * LIMITS.burst) is None
+    assert FrameMeter(budget).feed(ping) is not None
+
+
 def test_empty_data_frames_are_control_frames_but_data_is_not() -> None:
-    meter = FrameMeter(LIMITS, Clock())
-    assert meter.feed(frame(DATA, b"x" * 100) * 50) is None
+    meter = FrameMeter(ControlBudget(LIMITS, Clock()))
+    assert meter.feed(frame(DATA, b"x" * 100) * 50 + frame(DATA, b"", END_STREAM)) is None
     assert meter.feed(frame(DATA) * LIMITS.burst) is None
     breach = meter.feed(frame(DATA))
     assert breach is not None and "empty DATA" in breach
@@ -81,14 +98,14 @@ def test_empty_data_frames_are_control_frames_but_data_is_not() -> None:
 @given(st.lists(st.integers(min_value=0), max_size=20))
 def test_a_header_block_over_the_bound_trips_however_cut(cuts: list[int]) -> None:
     block = frame(HEADERS, b"h" * 100) + b"".join(frame(CONTINUATION, b"c" * 100) for _ in range(9))
-    meter = FrameMeter(LIMITS, Clock())
+    meter = FrameMeter(ControlBudget(LIMITS, Clock()))
     assert feed_in_pieces(meter, block + frame(CONTINUATION, b"c" * 24), cuts) is None  # exactly 1024
     breach = meter.feed(frame(CONTINUATION, b"c", END_HEADERS))
     assert breach is not None and "header block of more than 1024 bytes" in breach
 
 
 def test_each_header_block_has_its_own_bound() -> None:
-    meter = FrameMeter(LIMITS, Clock())
+    meter = FrameMeter(ControlBudget(LIMITS, Clock()))
     block = frame(HEADERS, b"h" * 600) + frame(CONTINUATION, b"c" * 400, END_HEADERS)
-    assert meter.feed(block * 5) is None
+    assert meter.feed(block * 5) is None  # 5 HEADERS frames from the allowance, 1000 bytes a block
     assert meter.header_bytes == 5000
