@@ -28,6 +28,7 @@ import asyncio
 import os
 import shutil
 import socket
+import struct
 import tempfile
 import time
 from collections import Counter
@@ -35,6 +36,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 FRAME_HEADER = 9
+_WORD = struct.Struct(">I")
+"""A frame header's first word: the length (24 bits), then the type."""
 CHUNK = 65536
 
 DATA, HEADERS, CONTINUATION = 0x0, 0x1, 0x9
@@ -99,27 +102,20 @@ class FrameMeter:
 
     def feed(self, data: bytes) -> str | None:
         """Account for ``data``; the breach, in the referee's words, or None."""
-        view = memoryview(data)
-        at, size = 0, len(view)
-        while at < size:
-            if self._skip:
-                step = min(self._skip, size - at)
-                self._skip -= step
-                at += step
-                continue
-            need = FRAME_HEADER - len(self._partial)
-            header = self._partial + bytes(view[at:at + need])
-            at += len(header) - len(self._partial)
-            if len(header) < FRAME_HEADER:
-                self._partial = header
-                break
-            self._partial = b""
-            length = int.from_bytes(header[:3], "big")
-            kind, flags = header[3], header[4]
-            self._skip = length
-            breach = self._frame(kind, flags, length)
+        if self._partial:
+            data, self._partial = self._partial + data, b""
+        at, size = self._skip, len(data)
+        while at + FRAME_HEADER <= size:
+            length_and_type = _WORD.unpack_from(data, at)[0]
+            length = length_and_type >> 8
+            breach = self._frame(length_and_type & 0xFF, data[at + 4], length)
             if breach:
                 return breach
+            at += FRAME_HEADER + length
+        if at >= size:
+            self._skip = at - size
+        else:
+            self._skip, self._partial = 0, data[at:]
         return None
 
     def _frame(self, kind: int, flags: int, length: int) -> str | None:

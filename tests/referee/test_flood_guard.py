@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import struct
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.referee.flood_guard import (
@@ -20,6 +20,8 @@ from arena.referee.flood_guard import (
 )
 
 PING, SETTINGS, WINDOW_UPDATE = 0x6, 0x4, 0x8
+CUTS = settings(max_examples=60, deadline=None, derandomize=True, database=None)
+"""Seeded: the same cuts every run."""
 LIMITS = FloodLimits(burst=32, per_second=4.0, header_block=1024)
 
 
@@ -50,6 +52,7 @@ def honest_call(stream: int) -> bytes:
             + frame(DATA, b"d" * 30, 0, stream) + frame(HEADERS, b"t" * 20, END_HEADERS | END_STREAM, stream))
 
 
+@CUTS
 @given(st.lists(st.integers(min_value=0), max_size=20))
 def test_honest_calls_never_trip_and_headers_are_counted_however_cut(cuts: list[int]) -> None:
     data = frame(SETTINGS, b"\0" * 12, stream=0) + b"".join(honest_call(2 * n + 1) for n in range(10))
@@ -59,6 +62,7 @@ def test_honest_calls_never_trip_and_headers_are_counted_however_cut(cuts: list[
     assert sum(meter.budget.controls.values()) == 31  # SETTINGS, then per call a WINDOW_UPDATE and two HEADERS
 
 
+@CUTS
 @given(st.lists(st.integers(min_value=0), max_size=20))
 def test_one_control_frame_over_the_burst_trips_however_cut(cuts: list[int]) -> None:
     clock = Clock()
@@ -95,6 +99,7 @@ def test_empty_data_frames_are_control_frames_but_data_is_not() -> None:
     assert breach is not None and "empty DATA" in breach
 
 
+@CUTS
 @given(st.lists(st.integers(min_value=0), max_size=20))
 def test_a_header_block_over_the_bound_trips_however_cut(cuts: list[int]) -> None:
     block = frame(HEADERS, b"h" * 100) + b"".join(frame(CONTINUATION, b"c" * 100) for _ in range(9))
