@@ -56,6 +56,7 @@ import grpc
 
 import arena.referee.table as table_module
 from arena.contract.messages import DecisionReply, DecisionRequest, HandEnd, MatchStart
+from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import TimeControl
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
@@ -409,7 +410,7 @@ def step_costs(samples: list[Decision], finished: list[FinishedHand], folder: Pa
             for item in items:
                 fn(item)
             best[name] = min(best[name], clock() - start)
-    recorder.match_end(MatchOutcome("steps", "done", None, (0.0, 0.0)))
+    recorder.match_end(MatchOutcome("steps", OutcomeStatus.DONE, None, (0.0, 0.0)))
     return {name: round(best[name] / len(items) * 1e6 / (per_hand if name.endswith("_per_decision") else 1), 1)
             for name, _, items in steps}
 
