@@ -67,13 +67,15 @@ class ControlBudget:
         self._clock = clock
         self._tokens = float(limits.burst)
         self._refilled = clock()
-        self._started = self._refilled
+        self._first: float | None = None  # when the bot's first control frame came
         self.controls: Counter[str] = Counter()
         """Control frames received, by type."""
 
     def take(self, name: str) -> str | None:
         """One ``name`` frame received: the breach, or None while the allowance lasts."""
         now = self._clock()
+        if self._first is None:
+            self._first = now
         limits = self.limits
         self._tokens = min(float(limits.burst), self._tokens + (now - self._refilled) * limits.per_second)
         self._refilled = now
@@ -83,7 +85,7 @@ class ControlBudget:
             return None
         total = sum(self.controls.values())
         most, _ = self.controls.most_common(1)[0]
-        return (f"HTTP/2 flood: {total} control frames ({most} the most) in {now - self._started:.2f} s, "
+        return (f"HTTP/2 flood: {total} control frames ({most} the most) in {now - self._first:.2f} s, "
                 f"over the limit of {limits.burst} at once and {limits.per_second:.0f} a second")
 
 

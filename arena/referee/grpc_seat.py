@@ -6,7 +6,9 @@ deadline on the referee's clock is a timeout, a reply the referee counted over t
 or could not decode is malformed, and anything else (a lost connection, an error status of
 any name, a process that exited) is a crash. The fault's detail is in the referee's own words
 (it is sent to every seat); the text the bot attached and the tail of its log are kept apart
-as evidence for the match record.
+as evidence for the match record. The channel reaches a bot through the referee's flood guard
+(``flood_guard``), which bounds the HTTP/2 frames the bot sends: a bot over its bounds is at
+fault whatever the call it cut off says.
 """
 
 from __future__ import annotations
