@@ -26,7 +26,8 @@ It also reports where the time goes: CPU per decision of the referee and of the 
 (observation, protobuf conversion on both sides, the bot servicer). ``--profile`` adds a
 split of the referee's event-loop CPU over one extra single-table match, step by step.
 
-Run: ``python bench/referee.py [--rounds R] [--calls N] [--deals D] [--tables T] [--profile]``.
+Run: ``python bench/referee.py [--rounds R] [--calls N] [--deals D] [--tables T] [--profile]
+[--no-flood-guard]`` (the last: seats dial their bots directly, as before the flood guard).
 Progress goes to stderr; the last line on stdout is one JSON object.
 """
 
@@ -55,6 +56,7 @@ import grpc
 
 import arena.referee.table as table_module
 from arena.contract.messages import DecisionReply, DecisionRequest, HandEnd, MatchStart
+from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import TimeControl
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
@@ -408,7 +410,7 @@ def step_costs(samples: list[Decision], finished: list[FinishedHand], folder: Pa
             for item in items:
                 fn(item)
             best[name] = min(best[name], clock() - start)
-    recorder.match_end(MatchOutcome("steps", "done", None, (0.0, 0.0)))
+    recorder.match_end(MatchOutcome("steps", OutcomeStatus.DONE, None, (0.0, 0.0)))
     return {name: round(best[name] / len(items) * 1e6 / (per_hand if name.endswith("_per_decision") else 1), 1)
             for name, _, items in steps}
 
@@ -559,7 +561,11 @@ def main() -> None:
     parser.add_argument("--bot", default="random", help="sample bot name or bot command line")
     parser.add_argument("--profile", action="store_true",
                         help="also split the referee's CPU by step over one extra match")
+    parser.add_argument("--no-flood-guard", action="store_true",
+                        help="seats dial their bots directly, bypassing the flood guard (its cost, by difference)")
     args = parser.parse_args()
+    if args.no_flood_guard:
+        GrpcSeat._guarded = lambda self, address: address  # type: ignore[method-assign]
     began = time.perf_counter()
     bot = resolve_bot(args.bot)
     rules = rules_for("dehla-pakad")
@@ -666,6 +672,7 @@ def main() -> None:
             "many_tables_at_least_3x_one": many / one >= 3.0,
         },
         "seconds": round(time.perf_counter() - began, 1),
+        "flood_guard": not args.no_flood_guard,
     }
     if profile is not None:
         figures["referee_profile"] = profile

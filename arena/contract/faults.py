@@ -17,7 +17,8 @@ class FaultKind(StrEnum):
     MALFORMED_REPLY = "malformed_reply"
     """A reply that is not an action, is oversized, or echoes the wrong request id."""
     CRASH = "crash"
-    """The bot's process died, closed its endpoint or raised inside its servicer."""
+    """The bot's process died, closed its endpoint, raised inside its servicer or flooded its
+    connection past the referee's bounds (mid-match)."""
     FAILED_START = "failed_start"
     """The bot did not become healthy and accept StartMatch within the start-up budget."""
 

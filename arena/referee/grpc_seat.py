@@ -6,7 +6,9 @@ deadline on the referee's clock is a timeout, a reply the referee counted over t
 or could not decode is malformed, and anything else (a lost connection, an error status of
 any name, a process that exited) is a crash. The fault's detail is in the referee's own words
 (it is sent to every seat); the text the bot attached and the tail of its log are kept apart
-as evidence for the match record.
+as evidence for the match record. The channel reaches a bot through the referee's flood guard
+(``flood_guard``), which bounds the HTTP/2 frames the bot sends: a bot over its bounds is at
+fault whatever the call it cut off says.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from arena.contract.messages import (
     MatchEnd,
     MatchStart,
 )
+from arena.referee.flood_guard import FloodGuard, FloodLimits
 from arena.referee.launcher import BotProcess
 from arena.sandbox.sockets import UntrustedSocket
 from protocol import PROTOCOL_VERSION, SERVICE_NAME, convert
@@ -53,6 +56,9 @@ gRPC's own deadline from ever firing, which would hang the match."""
 MAX_METADATA_BYTES = 16 * 1024
 """Largest response headers (or trailers) accepted from a bot: bots send only a status."""
 
+FLOOD_LIMITS = FloodLimits()
+"""What a bot may send on its HTTP/2 connection (``flood_guard``): its breach is the bot's fault."""
+
 CHANNEL_OPTIONS = [
     ("grpc.max_receive_message_length", TRANSPORT_MAX_REPLY_BYTES),
     ("grpc.max_metadata_size", MAX_METADATA_BYTES // 2),
@@ -75,6 +81,12 @@ class GrpcSeat:
         self.bot_name = ""
         self._channel: grpc.aio.Channel | None = None
         self._stub: Any = None
+        self._guard: FloodGuard | None = None
+
+    @property
+    def flood_guard(self) -> FloodGuard | None:
+        """The relay this seat's connection runs through, once started (its counts stay after close)."""
+        return self._guard
 
     # -------------------------------------------------------------------- calls
     async def start(self, start: MatchStart, timeout: float) -> None:
@@ -89,15 +101,18 @@ class GrpcSeat:
                 why = exc.strerror or type(exc).__name__
                 raise BotFault(FaultKind.FAILED_START, f"cannot start the bot's program ({why})",
                                f"{program!r}: {exc}") from None
-        self._channel = grpc.aio.insecure_channel(await self._dial_address(deadline), options=CHANNEL_OPTIONS)
+        address = self._guarded(await self._dial_address(deadline))
+        self._channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
         self._stub = convert.BotServiceStub(self._channel)
         try:
             await self._wait_healthy(deadline)
             budget = max(0.001, deadline - loop.time())
             response = await _bounded(self._stub.StartMatch(convert.start_to_pb(start), timeout=budget), budget)
         except _StalledError:
+            self._check_flood(FaultKind.FAILED_START)
             raise BotFault(FaultKind.FAILED_START, f"connection stalled: no StartMatch reply{_STALLED}") from None
         except grpc.aio.AioRpcError as exc:
+            self._check_flood(FaultKind.FAILED_START)
             raise BotFault(FaultKind.FAILED_START, self._status_note(exc) + self._exit_note(),
                            self._evidence(exc)) from None
         if response is None:  # grpc.aio hands back None for a reply that does not decode
@@ -120,12 +135,26 @@ class GrpcSeat:
             raise BotFault(FaultKind.FAILED_START, f"{why}{self._exit_note()}", self._evidence())
         return address
 
+    def _guarded(self, address: str) -> str:
+        """The bot's connection runs through the referee's flood guard (a unix socket: every
+        runner's; a bot reached over TCP is dialled as it is)."""
+        if not address.startswith("unix:"):
+            return address
+        self._guard = FloodGuard(address, FLOOD_LIMITS)
+        return self._guard.address
+
+    def _check_flood(self, kind: FaultKind) -> None:
+        """The bot broke the flood guard's bounds: that, not the call's end, is its fault."""
+        if self._guard is not None and self._guard.breach is not None:
+            raise BotFault(kind, self._guard.breach) from None
+
     async def _wait_healthy(self, deadline: float) -> None:
         loop = asyncio.get_running_loop()
         health = health_pb2_grpc.HealthStub(self._channel)
         request = health_pb2.HealthCheckRequest(service=SERVICE_NAME)
         stalled = False  # a poll cut off on our clock: slow start or stalled connection, told apart by the budget
         while True:
+            self._check_flood(FaultKind.FAILED_START)
             remaining = deadline - loop.time()
             if remaining <= 0:
                 why = "connection stalled: no health reply" if stalled else "not SERVING"
@@ -153,10 +182,12 @@ class GrpcSeat:
         assert self._channel is not None
         decide = self._channel.unary_unary(convert.DECIDE_METHOD, request_serializer=convert.serialize,
                                            response_deserializer=None)
+        self._check_flood(FaultKind.CRASH)
         started = asyncio.get_running_loop().time()
         try:
             data = await _bounded(decide(convert.decision_to_pb(request, self.match_id), timeout=timeout), timeout)
         except _StalledError:
+            self._check_flood(FaultKind.CRASH)
             raise _stalled(timeout) from None
         except grpc.aio.AioRpcError as exc:
             raise self._fault(exc, started, timeout) from None
@@ -169,10 +200,12 @@ class GrpcSeat:
             raise BotFault(FaultKind.MALFORMED_REPLY, str(exc)) from None
 
     async def end_hand(self, end: HandEnd, timeout: float) -> None:
+        self._check_flood(FaultKind.CRASH)
         started = asyncio.get_running_loop().time()
         try:
             await _bounded(self._stub.EndHand(convert.hand_end_to_pb(end, self.match_id), timeout=timeout), timeout)
         except _StalledError:
+            self._check_flood(FaultKind.CRASH)
             raise _stalled(timeout) from None
         except grpc.aio.AioRpcError as exc:
             raise self._fault(exc, started, timeout) from None
@@ -180,10 +213,12 @@ class GrpcSeat:
     async def end_match(self, end: MatchEnd, timeout: float) -> None:
         if self._stub is None:
             return
+        self._check_flood(FaultKind.CRASH)
         started = asyncio.get_running_loop().time()
         try:
             await _bounded(self._stub.EndMatch(convert.match_end_to_pb(end, self.match_id), timeout=timeout), timeout)
         except _StalledError:
+            self._check_flood(FaultKind.CRASH)
             raise _stalled(timeout) from None
         except grpc.aio.AioRpcError as exc:
             raise self._fault(exc, started, timeout) from None
@@ -192,12 +227,16 @@ class GrpcSeat:
         if self._channel is not None:
             with contextlib.suppress(Exception):
                 await self._channel.close()
+        if self._guard is not None:
+            self._guard.close()
         if self.process is not None:
             await self.process.stop()
 
     # ------------------------------------------------------------------- faults
     def _fault(self, exc: grpc.aio.AioRpcError, started: float, timeout: float) -> BotFault:
-        """Classify a failed call by the referee's clock, not by the status's name."""
+        """Classify a failed call by the referee's clock, not by the status's name (and a
+        call that the flood guard cut off by the bound the bot broke)."""
+        self._check_flood(FaultKind.CRASH)
         elapsed = asyncio.get_running_loop().time() - started
         if exc.code() is grpc.StatusCode.DEADLINE_EXCEEDED and elapsed >= timeout - DEADLINE_SLACK:
             return BotFault(FaultKind.TIMEOUT, f"no reply before the call's deadline of {timeout:.3f} s")

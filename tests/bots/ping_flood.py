@@ -7,7 +7,8 @@ the socket takes them, each of which the referee's HTTP/2 stack must answer.
 SETTINGS, WINDOW_UPDATE); ``--read-chunk N`` reads only N bytes of the referee's connection per
 batch (the referee's answers pile up and its transport stalls); ``--headers`` answers the first
 call with headers that never end, ``--no-ack-settings`` without acknowledging the referee's
-SETTINGS. It prints how many frames it sent to stderr when the connection ends.
+SETTINGS; ``--after-calls N`` floods only once it has answered N calls (a flood mid-match).
+It prints how many frames it sent to stderr when the connection ends.
 """
 
 from __future__ import annotations
@@ -73,6 +74,9 @@ class Connection:
         self.batch = b"".join(FRAMES[args.frame](n) for n in range(PING_BATCH))
         self.read_chunk = args.read_chunk
         self.batches = asyncio.Event()
+        self.answered = asyncio.Event()
+        self.after_calls = args.after_calls
+        self.flooding = not args.after_calls
         self.sent = 0
         self.headers = args.headers
         self.ack_settings = args.ack_settings
@@ -95,6 +99,9 @@ class Connection:
         self.writer.write(self.h2.data_to_send())
 
     async def flood(self) -> None:
+        if self.after_calls:
+            await self.answered.wait()
+            self.flooding = True
         while not self.limit or self.sent < self.limit:
             self.flush()  # whole frames only: h2's own output goes out between batches
             self.writer.write(self.batch)
@@ -106,7 +113,7 @@ class Connection:
             await asyncio.sleep(0)  # let the calls be read and answered between batches
 
     async def read(self) -> bytes:
-        if not self.read_chunk:
+        if not self.read_chunk or not self.flooding:
             return await self.reader.read(65536)
         self.batches.clear()  # a slow reader: a few bytes per batch sent
         await self.batches.wait()
@@ -117,6 +124,9 @@ class Connection:
             self.start_header_flood(stream)
             return
         payload = answer(self.paths.pop(stream), bytes(self.bodies.pop(stream, b"")))
+        self.after_calls -= 1
+        if self.after_calls <= 0:
+            self.answered.set()
         self.h2.send_headers(stream, [(":status", "200"), ("content-type", "application/grpc")])
         self.h2.send_data(stream, b"\0" + struct.pack(">I", len(payload)) + payload)
         self.h2.send_headers(stream, [("grpc-status", "0")], end_stream=True)
@@ -153,6 +163,7 @@ async def main() -> None:
     parser.add_argument("--address", default=os.environ.get(ADDRESS_ENV, ""))
     parser.add_argument("--pings", type=int, default=0)
     parser.add_argument("--frame", choices=sorted(FRAMES), default="ping")
+    parser.add_argument("--after-calls", type=int, default=0, help="flood once this many calls are answered")
     parser.add_argument("--read-chunk", type=int, default=0)
     parser.add_argument("--headers", action="store_true",
                         help="flood the first reply's headers (CONTINUATION frames) instead")
