@@ -291,8 +291,9 @@ class TimedSeat(GrpcSeat):
 
 def test_a_hung_table_does_not_hold_up_another_table(tmp_path: Path) -> None:
     """Two tables in one referee process: the one with a hung bot waits out its deadline
-    (4.2 s) while the other plays its hand and finishes, well before that deadline."""
-    clock = TimeControl(per_move=0.2, bank=4.0, startup=5.0)
+    (8.2 s: room for four bots to start and play a hand on a loaded 2-core machine) while the
+    other plays its hand and finishes, before that deadline."""
+    clock = TimeControl(per_move=0.2, bank=8.0, startup=5.0)
     allowance = clock.per_move + clock.bank
     hung = grpc_seats(lineup(misbehaving_bot("hang"), 0), tmp_path / "hung")
     timed = TimedSeat(hung[0].name, hung[0].address, hung[0].process)
