@@ -172,6 +172,7 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
     click.echo(f"{state}{summary.counted} matches counted ({summary.voided} void), {summary.requeued} back in the "
                f"queue, {summary.failed} failed" + ("; ranking stable" if summary.stable else ""), err=True)
     print_rows("Ladder", ranking_rows(store), STANDING_COLUMNS, False)
+    click.echo(BROWSER_HINT, err=True)
     if summary.interrupted and not forever:
         sys.exit(INTERRUPTED_EXIT)  # stopped before its goal: the shell's Ctrl-C convention
 
@@ -199,6 +200,8 @@ def _run_ladder(store: Store, stop: StopRule, settings: MatchSettings, mode: Mod
                         pool_factory(workers), workers=workers, rng=rng, on_progress=advance)
         return run.run(stop)
 
+
+BROWSER_HINT = "In a browser: `dehla serve` shows these rankings, the matches and their replays (it prints where)."
 
 INTERRUPTED_EXIT = 130
 """``dehla ladder run`` stopped by Ctrl-C before reaching ``--matches`` or stability (128 + SIGINT).
