@@ -70,12 +70,11 @@ def ranking(session: Session, all_versions: bool = False) -> list[Standing]:
         newest = select(BotVersion.bot_id, func.max(BotVersion.number).label("number")) \
             .group_by(BotVersion.bot_id).subquery()
         query = query.join(newest, (BotVersion.bot_id == newest.c.bot_id) & (BotVersion.number == newest.c.number))
-    rows = sorted(session.execute(query), key=lambda v: (-Skill(v.mu, v.sigma).conservative, v.id))
-    return [Standing(rank, v.name, v.author, f"#{v.number} ({v.label})", v.id,
-                     round(Skill(v.mu, v.sigma).conservative, 3), round(v.mu, 3), round(v.sigma, 3), v.matches,
-                     _rate(v.wins, v.draws, v.matches), v.faults,
-                     _when(v.last_played_at))
-            for rank, v in enumerate(rows, 1)]
+    rows = sorted(session.execute(query).tuples(), key=lambda v: (-Skill(v[3], v[4]).conservative, v[0]))
+    return [Standing(rank, name, author, f"#{number} ({label})", vid, round(Skill(mu, sigma).conservative, 3),
+                     round(mu, 3), round(sigma, 3), matches, _rate(wins, draws, matches), faults, _when(last))
+            for rank, (vid, number, label, mu, sigma, matches, wins, draws, faults, last, name, author)
+            in enumerate(rows, 1)]
 
 
 @dataclass(frozen=True, slots=True)
