@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from typing import Any
 
@@ -10,7 +10,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from arena.contract.status import OutcomeStatus
-from ladder.ratings import TeamResult
+from ladder.ratings import Skill, TeamResult
 from ladder.schema import Bot, BotVersion, FaultRow, Match, MatchStatus, Partnership, RatingChange, Result
 
 
@@ -48,7 +48,11 @@ class Standing:
     last_played: str | None
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """Its fields as a dict: shallow (every value is a plain one), not ``asdict``'s deep copy."""
+        return {name: getattr(self, name) for name in STANDING_FIELDS}
+
+
+STANDING_FIELDS = tuple(field.name for field in fields(Standing))
 
 
 def version_names(session: Session) -> dict[int, str]:
@@ -57,15 +61,20 @@ def version_names(session: Session) -> dict[int, str]:
 
 
 def ranking(session: Session, all_versions: bool = False) -> list[Standing]:
-    """Versions by conservative rating (mu - 3 sigma), best first; by default each bot's newest."""
-    versions = list(session.scalars(select(BotVersion))) if all_versions else active_versions(session)
-    bots = {b.id: b for b in session.scalars(select(Bot))}
-    versions.sort(key=lambda v: (-v.skill.conservative, v.id))
-    return [Standing(rank, bots[v.bot_id].name, bots[v.bot_id].author, f"#{v.number} ({v.label})", v.id,
-                     round(v.skill.conservative, 3),
-                     round(v.mu, 3), round(v.sigma, 3), v.matches, _rate(v.wins, v.draws, v.matches), v.faults,
-                     _when(v.last_played_at))
-            for rank, v in enumerate(versions, 1)]
+    """Versions by conservative rating (mu - 3 sigma), best first; by default each bot's newest.
+    One query of plain columns: a ladder-size leaderboard is read on every page view."""
+    query = select(BotVersion.id, BotVersion.number, BotVersion.label, BotVersion.mu, BotVersion.sigma,
+                   BotVersion.matches, BotVersion.wins, BotVersion.draws, BotVersion.faults,
+                   BotVersion.last_played_at, Bot.name, Bot.author).join(Bot, Bot.id == BotVersion.bot_id)
+    if not all_versions:
+        newest = select(BotVersion.bot_id, func.max(BotVersion.number).label("number")) \
+            .group_by(BotVersion.bot_id).subquery()
+        query = query.join(newest, (BotVersion.bot_id == newest.c.bot_id) & (BotVersion.number == newest.c.number))
+    rows = sorted(session.execute(query).tuples(), key=lambda v: (-Skill(v[3], v[4]).conservative, v[0]))
+    return [Standing(rank, name, author, f"#{number} ({label})", vid, round(Skill(mu, sigma).conservative, 3),
+                     round(mu, 3), round(sigma, 3), matches, _rate(wins, draws, matches), faults, _when(last))
+            for rank, (vid, number, label, mu, sigma, matches, wins, draws, faults, last, name, author)
+            in enumerate(rows, 1)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,8 +8,8 @@ from fastapi import APIRouter, Depends, Query
 from sqlalchemy.orm import Session
 
 from arena.web.match_detail import match_detail
-from arena.web.models import BotPage, MatchDetail, MatchList, PartnershipStanding, Problem, StandingModel
-from arena.web.queries import PartnershipSort, StandingSort, bot_page, leaderboard, match_list, partnership_rows
+from arena.web.models import BotPage, MatchDetail, MatchList, PartnershipList, Problem, StandingModel
+from arena.web.queries import PartnershipSort, StandingSort, bot_page, leaderboard, match_list, partnership_list
 from arena.web.store_access import reading_session, service_data
 from ladder.paths import ArenaData
 
@@ -20,7 +20,7 @@ DataDep = Annotated[ArenaData, Depends(service_data)]
 AllVersions = Annotated[bool, Query(alias="all", description="Include older versions of every bot.")]
 Descending = Annotated[bool, Query(alias="desc", description="Sort descending.")]
 Page = Annotated[int, Query(ge=1, description="From 1.")]
-PerPage = Annotated[int, Query(ge=1, le=200, description="Matches a page (1 to 200).")]
+PerPage = Annotated[int, Query(ge=1, le=200, description="Rows a page (1 to 200).")]
 
 
 @router.get("/leaderboard")
@@ -32,10 +32,10 @@ def leaderboard_rows(session: SessionDep, all_versions: AllVersions = False, pre
 
 
 @router.get("/partnerships")
-def partnerships(session: SessionDep, sort: PartnershipSort = PartnershipSort.RANK,
-                 descending: Descending = False) -> list[PartnershipStanding]:
-    """Partnerships that have played, with their synergy (docs/web.md)."""
-    return partnership_rows(session, sort=sort, descending=descending)
+def partnerships(session: SessionDep, sort: PartnershipSort = PartnershipSort.RANK, descending: Descending = False,
+                 page: Page = 1, per_page: PerPage = 50) -> PartnershipList:
+    """Partnerships that have played, with their synergy (docs/web.md), one page at a time."""
+    return partnership_list(session, page, per_page, sort=sort, descending=descending)
 
 
 @router.get("/bots/{name}")

@@ -59,6 +59,14 @@ class PartnershipStanding(_Model):
     last_played: str | None
 
 
+class PartnershipList(_Model):
+    page: int
+    per_page: int
+    total: int
+    pages: int
+    partnerships: list[PartnershipStanding]
+
+
 class MatchSummary(_Model):
     match_id: int
     status: str

@@ -18,7 +18,7 @@ from arena.web.queries import (
     bot_page,
     leaderboard,
     match_list,
-    partnership_rows,
+    partnership_list,
     presets,
 )
 from arena.web.records import UnreadableRecordError, read_record_bytes
@@ -73,22 +73,23 @@ def leaderboard_fragment(request: Request, session: SessionDep, all_versions: Al
 
 
 def _partnerships(request: Request, session: Session, template: str, sort: PartnershipSort,
-                  descending: bool) -> HTMLResponse:
-    rows = partnership_rows(session, sort=sort, descending=descending)
-    return _render(request, template, {"rows": rows, "sort": sort.value, "descending": descending,
-                                       "presets": presets(session), "tab": "partnerships"})
+                  descending: bool, page: int, per_page: int) -> HTMLResponse:
+    listing = partnership_list(session, page, per_page, sort=sort, descending=descending)
+    return _render(request, template, {"listing": listing, "rows": listing.partnerships, "sort": sort.value,
+                                       "descending": descending, "presets": presets(session),
+                                       "tab": "partnerships"})
 
 
 @router.get("/partnerships", response_class=HTMLResponse)
 def partnerships_page(request: Request, session: SessionDep, sort: PartnershipSort = PartnershipSort.RANK,
-                      descending: Descending = False) -> HTMLResponse:
-    return _partnerships(request, session, "partnerships.html", sort, descending)
+                      descending: Descending = False, page: Page = 1, per_page: PerPage = 50) -> HTMLResponse:
+    return _partnerships(request, session, "partnerships.html", sort, descending, page, per_page)
 
 
 @router.get("/fragments/partnerships", response_class=HTMLResponse)
 def partnerships_fragment(request: Request, session: SessionDep, sort: PartnershipSort = PartnershipSort.RANK,
-                          descending: Descending = False) -> HTMLResponse:
-    return _partnerships(request, session, "fragments/partnerships.html", sort, descending)
+                          descending: Descending = False, page: Page = 1, per_page: PerPage = 50) -> HTMLResponse:
+    return _partnerships(request, session, "fragments/partnerships.html", sort, descending, page, per_page)
 
 
 @router.get("/bots/{name}", response_class=HTMLResponse)

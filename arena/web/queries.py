@@ -10,10 +10,10 @@ import math
 from collections import Counter
 from datetime import datetime
 from enum import StrEnum
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from sqlalchemy import func, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, func, or_, select, true
+from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 
 from arena.contract.status import OutcomeStatus
 from arena.web.models import (
@@ -22,6 +22,7 @@ from arena.web.models import (
     Leaderboard,
     MatchList,
     MatchSummary,
+    PartnershipList,
     PartnershipStanding,
     RatingPoint,
     SeatBot,
@@ -31,7 +32,7 @@ from arena.web.models import (
 )
 from ladder.ratings import LADDER_PARAMS, TeamResult
 from ladder.schema import Bot, BotVersion, FaultRow, Match, Partnership, RatingChange, Result
-from ladder.views import active_versions, ranking
+from ladder.views import ranking
 
 Row = TypeVar("Row", StandingModel, PartnershipStanding)
 
@@ -76,8 +77,13 @@ class PartnershipSort(StrEnum):
 
 
 def presets(session: Session) -> list[str]:
-    """The rules presets the ladder has played, in name order."""
-    return sorted(session.scalars(select(Match.preset).distinct()))
+    """The rules presets the ladder has played, in name order: one index seek per preset
+    (``ix_matches_preset``) rather than a DISTINCT over every match."""
+    found: list[str] = []
+    while (following := session.scalar(select(func.min(Match.preset)).where(
+            Match.preset > found[-1] if found else true()))) is not None:
+        found.append(following)
+    return found
 
 
 def _sorted(rows: list[Row], key: str, descending: bool) -> list[Row]:
@@ -128,29 +134,77 @@ def predicted_mu(mu_a: float, mu_b: float) -> float:
     return start + ((mu_a - start) + (mu_b - start)) / math.sqrt(2)
 
 
+def _pages(total: int, page: int, per_page: int, what: str) -> int:
+    """How many pages ``total`` rows make; a page past the last is ``NotFoundError``."""
+    pages = max(1, math.ceil(total / per_page))
+    if page > pages:
+        raise NotFoundError(f"page {page} is past the last page ({pages}, {per_page} {what} a page)")
+    return pages
+
+
 def partnership_rows(session: Session, version_ids: set[int] | None = None,
-                     sort: PartnershipSort = PartnershipSort.RANK,
-                     descending: bool = False) -> list[PartnershipStanding]:
-    """Partnerships that have played, by conservative rating, with their synergy; ``version_ids``
-    keeps only those with a member among them (a bot's page)."""
-    query = select(Partnership).where(Partnership.matches > 0)
+                     sort: PartnershipSort = PartnershipSort.RANK, descending: bool = False,
+                     offset: int = 0, limit: int | None = None) -> list[PartnershipStanding]:
+    """Partnerships that have played, ranked by conservative rating, with their synergy; sorted
+    and cut to ``offset``/``limit`` in SQL (thousands of pairs on a ladder: a top-N sort, no
+    window function, which SQLite evaluates over every row). ``version_ids`` keeps only those
+    with a member among them (a bot's page), ranked among themselves."""
+    low, high = aliased(BotVersion), aliased(BotVersion)
+    conservative = Partnership.mu - 3 * Partnership.sigma
+    start = LADDER_PARAMS.mu
+    expected = start + ((low.mu - start) + (high.mu - start)) / math.sqrt(2)
+    keys = {PartnershipSort.RATING: conservative, PartnershipSort.MU: Partnership.mu,
+            PartnershipSort.SIGMA: Partnership.sigma, PartnershipSort.SYNERGY: Partnership.mu - expected,
+            PartnershipSort.MATCHES: Partnership.matches,
+            PartnershipSort.WIN_RATE: (Partnership.wins + 0.5 * Partnership.draws) / Partnership.matches,
+            PartnershipSort.LAST_PLAYED: _to_the_second(session, Partnership.last_played_at)}
+    played = Partnership.matches > 0
     if version_ids is not None:
-        query = query.where(or_(Partnership.low_id.in_(version_ids), Partnership.high_id.in_(version_ids)))
-    units = sorted(session.scalars(query), key=lambda p: (-p.skill.conservative, p.id))
-    members = _seat_bots(session, {vid for p in units for vid in (p.low_id, p.high_id)})
-    skills = {v.id: v for v in session.scalars(select(BotVersion).where(BotVersion.id.in_(members)))}
-    rows = []
-    for rank, unit in enumerate(units, 1):
-        low, high = skills[unit.low_id], skills[unit.high_id]
-        expected = predicted_mu(low.mu, high.mu)
-        spread = math.sqrt(unit.sigma**2 + (low.sigma**2 + high.sigma**2) / 2)
-        rows.append(PartnershipStanding(
-            rank=rank, partnership_id=unit.id, members=[members[unit.low_id], members[unit.high_id]],
-            rating=round(unit.skill.conservative, 3), mu=round(unit.mu, 3), sigma=round(unit.sigma, 3),
-            predicted_mu=round(expected, 3), synergy=round(unit.mu - expected, 3), synergy_sigma=round(spread, 3),
-            matches=unit.matches, win_rate=_rate(unit.wins, unit.draws, unit.matches),
-            last_played=when(unit.last_played_at)))
-    return _sorted(rows, sort.value, descending)
+        played = played & or_(Partnership.low_id.in_(version_ids), Partnership.high_id.in_(version_ids))
+    order = [conservative.desc(), Partnership.id] if not descending else [conservative, Partnership.id.desc()]
+    if sort is not PartnershipSort.RANK:  # missing values last either way, ties by rank in the sort's direction
+        key = keys[sort]
+        order = [key.is_(None), key.desc() if descending else key, *order]
+    query = select(Partnership, low.mu, low.sigma, high.mu, high.sigma) \
+        .join(low, low.id == Partnership.low_id).join(high, high.id == Partnership.high_id).where(played)
+    found = list(session.execute(query.order_by(*order).offset(offset).limit(limit)))
+    if sort is PartnershipSort.RANK and not descending:
+        ranks = {p.id: offset + place for place, (p, *_) in enumerate(found, 1)}
+    else:  # a rank is a place in the rating order: the ids in that order (no rows, no joins)
+        ids = session.scalars(select(Partnership.id).where(played).order_by(conservative.desc(), Partnership.id))
+        ranks = {pid: place for place, pid in enumerate(ids, 1)}
+    members = _seat_bots(session, {vid for p, *_ in found for vid in (p.low_id, p.high_id)})
+    return [_standing(p, members, low_mu, low_sigma, high_mu, high_sigma, ranks[p.id])
+            for p, low_mu, low_sigma, high_mu, high_sigma in found]
+
+
+def _to_the_second(session: Session, column: InstrumentedAttribute[datetime | None]) -> ColumnElement[Any]:
+    """A time as the pages show it (whole seconds), so that equal shown times tie and go by rank:
+    SQLite stores ``YYYY-MM-DD HH:MM:SS.ffffff`` text, PostgreSQL truncates a timestamp."""
+    if session.get_bind().dialect.name == "sqlite":
+        return func.substr(column, 1, 19)
+    return func.date_trunc("second", column)
+
+
+def _standing(unit: Partnership, members: dict[int, SeatBot], low_mu: float, low_sigma: float, high_mu: float,
+              high_sigma: float, rank: int) -> PartnershipStanding:
+    expected = predicted_mu(low_mu, high_mu)
+    spread = math.sqrt(unit.sigma**2 + (low_sigma**2 + high_sigma**2) / 2)
+    return PartnershipStanding(
+        rank=rank, partnership_id=unit.id, members=[members[unit.low_id], members[unit.high_id]],
+        rating=round(unit.skill.conservative, 3), mu=round(unit.mu, 3), sigma=round(unit.sigma, 3),
+        predicted_mu=round(expected, 3), synergy=round(unit.mu - expected, 3), synergy_sigma=round(spread, 3),
+        matches=unit.matches, win_rate=_rate(unit.wins, unit.draws, unit.matches),
+        last_played=when(unit.last_played_at))
+
+
+def partnership_list(session: Session, page: int, per_page: int, sort: PartnershipSort = PartnershipSort.RANK,
+                     descending: bool = False) -> PartnershipList:
+    """One page of partnerships in ``sort`` order; a page past the last is ``NotFoundError``."""
+    total = session.scalar(select(func.count()).select_from(Partnership).where(Partnership.matches > 0)) or 0
+    pages = _pages(total, page, per_page, "partnerships")
+    rows = partnership_rows(session, sort=sort, descending=descending, offset=(page - 1) * per_page, limit=per_page)
+    return PartnershipList(page=page, per_page=per_page, total=total, pages=pages, partnerships=rows)
 
 
 def _seat_bots(session: Session, version_ids: set[int]) -> dict[int, SeatBot]:
@@ -190,9 +244,7 @@ def summary(match: Match, result: Result | None, seat_bots: dict[int, SeatBot], 
 def match_list(session: Session, page: int, per_page: int) -> MatchList:
     """One page of matches, newest first; a page past the last is ``NotFoundError``."""
     total = session.scalar(select(func.count()).select_from(Match)) or 0
-    pages = max(1, math.ceil(total / per_page))
-    if page > pages:
-        raise NotFoundError(f"page {page} is past the last page ({pages}, {per_page} matches a page)")
+    pages = _pages(total, page, per_page, "matches")
     rows = match_summaries(session, offset=(page - 1) * per_page, limit=per_page)
     return MatchList(page=page, per_page=per_page, total=total, pages=pages, matches=rows)
 
@@ -204,7 +256,7 @@ def bot_page(session: Session, name: str, recent: int = 20) -> BotPage:
     versions = list(session.scalars(select(BotVersion).where(BotVersion.bot_id == bot.id)
                                     .order_by(BotVersion.number)))
     ids = {v.id for v in versions}
-    active = {v.id for v in active_versions(session)}
+    active = {versions[-1].id} if versions else set()  # a bot's active version is its newest (``active_versions``)
     changes = list(session.execute(
         select(RatingChange.version_id, RatingChange.match_id, RatingChange.mu_after, RatingChange.sigma_after,
                RatingChange.outcome).where(RatingChange.version_id.in_(ids)).order_by(RatingChange.id)))

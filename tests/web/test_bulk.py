@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select, update
+from sqlalchemy import event, func, select, update
 
+from arena.web.queries import PartnershipSort
 from ladder.ratings import RatingEnv
 from ladder.schema import Match, RatingChange
 from ladder.submit import submit
@@ -98,3 +101,70 @@ def test_the_refresh_fragment_shows_matches_committed_after_the_service_started(
     after = client.get("/fragments/matches").text
     assert 'data-match-id="2"' in after
     assert 'data-version-id' in client.get("/fragments/leaderboard").text
+
+
+def _python_sorted(rows: list[dict[str, Any]], key: str, descending: bool) -> list[int]:
+    """The order the pages had when they sorted in Python: by value then rank, missing values last."""
+    present = sorted((row for row in rows if row[key] is not None), key=lambda row: (row[key], row["rank"]),
+                     reverse=descending)
+    return [row["partnership_id"] for row in present + [row for row in rows if row[key] is None]]
+
+
+def test_partnership_pages_sort_in_sql_as_they_sorted_in_python(bulk: tuple[Path, TestClient]) -> None:
+    _, client = bulk
+    everything = client.get("/api/partnerships?per_page=200").json()
+    rows = everything["partnerships"]
+    assert len(rows) == everything["total"] >= 3 and everything["pages"] == 1
+    assert [row["rank"] for row in rows] == list(range(1, len(rows) + 1))
+    assert [row["rating"] for row in rows] == sorted((row["rating"] for row in rows), reverse=True)
+    for key in PartnershipSort:
+        for descending in (False, True):
+            pages = [client.get(f"/api/partnerships?sort={key.value}&desc={int(descending)}&page={page}&per_page=2")
+                     .json() for page in range(1, math.ceil(len(rows) / 2) + 1)]
+            shown = [row for page in pages for row in page["partnerships"]]
+            assert [row["partnership_id"] for row in shown] == _python_sorted(rows, key.value, descending)
+            assert {row["partnership_id"]: row["rank"] for row in shown} == {row["partnership_id"]: row["rank"]
+                                                                            for row in rows}
+    assert 'rel="next"' in client.get("/partnerships?per_page=2").text
+    second = client.get("/partnerships?page=2&per_page=2&sort=synergy").text
+    assert 'rel="prev"' in second and "hx-get" not in second.split("<main>")[1]
+    assert client.get("/api/partnerships?page=9&per_page=2").json()["detail"].startswith("page 9 is past the last")
+
+
+def _unindexed(statement: str, step: str) -> bool:
+    """A plan step that reads matches or rating history row by row with no index (SQLite calls a
+    full-table MIN "SEARCH matches"), other than the unfiltered match list's newest-first walk."""
+    words = step.split()
+    if words[:1] not in (["SCAN"], ["SEARCH"]) or words[1:2] not in (["matches"], ["rating_history"]):
+        return False
+    if "INDEX" in step or "PRIMARY KEY" in step:
+        return False
+    return not (step == "SCAN matches" and "WHERE" not in statement and "ORDER BY matches.id DESC" in statement
+                and "LIMIT" in statement)
+
+
+def test_the_pages_read_matches_and_rating_history_through_indexes(bulk: tuple[Path, TestClient]) -> None:
+    """No page scans the matches or rating history table: on a ladder-size store each scan costs
+    hundreds of milliseconds (bench/web.py). Allowed: a counting scan of an index (``COVERING INDEX``),
+    and the unfiltered newest-first walk of the primary key that a LIMIT stops (the match list)."""
+    _, client = bulk
+    engine = client.app.state.store.engine  # type: ignore[attr-defined]
+    statements: list[tuple[str, Any]] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, parameters: Any, _context: Any, _many: bool) -> None:
+        if statement.lstrip().upper().startswith("SELECT"):
+            statements.append((statement, parameters))
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        for url in ("/", "/api/leaderboard", "/partnerships", "/partnerships?sort=synergy", "/bots/s1", "/matches",
+                    "/matches/1"):
+            assert client.get(url).status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    with engine.connect() as connection:
+        plans = [(statement, [row[3] for row in connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {statement}",
+                                                                           parameters)])
+                 for statement, parameters in statements]
+    scans = [(statement, step) for statement, steps in plans for step in steps if _unindexed(statement, step)]
+    assert scans == []

@@ -52,7 +52,7 @@ def test_the_refresh_fragment_is_the_table_alone_and_follows_the_store(client: T
 
 
 def test_partnerships_show_synergy_as_documented(client: TestClient, played: ArenaData) -> None:
-    rows = client.get("/api/partnerships").json()
+    rows = client.get("/api/partnerships").json()["partnerships"]
     versions = {row["version_id"]: row for row in client.get("/api/leaderboard").json()}
     assert rows
     for row in rows:
