@@ -70,7 +70,7 @@ def ranking(session: Session, all_versions: bool = False) -> list[Standing]:
         newest = select(BotVersion.bot_id, func.max(BotVersion.number).label("number")) \
             .group_by(BotVersion.bot_id).subquery()
         query = query.join(newest, (BotVersion.bot_id == newest.c.bot_id) & (BotVersion.number == newest.c.number))
-    rows = sorted(session.execute(query).tuples(), key=lambda v: (-Skill(v[3], v[4]).conservative, v[0]))
+    rows = sorted(session.execute(query), key=lambda v: (-Skill(v[3], v[4]).conservative, v[0]))
     return [Standing(rank, name, author, f"#{number} ({label})", vid, round(Skill(mu, sigma).conservative, 3),
                      round(mu, 3), round(sigma, 3), matches, _rate(wins, draws, matches), faults, _when(last))
             for rank, (vid, number, label, mu, sigma, matches, wins, draws, faults, last, name, author)
