@@ -26,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from arena.web.app import create_app
@@ -68,6 +69,14 @@ def timed(client: TestClient, paths: Callable[[random.Random], str], requests: i
     return {"p50_ms": round(statistics.median(times), 2), "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2)}
 
 
+def cold_replay(app: FastAPI, rng: random.Random) -> str:
+    """A replay's data as its first viewer gets it: the service's replay cache emptied before the
+    request (the record read, checked and replayed, every step observed), any hand and perspective."""
+    app.state.replay_cache = None
+    seat = rng.choice(["all", "none", "0", "1", "2", "3"])
+    return f"/api/matches/{rng.randint(1, 100)}/hands/{rng.randint(1, 2)}/replay?seat={seat}"
+
+
 def route_missing(client: TestClient, path: str) -> bool:
     """The application has no route for ``path`` (its 404 says "no page at"; an unknown id says otherwise)."""
     response = client.get(path)
@@ -98,6 +107,7 @@ def main() -> None:
         "match_page": ("/matches/{match_id}", lambda rng: f"/matches/{rng.randint(1, match_count)}"),
         "replay_data": ("/api/matches/{match_id}/hands/{hand}/replay",
                         lambda rng: f"/api/matches/{rng.randint(1, match_count)}/hands/1/replay?seat=all"),
+        "replay_data_cold": ("/api/matches/{match_id}/hands/{hand}/replay", lambda rng: cold_replay(app, rng)),
     }
     timed_pages: dict[str, Callable[[random.Random], str]] = {}
     skipped: dict[str, str] = {}
