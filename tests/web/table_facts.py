@@ -47,14 +47,16 @@ class TableFacts:
     tricks_done: int
     hidden_trump: tuple[int, str] | None
     """The seat that put a trump face down and the card, while it is down."""
+    turned_up: str | None
+    """The face-down trump once turned up: public, though it goes back to its owner's hand."""
 
     def unseen_by(self, seat: int) -> frozenset[str]:
         """Cards ``seat`` may not know at this step: the other seats' hands and cards to come,
         and a face-down trump it did not put down."""
-        unseen = set().union(*(self.hands[other] | self.undealt[other] for other in range(4) if other != seat))
+        unseen: set[str] = set().union(*(self.hands[other] | self.undealt[other] for other in range(4) if other != seat))
         if self.hidden_trump is not None and self.hidden_trump[0] != seat:
             unseen.add(self.hidden_trump[1])
-        return frozenset(unseen)
+        return frozenset(unseen) - {self.turned_up}
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,11 +89,12 @@ def hand_records(data: ArenaData, match_id: int) -> list[dict[str, Any]]:
     return [line["record"] for line in hands]
 
 
-def match_ids(data: ArenaData) -> list[int]:
+def match_ids(data: ArenaData, preset: str | None = None) -> list[int]:
+    """The store's matches (of one rules preset if given), oldest first."""
     store = Store.open(data)
     try:
         with store.reading() as session:
-            return sorted(match.id for match in session.query(Match).all())
+            return sorted(match.id for match in session.query(Match).all() if preset in (None, match.preset))
     finally:
         store.engine.dispose()
 
@@ -134,6 +137,7 @@ def _facts(state: HandState, step: int, hidden: tuple[int, str] | None, *, finis
         captured=captured,
         tricks_done=len(state.tricks),
         hidden_trump=hidden,
+        turned_up=str(state.reveal.card) if state.reveal is not None else None,
     )
 
 

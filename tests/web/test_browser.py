@@ -11,6 +11,8 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -213,15 +215,18 @@ def test_a_seats_perspective_holds_no_other_seats_unplayed_card(page: Page, serv
     others = frozenset().union(*(steps[0].hands[seat] for seat in range(4) if seat != WATCHED_SEAT))
     assert others and cards_in(page.content(), others) == others
 
+    ends = trick_ends(steps)
+    press(page, "ArrowDown", ends[0])
     fetched = Fetched(page)
     page.locator(f"#perspective a[data-perspective='{WATCHED_SEAT}']").click()
     wait_loaded(page, str(WATCHED_SEAT))
-    ends = trick_ends(steps)
-    for end in ends[:sweep.trick]:
+    expect(page.locator("#step")).to_have_attribute("data-step", str(ends[0]))  # the step stays
+    check_table(page, steps[ends[0]], open_seats=range(WATCHED_SEAT, WATCHED_SEAT + 1))
+    assert_no_unseen_card(page, steps, WATCHED_SEAT, fetched)
+    for end in ends[1:sweep.trick]:
         press(page, "ArrowDown", end)
-        if end in (ends[0], sweep.step):
-            check_table(page, steps[end], open_seats=range(WATCHED_SEAT, WATCHED_SEAT + 1))
-            assert_no_unseen_card(page, steps, WATCHED_SEAT, fetched)
+    check_table(page, steps[sweep.step], open_seats=range(WATCHED_SEAT, WATCHED_SEAT + 1))
+    assert_no_unseen_card(page, steps, WATCHED_SEAT, fetched)
     for step in (sweep.step - 1, sweep.step - 2):  # back into the trick: two cards on the table
         press(page, "ArrowLeft", step)
     check_table(page, steps[sweep.step - 2], open_seats=range(WATCHED_SEAT, WATCHED_SEAT + 1))
@@ -230,6 +235,12 @@ def test_a_seats_perspective_holds_no_other_seats_unplayed_card(page: Page, serv
     press(page, "Home", 0)
     check_table(page, steps[0], open_seats=range(WATCHED_SEAT, WATCHED_SEAT + 1))
     assert_no_unseen_card(page, steps, WATCHED_SEAT, fetched)
+
+    page.locator("#perspective a[data-perspective=none]").click()  # no hands: nobody's cards
+    wait_loaded(page, "none")
+    check_table(page, steps[0], open_seats=range(0))
+    assert not cards_in(page.content(), frozenset().union(*steps[0].hands))
+    page.screenshot(path=artifacts / "replay-no-hands.png", full_page=True)
 
 
 def test_a_deep_link_opens_that_hand_step_and_perspective(page: Page, served: str, hands: Hands,
@@ -287,39 +298,111 @@ def test_the_duplicate_view_shows_both_tables_step_aligned(page: Page, served: s
     page.screenshot(path=artifacts / "replay-duplicate-seat-0.png", full_page=True)
 
 
-def test_the_pages_show_a_new_match_without_a_reload(browser: Browser, played: ArenaData, tmp_path: Path,
-                                                     artifacts: Path) -> None:
-    root = tmp_path / "live"
+HIDDEN_TRUMP = "dehla-pakad-hidden"
+"""The preset of the match the live test plays: its face-down trump is checked in the viewer."""
+
+
+@dataclass(frozen=True, slots=True)
+class Live:
+    """A copy of the played store that a ladder writes to while ``dehla serve`` shows it."""
+
+    data: ArenaData
+    url: str
+
+
+@pytest.fixture(scope="module")
+def live(played: ArenaData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    root = tmp_path_factory.mktemp("live") / "data"
     shutil.copytree(played.root, root)  # the session's store stays as it is
-    before = match_ids(ArenaData(root, f"sqlite:///{root / 'ladder.db'}"))
     with serving(root) as url:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        board, listing = context.new_page(), context.new_page()
-        board.goto(url)
-        listing.goto(f"{url}matches")
-        expect(listing.locator("tr[data-match-id]")).to_have_count(len(before))
-        played_by = {name: board.locator(f"tr:has(a[data-bot='{name}']) td[data-col=matches]")
-                     for name in ("heuristic", "random")}
+        yield Live(ArenaData(root, f"sqlite:///{root / 'ladder.db'}"), url)
+
+
+def ladder_run(data: ArenaData) -> subprocess.Popen[str]:
+    """A real ``dehla ladder run`` of one hidden-trump match, started, not waited for."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "arena", "ladder", "run", "--matches", "1", "--deals", "1", "--per-move", "0.5",
+         "--preset", HIDDEN_TRUMP, "--data", str(data.root), "--runner", "local"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_the_pages_show_a_new_match_without_a_reload(browser: Browser, live: Live, artifacts: Path) -> None:
+    before = match_ids(live.data)
+    assert not match_ids(live.data, HIDDEN_TRUMP)
+    url = live.url
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    board, listing = context.new_page(), context.new_page()
+    board.goto(url)
+    listing.goto(f"{url}matches")
+    expect(listing.locator("tr[data-match-id]")).to_have_count(len(before))
+    played_by = {name: board.locator(f"tr:has(a[data-bot='{name}']) td[data-col=matches]")
+                 for name in ("heuristic", "random")}
+    for count in played_by.values():
+        expect(count).to_have_text(str(len(before)))
+    for opened in (board, listing):
+        opened.evaluate("window.notReloaded = true")
+    ladder = ladder_run(live.data)
+    try:
+        rows = listing.locator("tr[data-match-id]")
+        expect(rows).to_have_count(len(before) + 1, timeout=90_000)
+        new = rows.first
+        assert int(new.get_attribute("data-match-id") or "0") not in before
+        expect(new.locator("td[data-col=preset]")).to_have_text(HIDDEN_TRUMP)
+        expect(new.locator("td[data-col=status]")).to_have_text("done", timeout=90_000)
         for count in played_by.values():
-            expect(count).to_have_text(str(len(before)))
+            expect(count).to_have_text(str(len(before) + 1), timeout=30_000)
         for opened in (board, listing):
-            opened.evaluate("window.notReloaded = true")
-        ladder = subprocess.Popen(
-            [sys.executable, "-m", "arena", "ladder", "run", "--matches", "1", "--deals", "1", "--per-move", "0.5",
-             "--data", str(root), "--runner", "local"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            rows = listing.locator("tr[data-match-id]")
-            expect(rows).to_have_count(len(before) + 1, timeout=90_000)
-            new = rows.first
-            assert int(new.get_attribute("data-match-id") or "0") not in before
-            expect(new.locator("td[data-col=status]")).to_have_text("done", timeout=90_000)
-            for count in played_by.values():
-                expect(count).to_have_text(str(len(before) + 1), timeout=30_000)
-            for opened in (board, listing):
-                assert opened.evaluate("window.notReloaded") is True, "the page was reloaded"
-            board.screenshot(path=artifacts / "live-leaderboard.png", full_page=True)
-            listing.screenshot(path=artifacts / "live-matches.png", full_page=True)
-        finally:
-            _, errors = ladder.communicate(timeout=180)
-            context.close()
+            assert opened.evaluate("window.notReloaded") is True, "the page was reloaded"
+        board.screenshot(path=artifacts / "live-leaderboard.png", full_page=True)
+        listing.screenshot(path=artifacts / "live-matches.png", full_page=True)
+    finally:
+        _, errors = ladder.communicate(timeout=180)
+        context.close()
+    assert ladder.returncode == 0, errors
+
+
+@pytest.fixture
+def hidden_trump_match(live: Live) -> int:
+    """The live store's hidden-trump match (played by the live test, or here when run alone)."""
+    if not match_ids(live.data, HIDDEN_TRUMP):
+        ladder = ladder_run(live.data)
+        _, errors = ladder.communicate(timeout=180)
         assert ladder.returncode == 0, errors
+    return match_ids(live.data, HIDDEN_TRUMP)[-1]
+
+
+def test_a_face_down_trump_stays_hidden_from_the_other_seats_until_turned_up(
+        page: Page, live: Live, hidden_trump_match: int, artifacts: Path) -> None:
+    steps = replayed(hand_records(live.data, hidden_trump_match)[0])
+    down = [facts for facts in steps if facts.hidden_trump is not None]
+    assert down, "the hidden-trump hand has no face-down trump"
+    at = next((facts for facts in down if facts.trick), down[0])  # cards played above the face-down card
+    assert at.hidden_trump is not None
+    holder, card = at.hidden_trump
+    seat = (holder + 1) % 4
+    fetched = Fetched(page)
+    page.goto(replay_url(live.url, hidden_trump_match, f"hand=1&step={at.step}&seat={seat}"))
+    wait_loaded(page, str(seat))
+    trump = page.locator("#trump")
+    expect(trump).to_have_attribute("data-state", "face-down")
+    expect(trump).to_have_attribute("data-suit", "")
+    expect(trump.locator("[data-card]")).to_have_count(0)
+    assert card in at.unseen_by(seat)
+    assert_no_unseen_card(page, steps, seat, fetched)
+    page.screenshot(path=artifacts / "replay-face-down-trump.png", full_page=True)
+
+    page.locator(f"#perspective a[data-perspective='{holder}']").click()  # its owner sees it
+    wait_loaded(page, str(holder))
+    expect(trump).to_have_attribute("data-state", "face-down")
+    assert cards(trump.locator("[data-card]")) == [card]
+
+    turned = next((facts for facts in steps[at.step:] if facts.hidden_trump is None), None)
+    if turned is not None:  # the reveal, seen by everyone
+        page.locator(f"#perspective a[data-perspective='{seat}']").click()
+        wait_loaded(page, str(seat))
+        for step in range(at.step + 1, turned.step + 1):
+            press(page, "ArrowRight", step)
+        expect(trump).to_have_attribute("data-state", "revealed")
+        assert cards(trump.locator("[data-card]")) == [card]
+        expect(page.locator("#events [data-kind=trump_revealed]")).to_have_count(1)
+        page.screenshot(path=artifacts / "replay-trump-revealed.png", full_page=True)
