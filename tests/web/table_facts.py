@@ -52,8 +52,9 @@ class TableFacts:
 
     def unseen_by(self, seat: int) -> frozenset[str]:
         """Cards ``seat`` may not know at this step: the other seats' hands and cards to come,
-        and a face-down trump it did not put down."""
-        unseen: set[str] = set().union(*(self.hands[other] | self.undealt[other] for other in range(4) if other != seat))
+        and a face-down trump it did not put down (once turned up, that card is public)."""
+        others = [other for other in range(4) if other != seat]
+        unseen: set[str] = set().union(*(self.hands[other] | self.undealt[other] for other in others))
         if self.hidden_trump is not None and self.hidden_trump[0] != seat:
             unseen.add(self.hidden_trump[1])
         return frozenset(unseen) - {self.turned_up}
