@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+import pytest
 
 from ladder.paths import ArenaData
 
@@ -24,3 +28,20 @@ def played_ladder(root: Path, preset: str = "dehla-pakad") -> ArenaData:
     dehla("ladder", "run", "--matches", str(LADDER_MATCHES), "--deals", "1", "--per-move", "0.5",
           "--preset", preset, *data)
     return ArenaData(root, f"sqlite:///{root / 'ladder.db'}")
+
+
+@contextmanager
+def serving(root: Path) -> Iterator[str]:
+    """A real ``dehla serve`` process on a free loopback port over the data folder ``root``: its URL."""
+    server = subprocess.Popen([sys.executable, "-m", "arena", "serve", "--port", "0", "--data", str(root)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    try:
+        line = server.stdout.readline()
+        if not line.startswith("Dehla Arena is at "):
+            server.kill()
+            pytest.fail(f"dehla serve did not start: {line!r} {server.communicate(timeout=10)[1]}")
+        yield line.split()[4]
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from ladder.paths import ArenaData
-from tests.web_helpers import played_ladder
+from tests.web_helpers import played_ladder, serving
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -26,16 +24,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> ArenaData:
 @pytest.fixture(scope="session")
 def served(played: ArenaData) -> Iterator[str]:
     """A real ``dehla serve`` process on a free loopback port over the played ladder: its URL."""
-    server = subprocess.Popen([sys.executable, "-m", "arena", "serve", "--port", "0", "--data", str(played.root)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert server.stdout is not None
-    line = server.stdout.readline()
-    if not line.startswith("Dehla Arena is at "):
-        server.kill()
-        pytest.fail(f"dehla serve did not start: {line!r} {server.communicate(timeout=10)[1]}")
-    yield line.split()[4]
-    server.terminate()
-    server.wait(timeout=10)
+    with serving(played.root) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
