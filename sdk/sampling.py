@@ -1,10 +1,13 @@
 """Imagined deals: place the cards a seat cannot see, consistently with everything it knows.
 
 A search bot asks "what could the other hands be?" many times per decision. ``Sampler`` answers
-with a ``Placement`` of the unseen cards (the other hands, the packets still to be dealt and a
-face-down trump the seat did not set) that respects every hand size, every void the seat has
-seen, every card whose holder is known, and (cut trump) the voids shown before the deal was
-completed. Each consistent placement is equally likely: the sampler is exact, not greedy.
+with a ``Placement`` of the unseen cards (the other hands, the packets still to be dealt, a
+face-down trump the seat did not set, and the maker's face-down discards it may not see) that
+respects every hand size, every void the seat has seen, every card whose holder is known, and
+(cut trump) the voids shown before the deal was completed. A face-down discard is a one-card
+place with its own voids: neither the led suit nor a suit its player had shown void in before
+(``CardTracker.face_down_slots``). Each consistent placement is equally likely: the sampler is
+exact, not greedy.
 
 How it stays exact and fast: cards of one suit are interchangeable for the constraints (voids are
 per suit), so a placement is drawn in two steps. First how many cards of each suit go to each
@@ -44,13 +47,16 @@ class Placement:
     undealt: tuple[CardMask, CardMask, CardMask, CardMask]
     hidden_card: Card | None
     """The face-down trump card while it is down (the seat's own one when it set it)."""
+    face_down: tuple[Card, ...] = ()
+    """The face-down discards this seat may not see, in the order played."""
 
 
 class InconsistentViewError(ValueError):
     """No placement of the unseen cards fits the observation (a bug or a forged view)."""
 
 
-# A slot is a destination with a size: ("hand", seat), ("undealt", seat) or ("hidden", holder).
+# A slot is a destination with a size: ("hand", seat), ("undealt", seat), ("hidden", holder) or
+# ("down", k), the k-th unseen face-down discard (size 1).
 _Slot = tuple[str, int]
 _Options = tuple[list[int], list[tuple[int, ...]], int]
 """Cumulative weights, the matching counts per constrained hand, and the total weight."""
@@ -70,6 +76,7 @@ class Sampler:
         "_hidden",
         "_limits",
         "_memo",
+        "_n_down",
         "_pool",
         "_suit_cards",
         "_suit_counts",
@@ -92,7 +99,8 @@ class Sampler:
         self._base_undealt = (0, 0, 0, 0)
         self._hidden: Card | None = tracker.own_hidden
 
-        constrained: list[int] = []
+        constrained: list[_Slot] = []
+        constrained_voids: list[int] = []
         caps: list[int] = []
         free_slots: list[_Slot] = []
         free_sizes: list[int] = []
@@ -103,7 +111,8 @@ class Sampler:
                     raise InconsistentViewError(f"seat {seat} is known to hold more cards than it has")
                 void_cards = _suits_mask(tracker.voids[seat]) & pool
                 if void_cards and room:
-                    constrained.append(seat)
+                    constrained.append(("hand", seat))
+                    constrained_voids.append(tracker.voids[seat])
                     caps.append(room)
                 elif room:
                     free_slots.append(("hand", seat))
@@ -114,6 +123,15 @@ class Sampler:
         if tracker.hidden_holder is not None and tracker.hidden_holder != me:
             free_slots.append(("hidden", tracker.hidden_holder))
             free_sizes.append(1)
+        for k, suits in enumerate(tracker.face_down_slots):
+            if _suits_mask(suits) & pool:
+                constrained.append(("down", k))
+                constrained_voids.append(suits)
+                caps.append(1)
+            else:
+                free_slots.append(("down", k))
+                free_sizes.append(1)
+        self._n_down = len(tracker.face_down_slots)
         if sum(caps) + sum(free_sizes) != pool.bit_count():
             raise InconsistentViewError(
                 f"{pool.bit_count()} unseen cards for {sum(caps) + sum(free_sizes)} places"
@@ -122,9 +140,7 @@ class Sampler:
         self._caps = tuple(caps)
         self._free_slots = tuple(free_slots)
         self._free_sizes = tuple(free_sizes)
-        allowed = [
-            tuple(j for j, seat in enumerate(constrained) if not tracker.voids[seat] >> s & 1) for s in range(4)
-        ]
+        allowed = [tuple(j for j, voids in enumerate(constrained_voids) if not voids >> s & 1) for s in range(4)]
         # One level per suit with unseen cards; the suit with the most choices goes last, where
         # its placement is forced by the room left (so it is never enumerated).
         levels = sorted(
@@ -209,6 +225,7 @@ class Sampler:
         hands = list(self._base_hands)
         undealt = list(self._base_undealt)
         hidden = self._hidden
+        down: list[Card | None] = [None] * self._n_down
         free: list[Card] = []
         constrained = self._constrained
         if not constrained:
@@ -235,8 +252,11 @@ class Sampler:
                     caps = tuple(c - n for c, n in zip(caps, dist, strict=True))
                 else:
                     free += cards
-            for j, seat in enumerate(constrained):
-                hands[seat] |= extra[j]
+            for j, (kind, index) in enumerate(constrained):
+                if kind == "hand":
+                    hands[index] |= extra[j]
+                else:
+                    down[index] = CARDS[extra[j].bit_length() - 1]
         slots = self._free_slots
         if len(slots) > 1:
             rng.shuffle(free)
@@ -246,6 +266,9 @@ class Sampler:
             pos += size
             if kind == "hidden":
                 hidden = CARDS[part[0]]
+                continue
+            if kind == "down":
+                down[seat] = CARDS[part[0]]
                 continue
             mask = 0
             for c in part:
@@ -258,6 +281,7 @@ class Sampler:
             (hands[0], hands[1], hands[2], hands[3]),
             (undealt[0], undealt[1], undealt[2], undealt[3]),
             hidden,
+            tuple(c for c in down if c is not None),
         )
 
     def state(self, placement: Placement) -> HandState:
@@ -265,6 +289,7 @@ class Sampler:
         return self._worlds.world(
             placement.hands, placement.undealt,
             None if placement.hidden_card is None else int(placement.hidden_card),
+            placement.face_down,
         )
 
     def states(self, rng: random.Random, n: int) -> list[HandState]:
@@ -336,7 +361,7 @@ def _cut_limits(obs: Observation, tracker: CardTracker) -> tuple[tuple[int, Card
         vmask = _suits_mask(suits)
         plays = [(s, c) for t in obs.tricks[completed_after:] for s, c in zip(t.seats, t.cards, strict=True)]
         plays += obs.current_trick
-        played_since = sum(1 for s, c in plays if s == seat and vmask >> c & 1)
+        played_since = sum(1 for s, c in plays if s == seat and c is not None and vmask >> c & 1)
         limit = new_cards - played_since
         if limit < tracker.hand_sizes[seat]:
             out.append((seat, vmask, limit))
