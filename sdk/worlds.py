@@ -60,13 +60,14 @@ def _with_face_down(obs: Observation, face_down: Sequence[int]) -> PublicHand:
     captured = [mask_of(obs.captured[0]), mask_of(obs.captured[1])]
     tricks: list[Trick] = []
     waiting = 0  # face-down cards of tricks still lying in the centre
-    for trick in obs.tricks:
-        if any(c is None for c in trick.cards):
-            filled: tuple[Card | None, ...] = tuple(next(cards) if c is None else c for c in trick.cards)
-            for old, new in zip(trick.cards, filled, strict=True):
+    for seen in obs.tricks:
+        trick = seen
+        if any(c is None for c in seen.cards):
+            filled: tuple[Card | None, ...] = tuple(next(cards) if c is None else c for c in seen.cards)
+            for old, new in zip(seen.cards, filled, strict=True):
                 if old is None and new is not None:
                     waiting |= 1 << new
-            trick = replace(trick, cards=filled)
+            trick = replace(seen, cards=filled)
         if trick.taken_by is not None:
             captured[trick.taken_by] |= waiting
             waiting = 0

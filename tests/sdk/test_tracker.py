@@ -160,7 +160,8 @@ def test_every_deduction_is_true_of_the_real_hand(name: str) -> None:
                     top = t.top_out(suit)
                     bits = unseen & SUIT_MASKS[suit]
                     assert top == (bits.bit_length() - 1 if bits else None)
-                assert (t.captured[0] | t.captured[1]) & TENS == (state.captured(0) | state.captured(1)) & TENS & ~veiled
+                seen_tens = (state.captured(0) | state.captured(1)) & TENS & ~veiled
+                assert (t.captured[0] | t.captured[1]) & TENS == seen_tens
 
 
 
