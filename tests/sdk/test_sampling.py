@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import pytest
 
@@ -118,7 +118,10 @@ def late_positions_with_voids() -> Iterator[Observation]:
                 break
 
 
-def check_uniform(observations: Iterable[Observation], rng: random.Random, want: int) -> int:
+def check_uniform(
+    observations: Iterable[Observation], rng: random.Random, want: int,
+    enumerate_all: Callable[[Observation], list[Placement]] | None = None,
+) -> int:
     """Sample each view's placements and compare with brute force: the same set (nothing
     inconsistent, nothing out of reach) at equal frequencies (chi-square). Views with 3 to 60
     placements count, each distinct view once; returns how many were checked (at most ``want``)."""
@@ -129,7 +132,7 @@ def check_uniform(observations: Iterable[Observation], rng: random.Random, want:
         if key in tried:
             continue
         tried.add(key)
-        everything = brute_force(obs)
+        everything = (enumerate_all or brute_force)(obs)
         sampler = Sampler(obs)
         assert sampler.count_unlimited() == len(everything)
         if not 3 <= len(everything) <= 60:
