@@ -104,7 +104,7 @@ def observe(state: HandState, seat: Seat, match: MatchScore | None = None) -> Ob
     current: tuple[tuple[Seat, Card | None], ...] = state.current_trick
     unseen = state.face_down_cards if seat != state.first_player and not state.is_over else 0
     if unseen:
-        current = tuple((s, None if unseen >> c & 1 else c) for s, c in current)  # type: ignore[operator]
+        current = tuple((s, None if unseen >> c & 1 else c) for s, c in state.current_trick)
         tricks = tuple(_veiled(t, unseen) for t in tricks)
         pile, captured = pile & ~unseen, (captured[0] & ~unseen, captured[1] & ~unseen)
     return Observation(
