@@ -14,6 +14,7 @@ VARIANTS: dict[str, Rules] = {name: rules_for(name) for name in PRESETS} | {
     "dehla-pakad direction=anticlockwise": rules_for("dehla-pakad", {"direction": "anticlockwise"}),
     "dehla-pakad-cut deck=short32": rules_for("dehla-pakad-cut", {"deck": "short32"}),
     "mendikot trump=first_discard": rules_for("mendikot", {"trump": "first_discard"}),
+    "court-piece-double-sir hide_from=full_hand": rules_for("court-piece-double-sir", {"hide_from": "full_hand"}),
     "mendikot trump=open_random": rules_for("mendikot", {"trump": "open_random"}),
     "mendikot trump=none": rules_for("mendikot", {"trump": "none"}),
 }

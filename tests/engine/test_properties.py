@@ -51,6 +51,7 @@ VARIANTS: dict[str, Rules] = {name: rules_for(name) for name in PRESETS} | {
     "court-piece-double-sir deck=short32": rules_for("court-piece-double-sir", {"deck": "short32"}),
     "dehla-pakad-hidden reveal=on_play": rules_for("dehla-pakad-hidden", {"reveal": "on_play"}),
     "mendikot-closed hide_from=first_packet": rules_for("mendikot-closed", {"hide_from": "first_packet"}),
+    "court-piece-double-sir hide_from=full_hand": rules_for("court-piece-double-sir", {"hide_from": "full_hand"}),
     "mendikot trump=first_discard": rules_for("mendikot", {"trump": "first_discard"}),
     "mendikot trump=open_random": rules_for("mendikot", {"trump": "open_random"}),
     "mendikot trump=none": rules_for("mendikot", {"trump": "none"}),

@@ -17,7 +17,7 @@ import pytest
 
 from arena.engine.actions import DOWN, PLAY, REVEAL, PlayCard, parse_action
 from arena.engine.cards import Card, cards_of
-from arena.engine.errors import IllegalActionError
+from arena.engine.errors import IllegalActionError, RulesError
 from arena.engine.hand import HandState
 from arena.engine.observation import observe
 from arena.engine.record import hand_record, replay_record
@@ -149,6 +149,18 @@ def test_the_option_belongs_to_an_on_request_hidden_trump() -> None:
     # Overriding the trump method (or the reveal) on top of the preset drops the option with it.
     assert rules_for("court-piece-double-sir", {"trump": "called"}).maker_discard is MakerDiscard.OPEN
     assert rules_for("court-piece-double-sir", {"reveal": "on_void"}).maker_discard is MakerDiscard.OPEN
+
+
+def test_a_face_down_discard_never_meets_an_on_play_trump() -> None:
+    """The two closed-trump rules of issue 11 exclude each other: an on_play trump is turned up
+    by its own play and nobody asks, so there is no caller to discard face down."""
+    refusal = "maker_discard=face_down applies only under reveal=on_request, not reveal=on_play"
+    with pytest.raises(RulesError, match=refusal):
+        rules_for("mendikot-closed", {"maker_discard": "face_down"})
+    assert rules_for("court-piece-double-sir", {"reveal": "on_play"}).maker_discard is MakerDiscard.OPEN
+    # hide_from is about the choice of the card, not its reveal: it goes with face-down discards.
+    both = rules_for("court-piece-double-sir", {"hide_from": "full_hand"})
+    assert both.maker_discard is MakerDiscard.FACE_DOWN and both.hide_from.value == "full_hand"
 
 
 def test_the_trick_winner_ignores_face_down_positions() -> None:

@@ -127,9 +127,10 @@ def test_on_play_and_hide_from_travel_as_their_1_2_numbers_both_ways() -> None:
     assert convert.rules_from_pb(explicit) == rules_for("mendikot-closed", {"hide_from": "first_packet"})
 
 
-def test_the_rules_of_the_older_presets_are_the_same_bytes_as_in_protocol_1_1() -> None:
-    # Additive: a 1.1 bot reads every older preset exactly as before (no field 14 is sent), and a
-    # 1.1 referee's hidden trump (no field 14) reads as the first packet.
+def test_the_older_presets_send_no_closed_trump_field_and_read_as_the_first_packet() -> None:
+    # Additive: no older preset sends field 14 or REVEAL_ON_PLAY (their only 1.2 field is
+    # maker_discard, 13, under reveal on_request), and a 1.1 referee's hidden trump (no field 14)
+    # reads as the first packet.
     for preset in PRESETS:
         if preset == "mendikot-closed":
             continue
