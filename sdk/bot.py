@@ -63,7 +63,7 @@ class BotView:
 
 class Bot(abc.ABC):
     """Subclass it and implement ``play``; ``call_trump`` and ``hide_trump`` have sensible
-    defaults (the longest suit of the first five cards). Exceptions are reported to the
+    defaults (the longest suit of the cards held then). Exceptions are reported to the
     referee as a crash of this decision, never swallowed silently."""
 
     name: str = "bot"
