@@ -25,7 +25,7 @@ from arena.contract.messages import (
     Termination,
 )
 from arena.contract.time_control import TimeControl
-from arena.engine.actions import CALL, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
+from arena.engine.actions import CALL, DOWN, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
 from arena.engine.cards import CARDS, Card, Suit
 from arena.engine.errors import ArenaError
 from arena.engine.hand import Decision, RevealReason, TrumpReveal, TrumpSetting
@@ -38,6 +38,7 @@ from arena.engine.rules import (
     Direction,
     HandResultRule,
     HideFrom,
+    MakerDiscard,
     Reveal,
     Rules,
     SweepLimits,
@@ -111,6 +112,30 @@ def _optional_card(card: int | None) -> PbEnum:
     return 0 if card is None else card + 1
 
 
+def _plays_to_pb(seats: Sequence[int], cards: Sequence[int | None], face_down: Sequence[int]) -> list[pb.Play]:
+    """Plays of one trick; a face-down card the seat may not see goes as CARD_UNSPECIFIED."""
+    plays = [pb.Play(seat=s, card=_optional_card(c)) for s, c in zip(seats, cards, strict=True)]
+    for position in face_down:
+        plays[position].face_down = True
+    return plays
+
+
+def _plays_from_pb(plays: Sequence[pb.Play], where: str) -> tuple[tuple[Card | None, ...], tuple[int, ...]]:
+    """The cards of one trick's plays (``None`` for an unseen face-down card) and the positions
+    played face down. Only a face-down play may leave its card unset."""
+    numbers = [p.card for p in plays]
+    face_down = tuple(i for i, p in enumerate(plays) if p.face_down)
+    if not face_down:
+        return _cards_from_pb(numbers, where), ()
+    cards: list[Card | None] = []
+    for i, (n, play) in enumerate(zip(numbers, plays, strict=True)):
+        if n == 0 and play.face_down:
+            cards.append(None)
+        else:
+            cards.append(card_from_pb(n, f"{where}[{i}]"))
+    return tuple(cards), face_down
+
+
 def suit_to_pb(suit: int | None) -> PbEnum:
     return 0 if suit is None else suit + 1
 
@@ -152,7 +177,7 @@ def _action_message(action: Action) -> pb.Action:
     """Shared, never changed: the message of an action, built once (an observation lists up to
     13 legal actions each decision; a message field copies what it is given)."""
     if isinstance(action, PlayCard):
-        return pb.Action(play_card=pb.PlayCard(card=card_to_pb(action.card)))
+        return pb.Action(play_card=pb.PlayCard(card=card_to_pb(action.card), face_down=action.face_down))
     if isinstance(action, CallTrump):
         return pb.Action(call_trump=pb.CallTrump(suit=suit_to_pb(action.suit)))
     if isinstance(action, HideTrump):
@@ -163,7 +188,8 @@ def _action_message(action: Action) -> pb.Action:
 def action_from_pb(message: pb.Action, where: str = "action") -> Action:
     kind = message.WhichOneof("kind")
     if kind == "play_card":
-        return PLAY[card_from_pb(message.play_card.card, f"{where}.play_card.card")]
+        card = card_from_pb(message.play_card.card, f"{where}.play_card.card")
+        return DOWN[card] if message.play_card.face_down else PLAY[card]
     if kind == "hide_trump":
         return HIDE[card_from_pb(message.hide_trump.card, f"{where}.hide_trump.card")]
     if kind == "call_trump":
@@ -178,13 +204,13 @@ def action_from_pb(message: pb.Action, where: str = "action") -> Action:
 _RULE_ENUMS: list[tuple[str, str, type[StrEnum]]] = [
     ("direction", "DIRECTION", Direction), ("deck", "DECK_KIND", DeckKind),
     ("trump", "TRUMP_METHOD", TrumpMethod), ("reveal", "REVEAL", Reveal),
-    ("hide_from", "HIDE_FROM", HideFrom),
+    ("hide_from", "HIDE_FROM", HideFrom), ("maker_discard", "MAKER_DISCARD", MakerDiscard),
     ("capture", "CAPTURE", Capture), ("sweep_limits", "SWEEP_LIMITS", SweepLimits),
     ("hand_result", "HAND_RESULT_RULE", HandResultRule), ("two_two", "TWO_TWO", TwoTwo),
 ]
 _PB_ENUM = {
     "direction": pb.Direction, "deck": pb.DeckKind, "trump": pb.TrumpMethod, "reveal": pb.Reveal,
-    "hide_from": pb.HideFrom,
+    "hide_from": pb.HideFrom, "maker_discard": pb.MakerDiscard,
     "capture": pb.Capture, "sweep_limits": pb.SweepLimits, "hand_result": pb.HandResultRule,
     "two_two": pb.TwoTwo,
 }
@@ -292,12 +318,16 @@ def observation_to_pb(obs: Observation) -> pb.Observation:
         trump_in_force=suit_to_pb(obs.trump_in_force),
         hidden_trump_card=_optional_card(obs.hidden_trump_card),
         must_play_trump=obs.must_play_trump, trick_number=obs.trick_number,
-        current_trick=[pb.Play(seat=s, card=card_to_pb(c)) for s, c in obs.current_trick],
+        current_trick=_plays_to_pb([s for s, _ in obs.current_trick], [c for _, c in obs.current_trick],
+                                   obs.current_face_down),
         tricks=[_trick_message(t) for t in obs.tricks], pile=[card_to_pb(c) for c in obs.pile],
         pile_tricks=obs.pile_tricks,
         captured=[pb.Cards(cards=[card_to_pb(c) for c in team]) for team in obs.captured],
         tens=obs.tens, tricks_won=obs.tricks_won, tricks_captured=obs.tricks_captured,
     )
+    if obs.pile_face_down or any(obs.captured_face_down):
+        message.pile_face_down = obs.pile_face_down
+        message.captured_face_down.extend(obs.captured_face_down)
     if obs.to_move is not None:
         message.to_move = obs.to_move
     if obs.hidden_trump_holder is not None:
@@ -317,6 +347,7 @@ def observation_to_pb(obs: Observation) -> pb.Observation:
 
 def observation_from_pb(message: pb.Observation, where: str = "observation") -> Observation:
     hidden = message.hidden_trump_card
+    current, current_down = _plays_from_pb(message.current_trick, f"{where}.current_trick")
     return Observation(
         rules=rules_from_pb(message.rules, f"{where}.rules"), seat=message.seat,
         dealer=message.dealer, first_player=message.first_player, to_move=_opt(message, "to_move"),
@@ -334,9 +365,7 @@ def observation_from_pb(message: pb.Observation, where: str = "observation") -> 
         hidden_trump_card=card_from_pb(hidden, f"{where}.hidden_trump_card") if hidden else None,
         reveal=_reveal_from_pb(message.reveal, f"{where}.reveal") if message.HasField("reveal") else None,
         must_play_trump=message.must_play_trump, trick_number=message.trick_number,
-        current_trick=tuple(zip((p.seat for p in message.current_trick),
-                                _cards_from_pb([p.card for p in message.current_trick], f"{where}.current_trick"),
-                                strict=True)),
+        current_trick=tuple(zip((p.seat for p in message.current_trick), current, strict=True)),
         tricks=tuple(_trick_from_pb(t, f"{where}.tricks[{i}]") for i, t in enumerate(message.tricks)),
         pile=_cards_from_pb(message.pile, f"{where}.pile"), pile_tricks=message.pile_tricks,
         streak_holder=_opt(message, "streak_holder"),
@@ -346,6 +375,10 @@ def observation_from_pb(message: pb.Observation, where: str = "observation") -> 
         tricks_captured=_pair(message.tricks_captured, f"{where}.tricks_captured"),
         result=result_from_pb(message.result, f"{where}.result") if message.HasField("result") else None,
         match=score_from_pb(message.match) if message.HasField("match") else None,
+        current_face_down=current_down,
+        pile_face_down=message.pile_face_down,
+        captured_face_down=(_pair(message.captured_face_down, f"{where}.captured_face_down")
+                            if message.captured_face_down else (0, 0)),
     )
 
 
@@ -364,7 +397,7 @@ def _trick_message(trick: Trick) -> pb.Trick:
 def _trick_to_pb(trick: Trick) -> pb.Trick:
     message = pb.Trick(
         number=trick.number, leader=trick.leader, winner=trick.winner,
-        plays=[pb.Play(seat=s, card=card_to_pb(c)) for s, c in zip(trick.seats, trick.cards, strict=True)],
+        plays=_plays_to_pb(trick.seats, trick.cards, trick.face_down),
         tricks_taken=trick.tricks_taken,
     )
     if trick.taken_by is not None:
@@ -390,9 +423,9 @@ _DECODED_TRICKS: dict[bytes, Trick] = {}
 
 def _decode_trick(message: pb.Trick, where: str) -> Trick:
     plays = message.plays
-    cards = _cards_from_pb([p.card for p in plays], f"{where}.plays")
+    cards, face_down = _plays_from_pb(plays, f"{where}.plays")
     return Trick(message.number, message.leader, tuple(p.seat for p in plays), cards,
-                 message.winner, _opt(message, "taken_by"), message.tricks_taken)
+                 message.winner, _opt(message, "taken_by"), message.tricks_taken, face_down)
 
 
 def _setting_to_pb(setting: TrumpSetting) -> pb.TrumpSetting:

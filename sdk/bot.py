@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass
 
 from arena.contract.messages import HandEnd, MatchEnd, MatchStart
-from arena.engine.actions import CALL, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard, RevealTrump
+from arena.engine.actions import CALL, DOWN, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard, RevealTrump
 from arena.engine.cards import Card, Suit
 from arena.engine.hand import Decision
 from arena.engine.observation import Observation
@@ -35,8 +35,25 @@ class BotView:
 
     @property
     def legal_cards(self) -> tuple[Card, ...]:
-        """Cards that may be played (or set face down) now, lowest suit and rank first."""
-        return tuple(a.card for a in self.observation.legal_actions if isinstance(a, PlayCard | HideTrump))
+        """Cards that may be played (or set face down as the trump) now, lowest suit and rank
+        first. A card that may also be discarded face down is listed once (``face_down_cards``)."""
+        return tuple(
+            a.card for a in self.observation.legal_actions
+            if isinstance(a, HideTrump) or (isinstance(a, PlayCard) and not a.face_down)
+        )
+
+    @property
+    def face_down_cards(self) -> tuple[Card, ...]:
+        """Cards this seat may discard face down now (the trump maker unable to follow, under
+        ``maker_discard: face_down``); empty otherwise."""
+        return tuple(a.card for a in self.observation.legal_actions if isinstance(a, PlayCard) and a.face_down)
+
+    def unseen_if_allowed(self, card: Card) -> Card | PlayCard:
+        """``card`` face down where that is legal, else ``card``. Such a discard cannot win
+        whether it is seen or not (it is off the led suit and no trump counts while the trump is
+        down), so playing it unseen only keeps the trump suit from the other seats."""
+        action = DOWN[card]
+        return action if action in self.observation.legal_actions else card
 
     @property
     def may_reveal(self) -> bool:
@@ -46,7 +63,7 @@ class BotView:
 
 class Bot(abc.ABC):
     """Subclass it and implement ``play``; ``call_trump`` and ``hide_trump`` have sensible
-    defaults (the longest suit of the first five cards). Exceptions are reported to the
+    defaults (the longest suit of the cards held then). Exceptions are reported to the
     referee as a crash of this decision, never swallowed silently."""
 
     name: str = "bot"
@@ -66,8 +83,9 @@ class Bot(abc.ABC):
         return max((c for c in view.hand if c.suit == suit), key=lambda c: c.rank)
 
     @abc.abstractmethod
-    def play(self, view: BotView) -> Card | RevealTrump:
-        """Play a card from ``view.legal_cards`` (or return ``REVEAL`` when ``view.may_reveal``)."""
+    def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
+        """Play a card from ``view.legal_cards`` (or return ``REVEAL`` when ``view.may_reveal``,
+        or ``DOWN[card]`` for a card of ``view.face_down_cards``)."""
 
     def on_hand_end(self, end: HandEnd) -> None:
         """Called after each hand with its result and all four hands."""

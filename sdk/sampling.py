@@ -1,12 +1,15 @@
 """Imagined deals: place the cards a seat cannot see, consistently with everything it knows.
 
 A search bot asks "what could the other hands be?" many times per decision. ``Sampler`` answers
-with a ``Placement`` of the unseen cards (the other hands, the packets still to be dealt and a
-face-down trump the seat did not set) that respects every hand size, every void the seat has
-seen, every card whose holder is known, (cut trump) the voids shown before the deal was
-completed, and (``reveal: on_play``) the suits a face-down trump can be of given the trick
-winners it decided (``CardTracker.hidden_suits``). Each consistent placement is equally likely:
-the sampler is exact, not greedy.
+with a ``Placement`` of the unseen cards (the other hands, the packets still to be dealt, a
+face-down trump the seat did not set, and the maker's face-down discards it may not see) that
+respects every hand size, every void the seat has seen, every card whose holder is known, (cut
+trump) the voids shown before the deal was completed, and (``reveal: on_play``) the suits a
+face-down trump can be of given the trick winners it decided (``CardTracker.hidden_suits``). A
+face-down discard is a one-card place with its own voids: neither the led suit nor a suit its
+player had shown void in before (``CardTracker.face_down_slots``); an on_play trump is a
+one-card place barred from the suits the winners exclude. Each consistent placement is equally
+likely: the sampler is exact, not greedy.
 
 How it stays exact and fast: cards of one suit are interchangeable for the constraints (voids are
 per suit), so a placement is drawn in two steps. First how many cards of each suit go to each
@@ -47,13 +50,16 @@ class Placement:
     undealt: tuple[CardMask, CardMask, CardMask, CardMask]
     hidden_card: Card | None
     """The face-down trump card while it is down (the seat's own one when it set it)."""
+    face_down: tuple[Card, ...] = ()
+    """The face-down discards this seat may not see, in the order played."""
 
 
 class InconsistentViewError(ValueError):
     """No placement of the unseen cards fits the observation (a bug or a forged view)."""
 
 
-# A slot is a destination with a size: ("hand", seat), ("undealt", seat) or ("hidden", holder).
+# A slot is a destination with a size: ("hand", seat), ("undealt", seat), ("hidden", holder) or
+# ("down", k), the k-th unseen face-down discard (size 1).
 _Slot = tuple[str, int]
 _Options = tuple[list[int], list[tuple[int, ...]], int]
 """Cumulative weights, the matching counts per constrained hand, and the total weight."""
@@ -73,6 +79,7 @@ class Sampler:
         "_hidden",
         "_limits",
         "_memo",
+        "_n_down",
         "_pool",
         "_suit_cards",
         "_suit_counts",
@@ -123,6 +130,9 @@ class Sampler:
         if tracker.hidden_holder is not None and tracker.hidden_holder != me:
             # An on_play trump: only the suits the trick winners (and the holder's voids) allow.
             place(("hidden", tracker.hidden_holder), 1, 0xF & ~tracker.hidden_suits)
+        for k, suits in enumerate(tracker.face_down_slots):
+            place(("down", k), 1, suits)
+        self._n_down = len(tracker.face_down_slots)
         if sum(caps) + sum(free_sizes) != pool.bit_count():
             raise InconsistentViewError(
                 f"{pool.bit_count()} unseen cards for {sum(caps) + sum(free_sizes)} places"
@@ -216,6 +226,7 @@ class Sampler:
         hands = list(self._base_hands)
         undealt = list(self._base_undealt)
         hidden = self._hidden
+        down: list[Card | None] = [None] * self._n_down
         free: list[Card] = []
         constrained = self._constrained
         if not constrained:
@@ -242,11 +253,13 @@ class Sampler:
                     caps = tuple(c - n for c, n in zip(caps, dist, strict=True))
                 else:
                     free += cards
-            for (kind, seat), mask in zip(constrained, extra, strict=True):
-                if kind == "hidden":
+            for (kind, index), mask in zip(constrained, extra, strict=True):
+                if kind == "hand":
+                    hands[index] |= mask
+                elif kind == "hidden":
                     hidden = CARDS[mask.bit_length() - 1]
                 else:
-                    hands[seat] |= mask
+                    down[index] = CARDS[mask.bit_length() - 1]
         slots = self._free_slots
         if len(slots) > 1:
             rng.shuffle(free)
@@ -256,6 +269,9 @@ class Sampler:
             pos += size
             if kind == "hidden":
                 hidden = CARDS[part[0]]
+                continue
+            if kind == "down":
+                down[seat] = CARDS[part[0]]
                 continue
             mask = 0
             for c in part:
@@ -268,6 +284,7 @@ class Sampler:
             (hands[0], hands[1], hands[2], hands[3]),
             (undealt[0], undealt[1], undealt[2], undealt[3]),
             hidden,
+            tuple(c for c in down if c is not None),
         )
 
     def state(self, placement: Placement) -> HandState:
@@ -275,6 +292,7 @@ class Sampler:
         return self._worlds.world(
             placement.hands, placement.undealt,
             None if placement.hidden_card is None else int(placement.hidden_card),
+            placement.face_down,
         )
 
     def states(self, rng: random.Random, n: int) -> list[HandState]:
@@ -346,7 +364,7 @@ def _cut_limits(obs: Observation, tracker: CardTracker) -> tuple[tuple[int, Card
         vmask = _suits_mask(suits)
         plays = [(s, c) for t in obs.tricks[completed_after:] for s, c in zip(t.seats, t.cards, strict=True)]
         plays += obs.current_trick
-        played_since = sum(1 for s, c in plays if s == seat and vmask >> c & 1)
+        played_since = sum(1 for s, c in plays if s == seat and c is not None and vmask >> c & 1)
         limit = new_cards - played_since
         if limit < tracker.hand_sizes[seat]:
             out.append((seat, vmask, limit))

@@ -56,6 +56,9 @@ class CardTracker:
     ``voids[s]`` is the set of suits in which seat ``s`` can hold no *unknown* card: it failed to
     follow them (or asked for the trump and then played no trump). A known card can still make a
     "void" seat able to follow: use ``may_follow`` rather than ``voids`` to ask that question.
+
+    A card the trump maker discarded face down that this seat may not see is in ``out`` too (it
+    is in no hand: ``face_down_slots`` says where it lies and which suits it cannot be).
     """
 
     seat: Seat
@@ -110,7 +113,8 @@ class CardTracker:
     leader: Seat | None
     """Who led the trick in progress (``None`` before its first card)."""
     led: Suit | None
-    current_trick: tuple[tuple[Seat, Card], ...]
+    current_trick: tuple[tuple[Seat, Card | None], ...]
+    """The plays of the trick in progress (``None``: a face-down card this seat may not see)."""
     winning: tuple[Seat, Card] | None
     """Who is winning the trick in progress, with which card (the engine's rules, including a
     trump-suit card played before an on-request reveal not counting as a trump)."""
@@ -119,6 +123,10 @@ class CardTracker:
     trump); -1 if no card."""
     to_play: tuple[Seat, ...]
     """The seats still to play to the trick in progress after the seat to move, in order."""
+    face_down_slots: tuple[SuitSet, ...] = ()
+    """One entry per face-down discard this seat may not see, in the order played: the suits it
+    cannot be. The maker played it because it could not follow, out of its hand at that moment,
+    so it is of neither the led suit nor any suit the maker had already shown void in."""
 
     # --------------------------------------------------------------- building
     @classmethod
@@ -129,10 +137,10 @@ class CardTracker:
         seat = obs.seat
         hand = mask_of(obs.hand)
         own_hidden = obs.hidden_trump_card if obs.hidden_trump_holder == seat else None
-        trick_cards = mask_of(c for _, c in obs.current_trick)
+        trick_cards = mask_of(c for _, c in obs.current_trick if c is not None)
         played = trick_cards
         for trick in obs.tricks:
-            played |= mask_of(trick.cards)
+            played |= mask_of(c for c in trick.cards if c is not None)
         out = rules.deck_mask & ~hand & ~played
         if own_hidden is not None:
             out &= ~(1 << own_hidden)
@@ -142,12 +150,13 @@ class CardTracker:
         if setting is not None and setting.card is not None and setting.seat is not None and out >> setting.card & 1:
             known[setting.seat] |= 1 << setting.card
 
-        voids, early = _voids(obs)
+        voids, early, face_down_slots = _voids(obs)
         hidden_suits = _hidden_suits(obs, voids)
         trump, active = obs.trump, obs.trump_in_force
         if rules.reveal is Reveal.ON_PLAY and active is None and hidden_suits.bit_count() == 1:
             trump = active = Suit(hidden_suits.bit_length() - 1)  # the winners leave one suit
-        led = obs.current_trick[0][1].suit if obs.current_trick else None
+        lead = obs.current_trick[0][1] if obs.current_trick else None
+        led = lead.suit if lead is not None else None
         winner, best = _winning(obs, active)
         direction = rules.direction
         to_move = obs.to_move
@@ -193,6 +202,7 @@ class CardTracker:
             winning=winner,
             best_key=best,
             to_play=to_play,
+            face_down_slots=face_down_slots,
         )
 
     # --------------------------------------------------------------- queries
@@ -301,15 +311,18 @@ class CardTracker:
 PerSeat = tuple[int, int, int, int]
 
 
-def _voids(obs: Observation) -> tuple[PerSeat, PerSeat]:
-    """Suits each seat failed to follow, split at the completion of a cut-trump deal."""
+def _voids(obs: Observation) -> tuple[PerSeat, PerSeat, tuple[SuitSet, ...]]:
+    """Suits each seat failed to follow, split at the completion of a cut-trump deal; and for
+    each unseen face-down discard, the suits it cannot be (its player's voids at that moment,
+    the led suit among them: a face-down card is played only by a maker who cannot follow)."""
     voids = [0, 0, 0, 0]
     early = [0, 0, 0, 0]
     completed_after = 0
     setting = obs.trump_setting
     if obs.rules.trump is TrumpMethod.CUT and setting is not None and not any(obs.cards_to_come):
         completed_after = setting.trick
-    tricks: list[tuple[int, tuple[Seat, ...], tuple[Card, ...]]] = [
+    slots: list[SuitSet] = []
+    tricks: list[tuple[int, tuple[Seat, ...], tuple[Card | None, ...]]] = [
         (t.number, t.seats, t.cards) for t in obs.tricks
     ]
     if obs.current_trick:
@@ -319,10 +332,12 @@ def _voids(obs: Observation) -> tuple[PerSeat, PerSeat]:
             tuple(c for _, c in obs.current_trick),
         ))
     for number, seats, cards in tricks:
-        led = cards[0] // 13
+        led = cards[0] // 13  # type: ignore[operator]  # a lead is never face down
         target = early if number <= completed_after else voids
         for seat, card in zip(seats[1:], cards[1:], strict=True):
-            if card // 13 != led:
+            if card is None:
+                slots.append(voids[seat] | 1 << led)
+            if card is None or card // 13 != led:
                 target[seat] |= 1 << led
     reveal = obs.reveal
     if reveal is not None and reveal.reason is RevealReason.REQUEST:
@@ -330,10 +345,12 @@ def _voids(obs: Observation) -> tuple[PerSeat, PerSeat]:
         trump = reveal.card // 13
         for number, seats, cards in tricks:
             if number == reveal.trick and reveal.position < len(cards):
-                if seats[reveal.position] == reveal.seat and cards[reveal.position] // 13 != trump:
+                card = cards[reveal.position]
+                if seats[reveal.position] == reveal.seat and card is not None and card // 13 != trump:
                     voids[reveal.seat] |= 1 << trump
                 break
-    return (voids[0], voids[1], voids[2], voids[3]), (early[0], early[1], early[2], early[3])
+    per_seat = (voids[0], voids[1], voids[2], voids[3])
+    return per_seat, (early[0], early[1], early[2], early[3]), tuple(slots)
 
 
 def _winning(obs: Observation, trump: Suit | None) -> tuple[tuple[Seat, Card] | None, int]:
@@ -343,8 +360,12 @@ def _winning(obs: Observation, trump: Suit | None) -> tuple[tuple[Seat, Card] | 
         return None, -1
     active = NO_SUIT if trump is None else int(trump)
     trump_from = trump_counts_from(obs.rules, obs.reveal, len(obs.tricks) + 1)
-    best = trick_best([card for _, card in obs.current_trick], active, trump_from)
-    return obs.current_trick[best & 3], best >> 2
+    face_down = sum(1 << i for i in obs.current_face_down)
+    cards = [0 if card is None else card for _, card in obs.current_trick]  # ignored where face down
+    best = trick_best(cards, active, trump_from, face_down)
+    seat, card = obs.current_trick[best & 3]
+    assert card is not None, "a face-down card never wins"
+    return (seat, card), best >> 2
 
 
 def _hidden_suits(obs: Observation, voids: PerSeat) -> SuitSet:
@@ -358,10 +379,13 @@ def _hidden_suits(obs: Observation, voids: PerSeat) -> SuitSet:
         return 0xF  # no trick is decided by it while it is down
     suits = 0xF & ~voids[holder]
     for trick in obs.tricks:
-        cards = [int(c) for c in trick.cards]
+        # No face-down discard under on_play (maker_discard applies only to on_request); the
+        # mask keeps the reading right should one ever be there.
+        cards = [0 if c is None else int(c) for c in trick.cards]
+        face_down = sum(1 << i for i in trick.face_down)
         position = trick.seats.index(trick.winner)
         for suit in range(4):
-            if suits >> suit & 1 and trick_best(cards, suit) & 3 != position:
+            if suits >> suit & 1 and trick_best(cards, suit, 0, face_down) & 3 != position:
                 suits &= ~(1 << suit)
     return suits
 

@@ -14,6 +14,7 @@ VARIANTS: dict[str, Rules] = {name: rules_for(name) for name in PRESETS} | {
     "dehla-pakad direction=anticlockwise": rules_for("dehla-pakad", {"direction": "anticlockwise"}),
     "dehla-pakad-cut deck=short32": rules_for("dehla-pakad-cut", {"deck": "short32"}),
     "mendikot trump=first_discard": rules_for("mendikot", {"trump": "first_discard"}),
+    "court-piece-double-sir hide_from=full_hand": rules_for("court-piece-double-sir", {"hide_from": "full_hand"}),
     "mendikot trump=open_random": rules_for("mendikot", {"trump": "open_random"}),
     "mendikot trump=none": rules_for("mendikot", {"trump": "none"}),
 }
@@ -30,3 +31,11 @@ def playout(rules: Rules, seed: int) -> Iterator[HandState]:
 
 def suits_mask(suits: int) -> CardMask:
     return sum(SUIT_MASKS[s] for s in range(4) if suits >> s & 1)
+
+
+def real_face_down(state: HandState, seat: int) -> tuple[int, ...]:
+    """The face-down discards ``seat`` may not see, in the order played (its real placement)."""
+    if seat == state.first_player or state.is_over:
+        return ()
+    down = [int(t.cards[i]) for t in state.tricks for i in t.face_down]  # type: ignore[arg-type]
+    return (*down, *(int(state.current_trick[i][1]) for i in state.current_face_down))

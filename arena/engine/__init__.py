@@ -7,6 +7,7 @@ HandState, Card, rules_for``); the modules behind it may move. Deals come from e
 
 from arena.engine.actions import (
     CALL,
+    DOWN,
     HIDE,
     PLAY,
     REVEAL,
@@ -57,6 +58,7 @@ from arena.engine.rules import (
     Direction,
     HandResultRule,
     HideFrom,
+    MakerDiscard,
     Reveal,
     Rules,
     SweepLimits,
@@ -81,12 +83,13 @@ from arena.engine.trick import (
 )
 
 __all__ = [
-    "ACES", "CALL", "CARDS", "FULL_DECK", "HIDE", "NO_SUIT", "PLAY", "PRESETS", "PRESET_SUMMARIES", "REVEAL", "SEATS",
+    "ACES", "CALL", "CARDS", "DOWN", "FULL_DECK", "HIDE", "NO_SUIT", "PLAY", "PRESETS", "PRESET_SUMMARIES", "REVEAL",
+    "SEATS",
     "SHORT_DECK", "SUIT_MASKS", "TENS", "TRUMP_BONUS", "Action", "ArenaError", "CallTrump", "Capture", "Card",
     "CardMask", "Deal", "DealError", "Decision", "Direction", "FormatKind", "HandOutcome", "HandResult",
     "HandResultRule", "HandState", "HideFrom", "HideTrump", "IllegalActionError", "InvalidActionError",
-    "InvalidCardError",
-    "MatchFormat", "MatchFormatError", "MatchScore", "Observation", "PlayCard", "PublicHand", "Rank", "RecordError",
+    "InvalidCardError", "MakerDiscard", "MatchFormat", "MatchFormatError", "MatchScore", "Observation", "PlayCard",
+    "PublicHand", "Rank", "RecordError",
     "Reveal", "RevealReason", "RevealTrump", "Rules", "RulesError", "Seat", "SelfPlaySummary", "Suit", "SweepLimits",
     "Team", "Trick", "TrickBest", "TrumpMethod", "TrumpReveal", "TrumpSetting", "TwoTwo", "cards_of", "choose_index",
     "claims_pile", "decide_hand", "derive_seed", "format_cards", "hand_record", "make_rules", "mask_of",

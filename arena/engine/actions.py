@@ -1,7 +1,7 @@
 """Actions a seat can take, as small immutable values with a text round trip.
 
-Every action value is a shared singleton (``PLAY[card]``, ``CALL[suit]``, ``HIDE[card]``,
-``REVEAL``), so legal-action lists allocate nothing on the hot path.
+Every action value is a shared singleton (``PLAY[card]``, ``DOWN[card]``, ``CALL[suit]``,
+``HIDE[card]``, ``REVEAL``), so legal-action lists allocate nothing on the hot path.
 """
 
 from __future__ import annotations
@@ -15,12 +15,14 @@ from arena.engine.errors import InvalidActionError, InvalidCardError
 
 @dataclass(frozen=True, slots=True)
 class PlayCard:
-    """Play a card to the current trick (or lead it)."""
+    """Play a card to the current trick (or lead it). ``face_down``: the caller of a hidden trump
+    who cannot follow discards it unseen (``maker_discard: face_down``); it cannot win."""
 
     card: Card
+    face_down: bool = False
 
     def __str__(self) -> str:
-        return f"play {self.card}"
+        return f"play {self.card} down" if self.face_down else f"play {self.card}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,13 +56,15 @@ class RevealTrump:
 Action: TypeAlias = PlayCard | CallTrump | HideTrump | RevealTrump
 
 PLAY: tuple[PlayCard, ...] = tuple(PlayCard(c) for c in CARDS)
+DOWN: tuple[PlayCard, ...] = tuple(PlayCard(c, face_down=True) for c in CARDS)
 HIDE: tuple[HideTrump, ...] = tuple(HideTrump(c) for c in CARDS)
 CALL: tuple[CallTrump, ...] = tuple(CallTrump(s) for s in Suit)
 REVEAL = RevealTrump()
 
 
 def parse_action(text: str) -> Action:
-    """Parse ``play 10H``, ``call S``, ``hide 10H`` or ``reveal``; a bare card means play."""
+    """Parse ``play 10H``, ``play 10H down``, ``call S``, ``hide 10H`` or ``reveal``; a bare card
+    means play."""
     if not isinstance(text, str):
         raise InvalidActionError(f"{text!r} is not an action (expected text such as 'play 10H')")
     words = text.split()
@@ -77,8 +81,10 @@ def parse_action(text: str) -> Action:
                 return HIDE[Card.parse(arg)]
             if verb == "call":
                 return CALL[Suit.parse(arg)]
+        if len(words) == 3 and words[0].lower() == "play" and words[2].lower() == "down":
+            return DOWN[Card.parse(words[1])]
     except InvalidCardError as exc:
         raise InvalidActionError(f"{text!r} is not an action: {exc}") from None
     raise InvalidActionError(
-        f"{text!r} is not an action (expected 'play CARD', 'call SUIT', 'hide CARD' or 'reveal')"
+        f"{text!r} is not an action (expected 'play CARD', 'play CARD down', 'call SUIT', 'hide CARD' or 'reveal')"
     )

@@ -15,13 +15,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from arena.engine.actions import CALL, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
+from arena.engine.actions import CALL, DOWN, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
 from arena.engine.cards import CARDS, SUIT_MASKS, Card, CardMask, Suit, cards_of, format_cards, mask_of
 from arena.engine.chance import choose_index
 from arena.engine.deal import Deal
 from arena.engine.errors import IllegalActionError, InvalidActionError
 from arena.engine.outcome import HandResult, Trick, decide_hand, majority
-from arena.engine.rules import Capture, HandResultRule, HideFrom, Reveal, Rules, SweepLimits, TrumpMethod
+from arena.engine.rules import (
+    Capture,
+    HandResultRule,
+    HideFrom,
+    MakerDiscard,
+    Reveal,
+    Rules,
+    SweepLimits,
+    TrumpMethod,
+)
 from arena.engine.seats import Seat, next_seats, play_order, play_orders
 from arena.engine.trick import NO_SUIT, claims_pile, trick_best, trump_counts_from, won_with_trumps
 
@@ -76,7 +85,7 @@ class PublicHand:
     decision: Decision | None
     to_move: Seat | None
     tricks: tuple[Trick, ...]
-    current_trick: tuple[tuple[Seat, Card], ...]
+    current_trick: tuple[tuple[Seat, Card | None], ...]
     trump_in_force: Suit | None
     trump_setting: TrumpSetting | None
     reveal: TrumpReveal | None
@@ -87,6 +96,8 @@ class PublicHand:
     streak_holder: Seat | None
     """The holder as the state reports it (``None`` unless the capture is by sweep)."""
     result: HandResult | None
+    current_face_down: tuple[int, ...] = ()
+    """Positions of the trick in progress played face down (``Trick.face_down`` for the others)."""
 
 
 _PLAY_ROWS: list[list[tuple[PlayCard, ...] | None]] = [[None] * 8192 for _ in range(4)]
@@ -120,6 +131,7 @@ class HandState:
         "_decision",
         "_early_end",
         "_events",
+        "_face_down",
         "_first",
         "_full_hide",
         "_hands",
@@ -128,6 +140,7 @@ class HandState:
         "_leader",
         "_led",
         "_legal",
+        "_maker_down",
         "_method",
         "_n_tricks",
         "_next",
@@ -182,6 +195,8 @@ class HandState:
         self._captured_tricks = [0, 0]
         self._streak: Seat = NOBODY
         self._last_win_after = False
+        self._face_down: CardMask = 0
+        """Cards played face down so far (``maker_discard: face_down``)."""
         self._events: list[tuple[int, Seat, Action]] = []
         """Decisions other than plays, with the number of cards played before each."""
         self._result: HandResult | None = None
@@ -209,6 +224,7 @@ class HandState:
         self._on_request = rules.reveal is Reveal.ON_REQUEST
         self._on_play = rules.reveal is Reveal.ON_PLAY
         self._full_hide = self._method is TrumpMethod.HIDDEN and rules.hide_from is HideFrom.FULL_HAND
+        self._maker_down = self._on_request and rules.maker_discard is MakerDiscard.FACE_DOWN
         self._early_end = rules.early_end and rules.hand_result is HandResultRule.SEVEN_TRICKS
 
     # ----------------------------------------------------------------- queries
@@ -278,6 +294,17 @@ class HandState:
         return self._reveal
 
     @property
+    def face_down_cards(self) -> CardMask:
+        """Cards played face down so far (only their player may see them before the hand ends)."""
+        return self._face_down
+
+    @property
+    def current_face_down(self) -> tuple[int, ...]:
+        """Positions of the trick in progress played face down."""
+        down = self._face_down
+        return tuple(i for i, c in enumerate(self._trick) if down >> c & 1) if down else ()
+
+    @property
     def tricks(self) -> tuple[Trick, ...]:
         """The finished tricks; each ``Trick`` value is built once, when first asked for."""
         values = self._trick_values
@@ -288,7 +315,11 @@ class HandState:
     def _trick_value(self, index: int) -> Trick:
         leader, cards, winner, taken_by, taken = self._tricks[index]
         seats = play_order(leader, self._rules.direction)
-        return Trick(index + 1, leader, seats, tuple(CARDS[c] for c in cards), winner, taken_by, taken)
+        down = self._face_down
+        face_down = tuple(i for i, c in enumerate(cards) if down >> c & 1) if down else ()
+        return Trick(
+            index + 1, leader, seats, tuple(CARDS[c] for c in cards), winner, taken_by, taken, face_down
+        )
 
     @property
     def trick_number(self) -> int:
@@ -341,8 +372,13 @@ class HandState:
     @property
     def history(self) -> tuple[tuple[Seat, Action], ...]:
         """Every decision taken so far, in order, with the seat that took it."""
-        plays = [(s, PLAY[c]) for t in self._tricks for s, c in zip(self._orders[t[0]], t[1], strict=True)]
+        plays: list[tuple[Seat, Action]] = [
+            (s, PLAY[c]) for t in self._tricks for s, c in zip(self._orders[t[0]], t[1], strict=True)
+        ]
         plays += zip(self._orders[self._leader], map(PLAY.__getitem__, self._trick), strict=False)
+        down = self._face_down
+        if down:
+            plays = [(s, DOWN[a.card] if down >> a.card & 1 else a) for s, a in plays]  # type: ignore[union-attr]
         out: list[tuple[Seat, Action]] = []
         done = 0
         for before, seat, action in self._events:
@@ -400,14 +436,24 @@ class HandState:
                 acts = found if found is not None else play_actions(mask)
             else:
                 acts = play_actions(mask)
-            if self._hidden >= 0 and self._on_request and self._may_ask_reveal():
-                acts += (REVEAL,)
+            if self._hidden >= 0 and self._on_request:
+                if self._maker_down and self._may_discard_face_down():
+                    acts += tuple(DOWN[c] for c in cards_of(mask))
+                if self._may_ask_reveal():
+                    acts += (REVEAL,)
             return acts
         if decision is Decision.CALL_TRUMP:
             return CALL
         if decision is Decision.HIDE_TRUMP:
             return tuple(HIDE[c] for c in cards_of(self._hands[self._to_move]))
         return ()
+
+    def _may_discard_face_down(self) -> bool:
+        """Seed 003: the trump maker, unable to follow and not revealing, may discard face down
+        (while the trump is still down; ``maker_discard: face_down``)."""
+        seat = self._to_move
+        return (bool(self._trick) and seat == self._first and self._hidden >= 0
+                and not self._hands[seat] & SUIT_MASKS[self._led])
 
     def _may_ask_reveal(self) -> bool:
         seat = self._to_move
@@ -420,7 +466,10 @@ class HandState:
         """Apply one decision of the seat to move; an illegal one raises and changes nothing."""
         cls = action.__class__
         if cls is PlayCard:
-            self.play(action.card)  # type: ignore[union-attr]
+            if action.face_down:  # type: ignore[union-attr]
+                self._play_face_down(action.card)  # type: ignore[union-attr]
+            else:
+                self.play(action.card)  # type: ignore[union-attr]
             return
         if self._decision is None:
             raise IllegalActionError(f"{action}: the hand is over")
@@ -464,12 +513,29 @@ class HandState:
             follow = self._holder_follow(follow)
         self._legal = follow or hand
 
+    def _play_face_down(self, card: int) -> None:
+        """Play ``card`` face down: legal only where ``DOWN[card]`` is among the legal actions."""
+        if not (self._decision is Decision.PLAY and self._maker_down and self._may_discard_face_down()
+                and 0 <= card < 52 and self._legal >> card & 1):
+            what = f"play {CARDS[card]} down" if 0 <= card < 52 else f"play {card!r} down"
+            raise IllegalActionError(
+                f"{what}: only the trump maker, unable to follow while the trump is face down, "
+                "may discard face down (maker_discard: face_down)"
+            )
+        self._face_down |= 1 << card
+        self.play(card)
+
     def _finish_trick(self, trick: list[int]) -> None:
         tricks = self._tricks
         number = len(tricks) + 1
         reveal = self._reveal
         trump_from = 0 if reveal is None else trump_counts_from(self._rules, reveal, number)
-        position = trick_best(trick, self._active, trump_from) & 3
+        down = self._face_down
+        if down:
+            face_down = sum(1 << i for i, c in enumerate(trick) if down >> c & 1)
+            position = trick_best(trick, self._active, trump_from, face_down) & 3
+        else:
+            position = trick_best(trick, self._active, trump_from) & 3
         leader = self._leader
         winner = self._orders[leader][position]
         team = winner & 1
@@ -676,6 +742,7 @@ class HandState:
         other._decision = self._decision
         other._early_end = self._early_end
         other._events = self._events[:]
+        other._face_down = self._face_down
         other._first = self._first
         other._full_hide = self._full_hide
         other._hands = self._hands[:]
@@ -684,6 +751,7 @@ class HandState:
         other._leader = self._leader
         other._led = self._led
         other._legal = self._legal
+        other._maker_down = self._maker_down
         other._method = self._method
         other._n_tricks = self._n_tricks
         other._next = self._next
@@ -715,7 +783,10 @@ class HandState:
         hidden_card: int | None,
     ) -> HandState:
         """A playable state from a hand's public ``facts`` plus a placement of the cards nobody
-        sees: each seat's hand, the packets still to come and the face-down trump card.
+        sees: each seat's hand, the packets still to come and the face-down trump card. The facts
+        must name every card played (a seat that did not see a face-down discard fills in its own
+        guess first: ``sdk.worlds``); which of them were face down comes from ``Trick.face_down``
+        and ``current_face_down``.
 
         This is how a seat imagines a world it cannot tell from the real one (``sdk.worlds``
         builds the facts from its view). Only the placement is checked here: the facts are
@@ -723,6 +794,8 @@ class HandState:
         """
         if len(hands) != 4 or len(undealt) != 4:
             raise ValueError("restore needs four hands and four undealt sets")
+        if any(c is None for t in facts.tricks for c in t.cards) or any(c is None for _, c in facts.current_trick):
+            raise ValueError("restore needs every played card named (place the face-down ones first)")
         state = cls.__new__(cls)
         state._deal = None
         state._set_table(facts.rules, facts.dealer)
@@ -743,12 +816,20 @@ class HandState:
         state._decision = facts.decision
         state._to_move = facts.to_move if facts.to_move is not None else state._first
         state._tricks = [
-            (t.leader, [int(c) for c in t.cards], t.winner, t.taken_by, t.tricks_taken) for t in facts.tricks
+            (t.leader, [int(c) for c in t.cards], t.winner, t.taken_by, t.tricks_taken)  # type: ignore[arg-type]
+            for t in facts.tricks
         ]
         state._trick_values = list(facts.tricks)
-        state._trick = [int(c) for _, c in facts.current_trick]
+        state._trick = [int(c) for _, c in facts.current_trick]  # type: ignore[arg-type]
+        down = 0
+        for t in facts.tricks:
+            for i in t.face_down:
+                down |= 1 << int(t.cards[i])  # type: ignore[arg-type]
+        for i in facts.current_face_down:
+            down |= 1 << int(facts.current_trick[i][1])  # type: ignore[arg-type]
+        state._face_down = down
         state._leader = facts.current_trick[0][0] if facts.current_trick else state._to_move
-        state._led = facts.current_trick[0][1] // 13 if facts.current_trick else NO_SUIT
+        state._led = facts.current_trick[0][1] // 13 if facts.current_trick else NO_SUIT  # type: ignore[operator]
         state._pile = facts.pile
         state._pile_tricks = facts.pile_tricks
         state._captured = list(facts.captured)

@@ -3,7 +3,9 @@
 Every field of a value type is written, so a field added to ``Observation`` (or to anything
 inside it) reaches its JSON without anyone remembering to. A type leaves a field out only by
 naming it in ``JSON_OMIT``, and writes fields side by side as pairs by naming them in
-``JSON_ZIP`` (``Trick`` writes its ``seats`` and ``cards`` as ``plays``). Cards, suits and
+``JSON_ZIP`` (``Trick`` writes its ``seats`` and ``cards`` as ``plays``). A field named in
+``JSON_IF_SET`` is written only when it differs from its default (an option added later leaves
+the JSON of the hands it does not touch byte-identical). Cards, suits and
 actions are written as their text; other enums as their value.
 """
 
@@ -43,10 +45,11 @@ def fields_json(value: Any) -> dict[str, Any]:
     zipped: dict[str, tuple[str, str]] = getattr(cls, "JSON_ZIP", {})
     first_of_pair = {pair[0]: key for key, pair in zipped.items()}
     in_pairs = {name for pair in zipped.values() for name in pair}
+    if_set: frozenset[str] = getattr(cls, "JSON_IF_SET", frozenset())
     out: dict[str, Any] = {}
     for field in dataclasses.fields(value):
         name = field.name
-        if name in omit:
+        if name in omit or (name in if_set and getattr(value, name) == field.default):
             continue
         if name in first_of_pair:
             key = first_of_pair[name]

@@ -11,15 +11,20 @@ finished tricks (and what follows from them: captures, tens, the result). Its su
 (``trump``, ``trump_in_force``) only once the card is played. Two deals that differ only in
 the face-down card and give the same winners give the other seats the same views
 (``tests/engine/test_on_play_hiding.py``).
+
+A card the trump maker discarded face down (``maker_discard: face_down``) is seen only by the
+maker until the hand ends: every other seat sees ``None`` for it in the trick (``current_trick``,
+``tricks``), and counts it in ``pile_face_down`` / ``captured_face_down`` instead of ``pile`` /
+``captured`` (so ``tens`` counts only the tens it has seen).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from arena.engine.actions import Action
-from arena.engine.cards import TENS, Card, Suit, cards_of
+from arena.engine.cards import TENS, Card, CardMask, Suit, cards_of
 from arena.engine.hand import Decision, HandState, TrumpReveal, TrumpSetting
 from arena.engine.jsonable import fields_json
 from arena.engine.match import MatchScore
@@ -50,7 +55,8 @@ class Observation:
     reveal: TrumpReveal | None
     must_play_trump: bool
     trick_number: int
-    current_trick: tuple[tuple[Seat, Card], ...]
+    current_trick: tuple[tuple[Seat, Card | None], ...]
+    """The plays of the trick in progress; ``None`` for a face-down card this seat may not see."""
     tricks: tuple[Trick, ...]
     pile: tuple[Card, ...]
     pile_tricks: int
@@ -61,9 +67,19 @@ class Observation:
     tricks_captured: tuple[int, int]
     result: HandResult | None
     match: MatchScore | None
+    current_face_down: tuple[int, ...] = ()
+    """Positions of the trick in progress played face down (public: every seat saw it happen)."""
+    pile_face_down: int = 0
+    """Face-down cards in the pile that this seat may not see (not in ``pile``)."""
+    captured_face_down: tuple[int, int] = (0, 0)
+    """Per team, face-down cards taken that this seat may not see (not in ``captured``)."""
 
     JSON_OMIT: ClassVar[frozenset[str]] = frozenset({"rules"})
     """The rules are fixed for the match; the JSON of one moment leaves them out."""
+    JSON_IF_SET: ClassVar[frozenset[str]] = frozenset(
+        {"current_face_down", "pile_face_down", "captured_face_down"}
+    )
+    """Written only when set: hands without a face-down discard read exactly as before."""
 
     @property
     def my_turn(self) -> bool:
@@ -94,6 +110,13 @@ def observe(state: HandState, seat: Seat, match: MatchScore | None = None) -> Ob
     for trick in tricks:
         won[trick.winner & 1] += 1
     captured = (state.captured(0), state.captured(1))
+    pile = state.pile
+    current: tuple[tuple[Seat, Card | None], ...] = state.current_trick
+    unseen = state.face_down_cards if seat != state.first_player and not state.is_over else 0
+    if unseen:
+        current = tuple((s, None if unseen >> c & 1 else c) for s, c in state.current_trick)
+        tricks = tuple(_veiled(t, unseen) for t in tricks)
+        pile, captured = pile & ~unseen, (captured[0] & ~unseen, captured[1] & ~unseen)
     return Observation(
         rules=state.rules,
         seat=seat,
@@ -113,9 +136,9 @@ def observe(state: HandState, seat: Seat, match: MatchScore | None = None) -> Ob
         reveal=state.reveal,
         must_play_trump=state.must_play_trump and my_turn,
         trick_number=state.trick_number,
-        current_trick=state.current_trick,
+        current_trick=current,
         tricks=tricks,
-        pile=cards_of(state.pile),
+        pile=cards_of(pile),
         pile_tricks=state.pile_tricks,
         streak_holder=state.streak_holder,
         captured=(cards_of(captured[0]), cards_of(captured[1])),
@@ -124,7 +147,20 @@ def observe(state: HandState, seat: Seat, match: MatchScore | None = None) -> Ob
         tricks_captured=(state.captured_tricks(0), state.captured_tricks(1)),
         result=state.result,
         match=match,
+        current_face_down=state.current_face_down,
+        pile_face_down=(state.pile & unseen).bit_count(),
+        captured_face_down=(
+            (state.captured(0) & unseen).bit_count(), (state.captured(1) & unseen).bit_count()
+        ),
     )
+
+
+def _veiled(trick: Trick, unseen: CardMask) -> Trick:
+    """``trick`` with the face-down cards in ``unseen`` shown as ``None``."""
+    if not trick.face_down:
+        return trick
+    cards = tuple(None if c is not None and unseen >> c & 1 else c for c in trick.cards)
+    return replace(trick, cards=cards)
 
 
 def _four(values: Any) -> tuple[int, int, int, int]:

@@ -28,18 +28,24 @@ class HandOutcome(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Trick:
-    """A finished trick. ``taken_by`` is the team that took the centre pile with it, if any."""
+    """A finished trick. ``taken_by`` is the team that took the centre pile with it, if any.
+
+    ``face_down`` lists the positions played face down (``maker_discard: face_down``); in the
+    view of a seat that may not see such a card yet, its entry in ``cards`` is ``None``."""
 
     number: int
     leader: Seat
     seats: tuple[Seat, ...]
-    cards: tuple[Card, ...]
+    cards: tuple[Card | None, ...]
     winner: Seat
     taken_by: Team | None
     tricks_taken: int
+    face_down: tuple[int, ...] = ()
 
     JSON_ZIP: ClassVar[dict[str, tuple[str, str]]] = {"plays": ("seats", "cards")}
     """The JSON writes each play as ``[seat, card]``."""
+    JSON_IF_SET: ClassVar[frozenset[str]] = frozenset({"face_down"})
+    """Written only when not the default, so tricks without a face-down card read as before."""
 
     def to_json(self) -> dict[str, Any]:
         return fields_json(self)

@@ -52,6 +52,14 @@ class HideFrom(StrEnum):
     """Seed 001: the whole 13-card hand, after the full deal."""
 
 
+class MakerDiscard(StrEnum):
+    """What the caller of an on-request hidden trump plays when it cannot follow and does not
+    reveal (seed 003, Double Sir): an open card, or a card face down that cannot win."""
+
+    OPEN = "open"
+    FACE_DOWN = "face_down"
+
+
 class Capture(StrEnum):
     SWEEP = "sweep"
     DIRECT = "direct"
@@ -79,6 +87,7 @@ class TwoTwo(StrEnum):
 _DEPENDENT: dict[str, tuple[str, frozenset[str], Any]] = {
     "reveal": ("trump", frozenset({"hidden"}), None),
     "hide_from": ("trump", frozenset({"hidden"}), HideFrom.FIRST_PACKET),
+    "maker_discard": ("reveal", frozenset({"on_request"}), MakerDiscard.OPEN),
     "sweep_limits": ("capture", frozenset({"sweep"}), SweepLimits.NONE),
     "two_two": ("hand_result", frozenset({"tens"}), None),
     "bonus_aces": ("hand_result", frozenset({"mendikot"}), False),
@@ -104,6 +113,7 @@ class Rules(BaseModel):
     trump: TrumpMethod = TrumpMethod.CALLED
     reveal: Reveal | None = None
     hide_from: HideFrom = HideFrom.FIRST_PACKET
+    maker_discard: MakerDiscard = MakerDiscard.OPEN
     capture: Capture = Capture.SWEEP
     sweep_limits: SweepLimits = SweepLimits.NONE
     hand_result: HandResultRule = HandResultRule.TENS
@@ -115,6 +125,8 @@ class Rules(BaseModel):
 
     @model_validator(mode="after")
     def _check_dependents(self) -> Rules:
+        if self.trump is TrumpMethod.HIDDEN and self.reveal is None:
+            object.__setattr__(self, "reveal", Reveal.ON_VOID)
         for option, (parent, applies_under, neutral) in _DEPENDENT.items():
             value = getattr(self, option)
             parent_value = str(getattr(self, parent))
@@ -124,8 +136,6 @@ class Rules(BaseModel):
                     f"option {option}={_text(value)} applies only under {under}, "
                     f"not {parent}={parent_value}"
                 )
-        if self.trump is TrumpMethod.HIDDEN and self.reveal is None:
-            object.__setattr__(self, "reveal", Reveal.ON_VOID)
         if self.hand_result is HandResultRule.TENS and self.two_two is None:
             object.__setattr__(self, "two_two", TwoTwo.NON_DEALER)
         if self.mendikot_bonus < 0 or self.kot_bonus < 0:
@@ -190,8 +200,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
     "court-piece-double-sir": {
         "direction": "anticlockwise", "trump": "hidden", "reveal": "on_request",
-        "capture": "sweep", "sweep_limits": "court_piece", "hand_result": "seven_tricks",
-        "kot_bonus": 1,
+        "maker_discard": "face_down", "capture": "sweep", "sweep_limits": "court_piece",
+        "hand_result": "seven_tricks", "kot_bonus": 1,
     },
 }
 DEFAULT_PRESET = "dehla-pakad"
@@ -204,7 +214,10 @@ PRESET_SUMMARIES: dict[str, str] = {
     "mendikot-closed": "Mendikot, closed trump as seed 001 writes it: secret from the whole hand, "
     "in force at once, turned up when played",
     "court-piece": "Court Piece (Rang): called trump, 7 tricks win, first seven is a court",
-    "court-piece-double-sir": "Court Piece Double Sir: hidden rung, sweeps with Court Piece limits",
+    "court-piece-double-sir": (
+        "Court Piece Double Sir: hidden rung, the maker may discard face down, sweeps with Court "
+        "Piece limits"
+    ),
 }
 
 
@@ -219,9 +232,11 @@ def rules_for(preset: str = DEFAULT_PRESET, overrides: Mapping[str, Any] | None 
         raise RulesError(
             f"unknown option {', '.join(unknown)} (known: {', '.join(Rules.model_fields)})"
         )
-    for option, (parent, _, _) in _DEPENDENT.items():
-        if parent in overrides and option not in overrides:
+    dropped: set[str] = set()
+    for option, (parent, _, _) in _DEPENDENT.items():  # parents come before their dependents
+        if (parent in overrides or parent in dropped) and option not in overrides:
             values.pop(option, None)
+            dropped.add(option)
     values.update(overrides)
     return make_rules(values, context=f"preset {preset}")
 

@@ -39,17 +39,18 @@ def play_key(card: int, led: int, trump: int, sets_trump: bool = False) -> int:
     return -1
 
 
-def trick_best(cards: Sequence[int], trump: int, trump_from: int = 0) -> TrickBest:
+def trick_best(cards: Sequence[int], trump: int, trump_from: int = 0, face_down: int = 0) -> TrickBest:
     """The winning card of a trick's ``cards`` (in play order) as it stands, with ``trump`` in
     force from position ``trump_from`` on (an on-request reveal in this trick: a trump-suit card
     played before it was no trump). If the trump suit was led, every card that followed it was
-    a trump all along."""
+    a trump all along. ``face_down``: a bitmask of positions played face down; those cannot win
+    (their card is ignored, so a seat that does not see it may pass any card there)."""
     count = len(cards)
     if not count:
         return -1
     led = cards[0] // 13
     keys = _PACKED_KEYS[led][trump]
-    if count == 4 and not trump_from:  # a finished trick, the engine's hot path: unrolled
+    if count == 4 and not trump_from and not face_down:  # a finished trick, the engine's hot path: unrolled
         a, b, c, d = cards
         best = keys[a]
         packed = keys[b] | 1
@@ -63,6 +64,8 @@ def trick_best(cards: Sequence[int], trump: int, trump_from: int = 0) -> TrickBe
     early = keys if led == trump else _PACKED_KEYS[led][NO_SUIT]
     best = -1
     for position, card in enumerate(cards):
+        if face_down >> position & 1:
+            continue
         packed = (keys if position >= trump_from else early)[card] | position
         if packed > best:
             best = packed

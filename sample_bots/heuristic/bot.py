@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.engine import NO_SUIT, TRUMP_BONUS, claims_pile, play_key
-from arena.engine.actions import REVEAL, RevealTrump
+from arena.engine.actions import REVEAL, PlayCard, RevealTrump
 from arena.engine.cards import SUIT_MASKS, TENS, Card, CardMask, Rank, Suit, cards_of
 from arena.engine.rules import Capture, HandResultRule, Reveal, Rules, SweepLimits, TrumpMethod, TwoTwo
 from arena.engine.seats import Seat
@@ -87,14 +87,14 @@ class HeuristicBot(Bot):
         # trump, it surely takes the last trick (and with it the whole pile under sweep rules).
         return in_suit[-1]
 
-    def play(self, view: BotView) -> Card | RevealTrump:
+    def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
         legal = view.legal_cards
         think = Thinking(view)
         if view.may_reveal and think.should_reveal():
             return REVEAL
         if len(legal) == 1:
-            return legal[0]
-        return think.best_card(legal)
+            return view.unseen_if_allowed(legal[0])
+        return view.unseen_if_allowed(think.best_card(legal))
 
 
 def best_trump_suit(hand: tuple[Card, ...]) -> Suit:

@@ -89,11 +89,13 @@ class SearchBot(Bot):
     def hide_trump(self, view: BotView) -> Card:
         return self._heuristic.hide_trump(view)
 
-    def play(self, view: BotView) -> Card | RevealTrump:
+    def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
         start = time.perf_counter()
         action = self._search(view, start)
         self.move_times.append(time.perf_counter() - start)
-        return REVEAL if isinstance(action, RevealTrump) else action.card  # type: ignore[union-attr]
+        if isinstance(action, RevealTrump):
+            return REVEAL
+        return view.unseen_if_allowed(action.card)  # type: ignore[union-attr]
 
     # ---------------------------------------------------------------- budget
     def _deadline(self, view: BotView, start: float) -> float:
@@ -129,7 +131,7 @@ class SearchBot(Bot):
         one per class of equivalent cards); a legal reveal is always compared too (the
         heuristic's odds for it are the roughest)."""
         think = Thinking(view)
-        cards = [a for a in legal if isinstance(a, PlayCard)]
+        cards = [a for a in legal if isinstance(a, PlayCard) and not a.face_down]  # the same card twice
         scored = sorted(cards, key=lambda a: (-think.value(a.card, think.active), a.card))
         if endgame:
             ranked: list[Action] = _distinct(scored, view)
@@ -182,7 +184,8 @@ def _distinct(ranked: list[PlayCard], view: BotView) -> list[Action]:
     played = 0
     for trick in obs.tricks:
         for card in trick.cards:
-            played |= 1 << card
+            if card is not None:  # an unseen face-down card may be any card out: not counted played
+                played |= 1 << card
     mine = 0
     for action in ranked:
         mine |= 1 << action.card

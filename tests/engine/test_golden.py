@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from arena.engine.actions import REVEAL
+from arena.engine.actions import REVEAL, PlayCard
 from arena.engine.hand import RevealReason
-from arena.engine.rules import PRESETS, Capture, Reveal, TrumpMethod
+from arena.engine.rules import PRESETS, Capture, MakerDiscard, Reveal, TrumpMethod
 from tests.golden_transcript import (
     GOLDEN_DIR,
     REGEN_HINT,
@@ -59,7 +60,7 @@ def test_transcripts_do_not_depend_on_the_process() -> None:
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_golden_hand_shows_the_presets_special_rules(preset: str) -> None:
     # The golden deals were picked for these; a new deal or policy must keep them.
-    state, _ = play_golden(preset)
+    state, lines = play_golden(preset)
     rules = state.rules
     setting, reveal = state.trump_setting, state.reveal
     assert state.result is not None and setting is not None
@@ -79,6 +80,12 @@ def test_golden_hand_shows_the_presets_special_rules(preset: str) -> None:
         expected = RevealReason.REQUEST if rules.reveal is Reveal.ON_REQUEST else RevealReason.VOID
         assert reveal.reason is expected and reveal.trick > 1
         assert (REVEAL in [a for _, a in state.history]) == (expected is RevealReason.REQUEST)
+    if rules.maker_discard is MakerDiscard.FACE_DOWN:
+        assert state.face_down_cards, "no face-down discard"
+        assert any(isinstance(a, PlayCard) and a.face_down for _, a in state.history)
+        assert any(re.search(r"\[\d,null\]", line) for line in lines if line.startswith("obs ")), (
+            "no other seat's view shows the face-down card as unknown"
+        )
 
 
 def test_describe_difference_names_the_decision_and_the_fields() -> None:

@@ -15,17 +15,17 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import dataclass, fields, replace
 
 import pytest
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, currently_in_test_context, given, note, settings
 from hypothesis import strategies as st
 
-from arena.engine.actions import CALL, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
-from arena.engine.cards import SUIT_MASKS, TENS, Card, CardMask, cards_of, mask_of
+from arena.engine.actions import CALL, DOWN, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
+from arena.engine.cards import CARDS, SUIT_MASKS, TENS, Card, CardMask, cards_of, mask_of
 from arena.engine.deal import Deal
 from arena.engine.errors import IllegalActionError
-from arena.engine.hand import Decision, HandState
+from arena.engine.hand import Decision, HandState, PublicHand
 from arena.engine.observation import Observation, observe
 from arena.engine.outcome import Trick, majority
 from arena.engine.record import hand_record, replay_record
@@ -51,6 +51,7 @@ VARIANTS: dict[str, Rules] = {name: rules_for(name) for name in PRESETS} | {
     "court-piece-double-sir deck=short32": rules_for("court-piece-double-sir", {"deck": "short32"}),
     "dehla-pakad-hidden reveal=on_play": rules_for("dehla-pakad-hidden", {"reveal": "on_play"}),
     "mendikot-closed hide_from=first_packet": rules_for("mendikot-closed", {"hide_from": "first_packet"}),
+    "court-piece-double-sir hide_from=full_hand": rules_for("court-piece-double-sir", {"hide_from": "full_hand"}),
     "mendikot trump=first_discard": rules_for("mendikot", {"trump": "first_discard"}),
     "mendikot trump=open_random": rules_for("mendikot", {"trump": "open_random"}),
     "mendikot trump=none": rules_for("mendikot", {"trump": "none"}),
@@ -66,7 +67,7 @@ EARLY_END: dict[str, Rules] = {
     "court-piece-double-sir early_end=true": rules_for("court-piece-double-sir", {"early_end": True}),
 }
 
-ALL_ACTIONS: tuple[Action, ...] = (*PLAY, *CALL, *HIDE, REVEAL)
+ALL_ACTIONS: tuple[Action, ...] = (*PLAY, *DOWN, *CALL, *HIDE, REVEAL)
 
 
 def examples(count: int) -> settings:
@@ -150,26 +151,47 @@ def assert_cards_conserved(state: HandState) -> None:
 
 
 def permuted(state: HandState, perm: dict[int, int]) -> HandState:
-    """``state`` with every unplayed card ``c`` replaced by ``perm.get(c, c)`` (sizes kept)."""
+    """``state`` with every unplayed card ``c`` replaced by ``perm.get(c, c)`` (sizes kept), and
+    so every face-down discard: in its trick and wherever its trick lies (pile, captures)."""
 
     def move(mask: CardMask) -> CardMask:
         return mask_of(perm.get(c, c) for c in cards_of(mask))
 
     hidden = state.hidden_card
-    return state.resampled(
-        [move(state.hand(s)) for s in SEATS],
-        [move(state.undealt(s)) for s in SEATS],
-        None if hidden is None else perm.get(hidden, hidden),
+    hands = [move(state.hand(s)) for s in SEATS]
+    undealt = [move(state.undealt(s)) for s in SEATS]
+    moved_hidden = None if hidden is None else perm.get(hidden, hidden)
+    if all(perm.get(c, c) == c for c in cards_of(state.face_down_cards)):
+        return state.resampled(hands, undealt, moved_hidden)
+
+    def card(c: Card | None) -> Card:
+        assert c is not None
+        return CARDS[perm.get(c, c)]
+
+    facts = PublicHand(
+        rules=state.rules, dealer=state.dealer, decision=state.decision, to_move=state.to_move,
+        tricks=tuple(replace(t, cards=tuple(card(c) for c in t.cards)) for t in state.tricks),
+        current_trick=tuple((s, card(c)) for s, c in state.current_trick),
+        trump_in_force=state.trump_in_force, trump_setting=state.trump_setting, reveal=state.reveal,
+        pile=move(state.pile), pile_tricks=state.pile_tricks,
+        captured=(move(state.captured(0)), move(state.captured(1))),
+        captured_tricks=(state.captured_tricks(0), state.captured_tricks(1)),
+        streak_holder=state.streak_holder, result=state.result,
+        current_face_down=state.current_face_down,
     )
+    return HandState.restore(facts, hands, undealt, moved_hidden)
 
 
 def unseen_by(state: HandState, seat: int) -> list[Card]:
-    """The unplayed cards ``seat`` has not seen: other hands, every seat's cards to come, and
-    the face-down trump unless ``seat`` put it down."""
+    """The cards ``seat`` has not seen: other hands, every seat's cards to come, the face-down
+    trump unless ``seat`` put it down, and (until the hand ends) the face-down discards unless
+    ``seat`` played them."""
     unseen = [c for s in SEATS if s != seat for c in cards_of(state.hand(s))]
     unseen += [c for s in SEATS for c in cards_of(state.undealt(s))]
     if state.hidden_card is not None and seat != state.first_player:
         unseen.append(state.hidden_card)
+    if seat != state.first_player and not state.is_over:
+        unseen += cards_of(state.face_down_cards)
     return unseen
 
 
@@ -555,14 +577,20 @@ def test_record_replays_to_the_same_hand(name: str, deal_seed: int, dealer: int,
     assert hand_record(replayed) == record
 
 
-@variant_names
-@examples(40)
-@given(deal_seed=deal_seeds, dealer=dealers, play_seed=play_seeds)
-def test_observation_does_not_depend_on_cards_the_seat_cannot_see(
-    name: str, deal_seed: int, dealer: int, play_seed: int
-) -> None:
-    rules = VARIANTS[name]
-    controls = [0]
+@dataclass
+class HidingCounts:
+    """What one run of the hiding check reached (so a test can show it tested what it claims)."""
+
+    controls: int = 0
+    face_down_hidden: int = 0
+    """Points where a face-down discard was among the cards redistributed for the seat."""
+    face_down_controls: int = 0
+    """Negative controls on a face-down discard its maker (or anyone, after the hand) sees."""
+
+
+def check_hiding(rules: Rules, counts: HidingCounts) -> Visit:
+    """A ``play_hand`` visit: at random points, redistributing what a random seat cannot see
+    leaves its view unchanged, and changing what it can see does not."""
 
     def visit(state: HandState, rng: random.Random) -> None:
         if rng.random() > 0.5:
@@ -572,7 +600,8 @@ def test_observation_does_not_depend_on_cards_the_seat_cannot_see(
         unseen = unseen_by(state, seat)
         shuffled = rng.sample(unseen, len(unseen))
         other = permuted(state, dict(zip(unseen, shuffled, strict=True)))
-        note(f"seat {seat}, {len(state.history)} actions, unseen {len(unseen)} cards")
+        if currently_in_test_context():
+            note(f"seat {seat}, {len(state.history)} actions, unseen {len(unseen)} cards")
         assert_same_view(observe(other, seat), view, f"seat {seat} after redistributing unseen cards")
         assert observe(state, seat) == view, "resampled must not change the original"
         if not state.is_over and rng.random() < 0.1:
@@ -588,15 +617,45 @@ def test_observation_does_not_depend_on_cards_the_seat_cannot_see(
             mine, theirs = rng.choice(own), rng.choice(unseen)
             swapped = permuted(state, {mine: theirs, theirs: mine})
             assert observe(swapped, seat) != view, "swapping a card of the seat's own hand went unseen"
-            controls[0] += 1
+            counts.controls += 1
         hidden = state.hidden_card
         if hidden is not None and seat == state.first_player and unseen:
             theirs = rng.choice(unseen)
             swapped = permuted(state, {hidden: theirs, theirs: hidden})
             assert observe(swapped, seat) != view, "the owner did not see its face-down card change"
+        down = cards_of(state.face_down_cards)
+        if down and seat != state.first_player and not state.is_over:
+            counts.face_down_hidden += 1
+        elif down and unseen:
+            # The maker (and, once the hand is over, everyone) sees the face-down discards.
+            mine, theirs = rng.choice(down), rng.choice(unseen)
+            swapped = permuted(state, {mine: theirs, theirs: mine})
+            assert observe(swapped, seat) != view, "a face-down discard changed unseen by a seat that sees it"
+            counts.face_down_controls += 1
 
-    play_hand(rules, deal_seed, dealer, play_seed, visit)
-    assert controls[0] > 0
+    return visit
+
+
+@variant_names
+@examples(40)
+@given(deal_seed=deal_seeds, dealer=dealers, play_seed=play_seeds)
+def test_observation_does_not_depend_on_cards_the_seat_cannot_see(
+    name: str, deal_seed: int, dealer: int, play_seed: int
+) -> None:
+    rules = VARIANTS[name]
+    counts = HidingCounts()
+    play_hand(rules, deal_seed, dealer, play_seed, check_hiding(rules, counts))
+    assert counts.controls > 0
+
+
+def test_the_hiding_check_reaches_face_down_discards() -> None:
+    """On fixed court-piece-double-sir hands the check above meets face-down discards hidden
+    from other seats and seen by their maker (it tests what it claims to)."""
+    rules = rules_for("court-piece-double-sir")
+    counts = HidingCounts()
+    for seed in range(12):
+        play_hand(rules, seed, seed % 4, seed, check_hiding(rules, counts))
+    assert counts.face_down_hidden >= 20 and counts.face_down_controls >= 3, counts
 
 
 @pytest.mark.parametrize("name", list(EARLY_END))

@@ -42,8 +42,11 @@ def test_every_observation_field_reaches_its_json() -> None:
     state, _ = play_golden("dehla-pakad-hidden")
     data = observe(state, 0).to_json()
     assert {"rules"} == Observation.JSON_OMIT  # leaving a field out is a visible decision
-    assert set(data) == _field_names(Observation) - Observation.JSON_OMIT
-    assert set(data["tricks"][0]) == _field_names(Trick) - {"seats", "cards"} | {"plays"}
+    # Fields written only when set (a face-down discard: tests/engine/test_scenarios_face_down.py).
+    assert {"current_face_down", "pile_face_down", "captured_face_down"} == Observation.JSON_IF_SET
+    assert {"face_down"} == Trick.JSON_IF_SET
+    assert set(data) == _field_names(Observation) - Observation.JSON_OMIT - Observation.JSON_IF_SET
+    assert set(data["tricks"][0]) == _field_names(Trick) - {"seats", "cards", "face_down"} | {"plays"}
     assert set(data["result"]) == _field_names(HandResult)
     assert all(data[key] is not None for key in ("result", "reveal", "trump_setting"))
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.contract.messages import DecisionReply
-from arena.engine.actions import CALL, HIDE, PLAY, REVEAL
+from arena.engine.actions import CALL, DOWN, HIDE, PLAY, REVEAL
 from arena.engine.cards import CARDS
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
@@ -18,6 +18,7 @@ from arena.engine.observation import observe
 from arena.engine.rules import PRESETS, rules_for
 from arena.engine.selfplay import play_randomly
 from protocol import convert
+from protocol.gen.dehla.arena.v1 import arena_pb2 as pb
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -37,8 +38,48 @@ def test_observations_round_trip_exactly(preset: str, deal_seed: int, play_seed:
 
 
 def test_every_action_round_trips() -> None:
-    for action in (*PLAY, *CALL, *HIDE, REVEAL):
+    for action in (*PLAY, *DOWN, *CALL, *HIDE, REVEAL):
         assert convert.action_from_pb(convert.action_to_pb(action)) is action
+
+
+def face_down_state() -> HandState:
+    """A court-piece-double-sir hand just after the trump maker discarded face down, not last
+    in its trick (seeded random play that discards face down whenever it may)."""
+    rules = rules_for("court-piece-double-sir")
+    for seed in range(50):
+        state = HandState(rules, Deal.from_seed(rules, seed), 0)
+        rng = random.Random(seed)
+        while not state.is_over:
+            downs = [a for a in state.legal_actions() if a in DOWN]
+            state.apply(downs[0] if downs else rng.choice(state.legal_actions()))
+            if downs and state.current_trick:
+                return state
+    raise AssertionError("no face-down discard in 50 hands")
+
+
+def test_a_face_down_play_goes_without_its_card_to_the_other_seats() -> None:
+    state = face_down_state()
+    maker = state.first_player
+    for seat in range(4):
+        view = observe(state, seat)
+        message = convert.observation_to_pb(view)
+        last = message.current_trick[-1]
+        assert last.face_down and last.seat == maker
+        assert (last.card == 0) == (seat != maker)  # CARD_UNSPECIFIED unless the maker's own
+        assert convert.observation_from_pb(message) == view
+    assert convert.rules_to_pb(state.rules).maker_discard == pb.MAKER_DISCARD_FACE_DOWN
+    assert convert.rules_to_pb(rules_for("mendikot")).maker_discard == pb.MAKER_DISCARD_OPEN
+    assert convert.rules_to_pb(rules_for()).maker_discard == pb.MAKER_DISCARD_UNSPECIFIED
+
+
+def test_a_play_without_a_card_must_be_face_down() -> None:
+    state = face_down_state()
+    message = convert.observation_to_pb(observe(state, state.first_player ^ 1))
+    assert message.current_trick[-1].card == 0
+    message.current_trick[-1].face_down = False
+    position = len(message.current_trick) - 1
+    with pytest.raises(convert.ConversionError, match=rf"observation\.current_trick\[{position}\]: 0 is not a card"):
+        convert.observation_from_pb(message)
 
 
 def test_bad_replies_name_the_field() -> None:
@@ -86,9 +127,10 @@ def test_on_play_and_hide_from_travel_as_their_1_2_numbers_both_ways() -> None:
     assert convert.rules_from_pb(explicit) == rules_for("mendikot-closed", {"hide_from": "first_packet"})
 
 
-def test_the_rules_of_the_older_presets_are_the_same_bytes_as_in_protocol_1_1() -> None:
-    # Additive: a 1.1 bot reads every older preset exactly as before (no field 14 is sent), and a
-    # 1.1 referee's hidden trump (no field 14) reads as the first packet.
+def test_the_older_presets_send_no_closed_trump_field_and_read_as_the_first_packet() -> None:
+    # Additive: no older preset sends field 14 or REVEAL_ON_PLAY (their only 1.2 field is
+    # maker_discard, 13, under reveal on_request), and a 1.1 referee's hidden trump (no field 14)
+    # reads as the first packet.
     for preset in PRESETS:
         if preset == "mendikot-closed":
             continue

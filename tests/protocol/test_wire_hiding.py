@@ -1,9 +1,9 @@
 """Information hiding, checked on the wire: only the engine's per-seat view ever reaches a seat.
 
 At random points of random hands (fixed seeds), the seat to move gets its Decide twice over
-real gRPC: once for the real state, once for a state whose unplayed cards that the seat has
-not seen (the other hands, every seat's cards to come, a face-down trump it did not set) are
-redistributed. The raw request bytes that reach the bot's server must be the same, except for
+real gRPC: once for the real state, once for a state whose cards that the seat has not seen
+(the other hands, every seat's cards to come, a face-down trump it did not set, the maker's
+face-down discards) are redistributed. The raw request bytes that reach the bot's server must be the same, except for
 the random request id. A negative control swaps a card of the seat's own hand, which must show.
 
 The requests are built by the referee's own decision step (``Table._decide``: observation,
@@ -106,6 +106,8 @@ class Point:
     """A face-down trump the seat did not set is among the redistributed cards."""
     to_come: bool
     """Cards still to be dealt are among them."""
+    hides_discard: bool = False
+    """A face-down discard the seat did not play is among them (maker_discard: face_down)."""
 
 
 def sample_points(preset: str) -> list[Point]:
@@ -131,11 +133,13 @@ def sample_points(preset: str) -> list[Point]:
                 mine, theirs = rng.choice(own), rng.choice(unseen)
                 control = permuted(state, {mine: theirs, theirs: mine})
             moved = (any(imagined.hand(s) != state.hand(s) or imagined.undealt(s) != state.undealt(s) for s in SEATS)
-                     or imagined.hidden_card != state.hidden_card)
+                     or imagined.hidden_card != state.hidden_card
+                     or imagined.face_down_cards != state.face_down_cards)
             points.append(Point(
                 index, dealer, seat, state.clone(), imagined, control, moved,
                 hides_trump=state.hidden_card is not None and seat != state.first_player,
                 to_come=to_come,
+                hides_discard=bool(state.face_down_cards) and seat != state.first_player,
             ))
 
         play_hand(rules, seeds.randrange(2**63), dealer, seeds.randrange(2**32), visit)
@@ -196,6 +200,8 @@ def test_redistributing_unseen_cards_leaves_the_request_bytes_unchanged(
     rules = rules_for(preset)
     if rules.trump.value == "hidden":
         assert sum(p.hides_trump and p.moved for p in points) >= 5
+    if rules.maker_discard.value == "face_down":
+        assert sum(p.hides_discard and p.moved for p in points) >= 5
     if rules.packets[0] < rules.hand_size and rules.hide_from.value != "full_hand":  # dealt later
         assert sum(p.to_come and p.moved for p in points) >= HANDS - 1
 

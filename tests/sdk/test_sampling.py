@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import pytest
 
@@ -28,10 +28,16 @@ def check_consistent(obs: Observation, placement: Placement) -> None:
     placed = sum(hands[s] for s in range(4) if s != me) + sum(undealt)
     if placement.hidden_card is not None and obs.hidden_trump_holder != me:
         placed += 1 << placement.hidden_card
+    placed += sum(1 << c for c in placement.face_down)
     assert placed == t.out  # exactly the unseen cards, each once (sums equal ORs only then)
     assert sum(h.bit_count() for s, h in enumerate(hands) if s != me) + sum(u.bit_count() for u in undealt) + (
         1 if placement.hidden_card is not None and obs.hidden_trump_holder != me else 0
-    ) == t.out.bit_count()
+    ) + len(placement.face_down) == t.out.bit_count()
+    # A face-down discard: one per unseen one, of no suit its player had shown void in (the led
+    # suit among them).
+    assert len(placement.face_down) == len(t.face_down_slots)
+    for card, voids in zip(placement.face_down, t.face_down_slots, strict=True):
+        assert not voids >> card.suit & 1
     for s in range(4):
         assert hands[s].bit_count() == obs.hand_sizes[s]
         assert undealt[s].bit_count() == obs.cards_to_come[s]
@@ -112,7 +118,10 @@ def late_positions_with_voids() -> Iterator[Observation]:
                 break
 
 
-def check_uniform(observations: Iterable[Observation], rng: random.Random, want: int) -> int:
+def check_uniform(
+    observations: Iterable[Observation], rng: random.Random, want: int,
+    enumerate_all: Callable[[Observation], list[Placement]] | None = None,
+) -> int:
     """Sample each view's placements and compare with brute force: the same set (nothing
     inconsistent, nothing out of reach) at equal frequencies (chi-square). Views with 3 to 60
     placements count, each distinct view once; returns how many were checked (at most ``want``)."""
@@ -123,7 +132,7 @@ def check_uniform(observations: Iterable[Observation], rng: random.Random, want:
         if key in tried:
             continue
         tried.add(key)
-        everything = brute_force(obs)
+        everything = (enumerate_all or brute_force)(obs)
         sampler = Sampler(obs)
         assert sampler.count_unlimited() == len(everything)
         if not 3 <= len(everything) <= 60:

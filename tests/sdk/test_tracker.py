@@ -16,7 +16,7 @@ from arena.engine.observation import observe
 from arena.engine.rules import Reveal, rules_for
 from sdk.bot import BotView
 from sdk.tracker import CardTracker, TenPlace
-from tests.sdk_helpers import VARIANTS, playout, suits_mask
+from tests.sdk_helpers import VARIANTS, playout, real_face_down, suits_mask
 
 # Seat 1 holds no hearts or clubs, seat 3 no spades or hearts, seat 2 no spades or diamonds.
 HANDS = (
@@ -132,7 +132,13 @@ def test_every_deduction_is_true_of_the_real_hand(name: str) -> None:
                 unseen |= sum(state.hand(s) for s in range(4) if s != seat)
                 if hidden is not None and seat != state.first_player:
                     unseen |= 1 << hidden
+                veiled = state.face_down_cards if seat != state.first_player and not state.is_over else 0
+                unseen |= veiled
                 assert t.out == unseen
+                # Each unseen face-down discard is of no suit its slot rules out.
+                real = real_face_down(state, seat)
+                assert len(real) == len(t.face_down_slots)
+                assert all(not suits >> card // 13 & 1 for card, suits in zip(real, t.face_down_slots, strict=True))
                 for other in range(4):
                     if other == seat:
                         continue
@@ -154,7 +160,9 @@ def test_every_deduction_is_true_of_the_real_hand(name: str) -> None:
                     top = t.top_out(suit)
                     bits = unseen & SUIT_MASKS[suit]
                     assert top == (bits.bit_length() - 1 if bits else None)
-                assert (t.captured[0] | t.captured[1]) & TENS == state.captured(0) & TENS | state.captured(1) & TENS
+                seen_tens = (state.captured(0) | state.captured(1)) & TENS & ~veiled
+                assert (t.captured[0] | t.captured[1]) & TENS == seen_tens
+
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))

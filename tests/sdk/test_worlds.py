@@ -16,13 +16,14 @@ from arena.engine.observation import observe
 from arena.engine.rules import PRESETS, rules_for
 from arena.engine.selfplay import play_randomly
 from sdk.worlds import world_from_view
+from tests.sdk_helpers import real_face_down
 
 
 def rebuilt(state: HandState, seat: int) -> HandState:
     hidden = state.hidden_card
     return world_from_view(
         observe(state, seat), [state.hand(s) for s in range(4)], [state.undealt(s) for s in range(4)],
-        None if hidden is None else int(hidden),
+        None if hidden is None else int(hidden), real_face_down(state, seat),
     )
 
 

@@ -49,6 +49,12 @@ class HideFrom(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     HIDE_FROM_FIRST_PACKET: _ClassVar[HideFrom]
     HIDE_FROM_FULL_HAND: _ClassVar[HideFrom]
 
+class MakerDiscard(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MAKER_DISCARD_UNSPECIFIED: _ClassVar[MakerDiscard]
+    MAKER_DISCARD_OPEN: _ClassVar[MakerDiscard]
+    MAKER_DISCARD_FACE_DOWN: _ClassVar[MakerDiscard]
+
 class Capture(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     CAPTURE_UNSPECIFIED: _ClassVar[Capture]
@@ -212,6 +218,9 @@ REVEAL_ON_PLAY: Reveal
 HIDE_FROM_UNSPECIFIED: HideFrom
 HIDE_FROM_FIRST_PACKET: HideFrom
 HIDE_FROM_FULL_HAND: HideFrom
+MAKER_DISCARD_UNSPECIFIED: MakerDiscard
+MAKER_DISCARD_OPEN: MakerDiscard
+MAKER_DISCARD_FACE_DOWN: MakerDiscard
 CAPTURE_UNSPECIFIED: Capture
 CAPTURE_SWEEP: Capture
 CAPTURE_DIRECT: Capture
@@ -438,7 +447,7 @@ class MatchFormat(_message.Message):
     def __init__(self, kind: _Optional[_Union[MatchFormatKind, str]] = ..., count: _Optional[int] = ...) -> None: ...
 
 class Rules(_message.Message):
-    __slots__ = ("direction", "deck", "trump", "reveal", "capture", "sweep_limits", "hand_result", "two_two", "bonus_aces", "mendikot_bonus", "kot_bonus", "early_end", "hide_from")
+    __slots__ = ("direction", "deck", "trump", "reveal", "capture", "sweep_limits", "hand_result", "two_two", "bonus_aces", "mendikot_bonus", "kot_bonus", "early_end", "maker_discard", "hide_from")
     DIRECTION_FIELD_NUMBER: _ClassVar[int]
     DECK_FIELD_NUMBER: _ClassVar[int]
     TRUMP_FIELD_NUMBER: _ClassVar[int]
@@ -451,6 +460,7 @@ class Rules(_message.Message):
     MENDIKOT_BONUS_FIELD_NUMBER: _ClassVar[int]
     KOT_BONUS_FIELD_NUMBER: _ClassVar[int]
     EARLY_END_FIELD_NUMBER: _ClassVar[int]
+    MAKER_DISCARD_FIELD_NUMBER: _ClassVar[int]
     HIDE_FROM_FIELD_NUMBER: _ClassVar[int]
     direction: Direction
     deck: DeckKind
@@ -464,8 +474,9 @@ class Rules(_message.Message):
     mendikot_bonus: int
     kot_bonus: int
     early_end: bool
+    maker_discard: MakerDiscard
     hide_from: HideFrom
-    def __init__(self, direction: _Optional[_Union[Direction, str]] = ..., deck: _Optional[_Union[DeckKind, str]] = ..., trump: _Optional[_Union[TrumpMethod, str]] = ..., reveal: _Optional[_Union[Reveal, str]] = ..., capture: _Optional[_Union[Capture, str]] = ..., sweep_limits: _Optional[_Union[SweepLimits, str]] = ..., hand_result: _Optional[_Union[HandResultRule, str]] = ..., two_two: _Optional[_Union[TwoTwo, str]] = ..., bonus_aces: _Optional[bool] = ..., mendikot_bonus: _Optional[int] = ..., kot_bonus: _Optional[int] = ..., early_end: _Optional[bool] = ..., hide_from: _Optional[_Union[HideFrom, str]] = ...) -> None: ...
+    def __init__(self, direction: _Optional[_Union[Direction, str]] = ..., deck: _Optional[_Union[DeckKind, str]] = ..., trump: _Optional[_Union[TrumpMethod, str]] = ..., reveal: _Optional[_Union[Reveal, str]] = ..., capture: _Optional[_Union[Capture, str]] = ..., sweep_limits: _Optional[_Union[SweepLimits, str]] = ..., hand_result: _Optional[_Union[HandResultRule, str]] = ..., two_two: _Optional[_Union[TwoTwo, str]] = ..., bonus_aces: _Optional[bool] = ..., mendikot_bonus: _Optional[int] = ..., kot_bonus: _Optional[int] = ..., early_end: _Optional[bool] = ..., maker_discard: _Optional[_Union[MakerDiscard, str]] = ..., hide_from: _Optional[_Union[HideFrom, str]] = ...) -> None: ...
 
 class Cards(_message.Message):
     __slots__ = ("cards",)
@@ -474,12 +485,14 @@ class Cards(_message.Message):
     def __init__(self, cards: _Optional[_Iterable[_Union[Card, str]]] = ...) -> None: ...
 
 class Play(_message.Message):
-    __slots__ = ("seat", "card")
+    __slots__ = ("seat", "card", "face_down")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
+    FACE_DOWN_FIELD_NUMBER: _ClassVar[int]
     seat: int
     card: Card
-    def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[Card, str]] = ...) -> None: ...
+    face_down: bool
+    def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[Card, str]] = ..., face_down: _Optional[bool] = ...) -> None: ...
 
 class Action(_message.Message):
     __slots__ = ("play_card", "call_trump", "hide_trump", "reveal_trump")
@@ -494,10 +507,12 @@ class Action(_message.Message):
     def __init__(self, play_card: _Optional[_Union[PlayCard, _Mapping]] = ..., call_trump: _Optional[_Union[CallTrump, _Mapping]] = ..., hide_trump: _Optional[_Union[HideTrump, _Mapping]] = ..., reveal_trump: _Optional[_Union[RevealTrump, _Mapping]] = ...) -> None: ...
 
 class PlayCard(_message.Message):
-    __slots__ = ("card",)
+    __slots__ = ("card", "face_down")
     CARD_FIELD_NUMBER: _ClassVar[int]
+    FACE_DOWN_FIELD_NUMBER: _ClassVar[int]
     card: Card
-    def __init__(self, card: _Optional[_Union[Card, str]] = ...) -> None: ...
+    face_down: bool
+    def __init__(self, card: _Optional[_Union[Card, str]] = ..., face_down: _Optional[bool] = ...) -> None: ...
 
 class CallTrump(_message.Message):
     __slots__ = ("suit",)
@@ -516,7 +531,7 @@ class RevealTrump(_message.Message):
     def __init__(self) -> None: ...
 
 class Observation(_message.Message):
-    __slots__ = ("rules", "seat", "dealer", "first_player", "to_move", "decision", "legal_actions", "hand", "hand_sizes", "cards_to_come", "trump", "trump_in_force", "trump_setting", "hidden_trump_holder", "hidden_trump_card", "reveal", "must_play_trump", "trick_number", "current_trick", "tricks", "pile", "pile_tricks", "streak_holder", "captured", "tens", "tricks_won", "tricks_captured", "result", "match")
+    __slots__ = ("rules", "seat", "dealer", "first_player", "to_move", "decision", "legal_actions", "hand", "hand_sizes", "cards_to_come", "trump", "trump_in_force", "trump_setting", "hidden_trump_holder", "hidden_trump_card", "reveal", "must_play_trump", "trick_number", "current_trick", "tricks", "pile", "pile_tricks", "streak_holder", "captured", "tens", "tricks_won", "tricks_captured", "result", "match", "pile_face_down", "captured_face_down")
     RULES_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DEALER_FIELD_NUMBER: _ClassVar[int]
@@ -546,6 +561,8 @@ class Observation(_message.Message):
     TRICKS_CAPTURED_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
     MATCH_FIELD_NUMBER: _ClassVar[int]
+    PILE_FACE_DOWN_FIELD_NUMBER: _ClassVar[int]
+    CAPTURED_FACE_DOWN_FIELD_NUMBER: _ClassVar[int]
     rules: Rules
     seat: int
     dealer: int
@@ -575,7 +592,9 @@ class Observation(_message.Message):
     tricks_captured: _containers.RepeatedScalarFieldContainer[int]
     result: HandResult
     match: MatchScore
-    def __init__(self, rules: _Optional[_Union[Rules, _Mapping]] = ..., seat: _Optional[int] = ..., dealer: _Optional[int] = ..., first_player: _Optional[int] = ..., to_move: _Optional[int] = ..., decision: _Optional[_Union[Decision, str]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., hand: _Optional[_Iterable[_Union[Card, str]]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., cards_to_come: _Optional[_Iterable[int]] = ..., trump: _Optional[_Union[Suit, str]] = ..., trump_in_force: _Optional[_Union[Suit, str]] = ..., trump_setting: _Optional[_Union[TrumpSetting, _Mapping]] = ..., hidden_trump_holder: _Optional[int] = ..., hidden_trump_card: _Optional[_Union[Card, str]] = ..., reveal: _Optional[_Union[TrumpReveal, _Mapping]] = ..., must_play_trump: _Optional[bool] = ..., trick_number: _Optional[int] = ..., current_trick: _Optional[_Iterable[_Union[Play, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[Trick, _Mapping]]] = ..., pile: _Optional[_Iterable[_Union[Card, str]]] = ..., pile_tricks: _Optional[int] = ..., streak_holder: _Optional[int] = ..., captured: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., tens: _Optional[_Iterable[int]] = ..., tricks_won: _Optional[_Iterable[int]] = ..., tricks_captured: _Optional[_Iterable[int]] = ..., result: _Optional[_Union[HandResult, _Mapping]] = ..., match: _Optional[_Union[MatchScore, _Mapping]] = ...) -> None: ...
+    pile_face_down: int
+    captured_face_down: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, rules: _Optional[_Union[Rules, _Mapping]] = ..., seat: _Optional[int] = ..., dealer: _Optional[int] = ..., first_player: _Optional[int] = ..., to_move: _Optional[int] = ..., decision: _Optional[_Union[Decision, str]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., hand: _Optional[_Iterable[_Union[Card, str]]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., cards_to_come: _Optional[_Iterable[int]] = ..., trump: _Optional[_Union[Suit, str]] = ..., trump_in_force: _Optional[_Union[Suit, str]] = ..., trump_setting: _Optional[_Union[TrumpSetting, _Mapping]] = ..., hidden_trump_holder: _Optional[int] = ..., hidden_trump_card: _Optional[_Union[Card, str]] = ..., reveal: _Optional[_Union[TrumpReveal, _Mapping]] = ..., must_play_trump: _Optional[bool] = ..., trick_number: _Optional[int] = ..., current_trick: _Optional[_Iterable[_Union[Play, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[Trick, _Mapping]]] = ..., pile: _Optional[_Iterable[_Union[Card, str]]] = ..., pile_tricks: _Optional[int] = ..., streak_holder: _Optional[int] = ..., captured: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., tens: _Optional[_Iterable[int]] = ..., tricks_won: _Optional[_Iterable[int]] = ..., tricks_captured: _Optional[_Iterable[int]] = ..., result: _Optional[_Union[HandResult, _Mapping]] = ..., match: _Optional[_Union[MatchScore, _Mapping]] = ..., pile_face_down: _Optional[int] = ..., captured_face_down: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Trick(_message.Message):
     __slots__ = ("number", "leader", "plays", "winner", "taken_by", "tricks_taken")
