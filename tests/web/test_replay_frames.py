@@ -229,3 +229,30 @@ def test_a_record_with_an_illegal_action_is_a_record_error_naming_it() -> None:
     actions[6] = {"seat": (record["actions"][6]["seat"] + 1) % 4, "action": record["actions"][6]["action"]}
     with pytest.raises(RecordError, match=r"actions\[6\]: seat \d is to move"):
         replay_hand({**record, "actions": actions}, "all")
+
+
+def test_a_face_down_discard_is_named_only_in_the_makers_eyes_and_all_hands_open() -> None:
+    """``maker_discard: face_down`` (court-piece-double-sir): a discard played face down is drawn
+    face down everywhere; only the maker's perspective and ``all`` name it, until the hand ends."""
+    for seed in range(40):
+        record = random_record("court-piece-double-sir", seed)
+        if any(action["action"].endswith(" down") for action in record["actions"]):
+            break
+    else:
+        pytest.fail("40 seeded court-piece-double-sir hands without a face-down discard")
+    state = replay_record(record)
+    maker = state.first_player
+    step_of_discard = next(number for number, action in enumerate(record["actions"], start=1)
+                           if action["action"].endswith(" down"))
+    discarded = record["actions"][step_of_discard - 1]["action"].split()[1]
+    views = {perspective: replay_hand(record, perspective).steps[step_of_discard]
+             for perspective in ("all", "none", 0, 1, 2, 3)}
+    for perspective, step in views.items():
+        play = step.trick[-1] if step.trick else None
+        assert play is not None and play.face_down, perspective
+        sees = perspective in ("all", maker)
+        assert (play.card == discarded) if sees else (play.card is None), (perspective, play)
+        text = json.dumps(step.model_dump(mode="json"))
+        if not sees and not step.result:
+            assert step.action is not None and "a card face down" in step.action.text
+            assert f'"{discarded}"' not in text, f"{perspective}: the face-down {discarded} is in the step's data"

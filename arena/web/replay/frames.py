@@ -6,8 +6,10 @@ Step 0 is the table after the deal, before the first action; step ``i`` is the t
 
 - a seat's perspective (``0..3``) is built from that seat's observation alone, so its steps hold
   no card of another hand that has not been played and no face-down trump it may not know;
-- ``none`` is the public part of an observation (no hand, no private trump);
-- ``all`` is the four observations together (the face-down card from its owner's).
+- ``none`` is the public part of the observation of a seat that holds no secret (neither the
+  face-down trump nor the maker's face-down discards, ``maker_discard: face_down``);
+- ``all`` is the four observations together (the table's public facts from the trump maker's,
+  which alone sees the face-down trump and the cards it discarded face down).
 
 This is the only place that decides what a replay shows; the routes only serialise it.
 """
@@ -98,7 +100,10 @@ class StepAction(FrozenModel):
 
 class Play(FrozenModel):
     seat: int
-    card: str
+    card: str | None
+    """``None`` for a card played face down that this perspective may not see."""
+    face_down: bool = False
+    """Played face down (``maker_discard: face_down``): it cannot win the trick."""
 
 
 class SeatHand(FrozenModel):
@@ -114,6 +119,8 @@ class SeatHand(FrozenModel):
 class TeamView(FrozenModel):
     team: int
     captured: list[str]
+    captured_face_down: int = 0
+    """Face-down cards among the captured that this perspective may not see (not in ``captured``)."""
     tens: int
     tricks_won: int
     tricks_captured: int
@@ -167,6 +174,8 @@ class Step(FrozenModel):
     """The trick shown is finished (its fourth card was this step's play)."""
     trick_winner: int | None
     pile: list[str]
+    pile_face_down: int = 0
+    """Face-down cards in the pile that this perspective may not see (not in ``pile``)."""
     pile_tricks: int
     streak_holder: int | None
     teams: list[TeamView]
@@ -240,13 +249,17 @@ def _replayed(record: Any) -> tuple[Rules, Iterator[tuple[HandState, tuple[Seat,
 
 
 def _observations(state: HandState, perspective: Perspective) -> list[Observation]:
-    """The observations a perspective is built from: one seat's own, or all four (``none`` uses
-    seat 0's for its public facts only)."""
-    if perspective == "all":
-        return [observe(state, seat) for seat in range(4)]
+    """The observations a perspective is built from, the one for the table's public facts first:
+    one seat's own; all four, the trump maker's first (it alone sees every card on the table);
+    or, for ``none``, the view of a seat that holds no secret (not the maker)."""
+    if isinstance(perspective, int):
+        return [observe(state, perspective)]
+    first = observe(state, 0)
+    maker = first.hidden_trump_holder if first.hidden_trump_holder is not None else first.first_player
     if perspective == "none":
-        return [observe(state, 0)]
-    return [observe(state, perspective)]
+        return [first if maker != 0 else observe(state, 1)]
+    views = [first, *(observe(state, seat) for seat in range(1, 4))]
+    return [views[maker], *(view for view in views if view.seat != maker)]
 
 
 def _step(rules: Rules, index: int, move: tuple[Seat, Action] | None, views: Sequence[Observation],
@@ -256,12 +269,14 @@ def _step(rules: Rules, index: int, move: tuple[Seat, Action] | None, views: Seq
     finished = previous is not None and len(public.tricks) > len(previous.tricks)
     if finished:
         last = public.tricks[-1]
-        trick = [Play(seat=seat, card=str(card)) for seat, card in zip(last.seats, last.cards, strict=True)]
+        trick = [_play(seat, card, position in last.face_down)
+                 for position, (seat, card) in enumerate(zip(last.seats, last.cards, strict=True))]
     else:
-        trick = [Play(seat=seat, card=str(card)) for seat, card in public.current_trick]
+        trick = [_play(seat, card, position in public.current_face_down)
+                 for position, (seat, card) in enumerate(public.current_trick)]
     return Step(
         index=index,
-        action=_action(move, own),
+        action=_action(move, own, public),
         trick_number=public.trick_number,
         to_move=public.to_move,
         decision=public.decision.value if public.decision else None,
@@ -272,9 +287,11 @@ def _step(rules: Rules, index: int, move: tuple[Seat, Action] | None, views: Seq
         trick_complete=finished,
         trick_winner=public.tricks[-1].winner if finished else None,
         pile=[str(card) for card in public.pile],
+        pile_face_down=public.pile_face_down,
         pile_tricks=public.pile_tricks,
         streak_holder=public.streak_holder,
-        teams=[TeamView(team=team, captured=[str(card) for card in public.captured[team]], tens=public.tens[team],
+        teams=[TeamView(team=team, captured=[str(card) for card in public.captured[team]],
+                        captured_face_down=public.captured_face_down[team], tens=public.tens[team],
                         tricks_won=public.tricks_won[team], tricks_captured=public.tricks_captured[team])
                for team in (0, 1)],
         trump=_trump(rules, public, own),
@@ -283,11 +300,20 @@ def _step(rules: Rules, index: int, move: tuple[Seat, Action] | None, views: Seq
     )
 
 
-def _action(move: tuple[Seat, Action] | None, own: dict[Seat, Observation]) -> StepAction | None:
-    """The action's text; a card put face down is named only to a perspective that holds it."""
+def _play(seat: Seat, card: Card | None, face_down: bool) -> Play:
+    return Play(seat=seat, card=str(card) if card is not None else None, face_down=face_down)
+
+
+def _action(move: tuple[Seat, Action] | None, own: dict[Seat, Observation],
+            public: Observation) -> StepAction | None:
+    """The action's text; a card put face down (a trump or a discard) is named only to a
+    perspective that may see it."""
     if move is None:
         return None
     seat, action = move
+    if isinstance(action, PlayCard) and action.face_down:
+        shown = public.tricks[-1].cards[-1] if not public.current_trick else public.current_trick[-1][1]
+        return StepAction(seat=seat, kind="play", text=f"plays {shown if shown is not None else 'a card'} face down")
     if isinstance(action, PlayCard):
         return StepAction(seat=seat, kind="play", text=f"plays {action.card}")
     if isinstance(action, CallTrump):

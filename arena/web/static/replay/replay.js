@@ -33,8 +33,13 @@ function cardNode(text, extra) {
   return node;
 }
 
-function backNode() {
-  return el("span", "card back", "🂠");
+function backNode(extra) {
+  return el("span", "card back" + (extra ? " " + extra : ""), "🂠");
+}
+
+function backs(count) {
+  // Face-down discards this perspective may not see: counted, never named.
+  return Array.from({ length: count }, () => backNode("small face-down-discard"));
 }
 
 function fill(node, children) {
@@ -130,8 +135,11 @@ function drawTable(suffix, data, index) {
   }
   const trick = $("trick" + suffix);
   fill(trick, step.trick.map((play) => {
-    const node = cardNode(play.card, play.seat === step.trick_winner ? "winner" : "");
+    const winner = play.seat === step.trick_winner ? "winner" : "";
+    const node = play.card === null ? backNode("face-down-discard")
+      : cardNode(play.card, play.face_down ? `${winner} face-down-discard` : winner);
     node.dataset.seat = String(play.seat);
+    if (play.face_down) node.dataset.faceDown = "true";
     const item = el("span", "play");
     item.append(node, el("small", "", `seat ${play.seat}`));
     return item;
@@ -140,10 +148,11 @@ function drawTable(suffix, data, index) {
   trick.dataset.winner = step.trick_winner === null ? "" : String(step.trick_winner);
 
   const pile = $("pile" + suffix);
-  pile.dataset.count = String(step.pile.length);
+  pile.dataset.count = String(step.pile.length + step.pile_face_down);
+  pile.dataset.faceDown = String(step.pile_face_down);
   pile.dataset.tricks = String(step.pile_tricks);
-  fill(pile, step.pile.length ? step.pile.map((card) => cardNode(card, "small"))
-    : [el("span", "muted", "empty")]);
+  const pileCards = [...step.pile.map((card) => cardNode(card, "small")), ...backs(step.pile_face_down)];
+  fill(pile, pileCards.length ? pileCards : [el("span", "muted", "empty")]);
   const streak = $("streak" + suffix);
   streak.dataset.seat = step.streak_holder === null ? "" : String(step.streak_holder);
   if (data.replay.rules.capture === "direct") streak.textContent = "each trick goes to its winner";
@@ -152,7 +161,8 @@ function drawTable(suffix, data, index) {
   for (const team of step.teams) {
     $(`tens${suffix}-${team.team}`).textContent = String(team.tens);
     $(`tricks${suffix}-${team.team}`).textContent = String(team.tricks_won);
-    fill($(`team${suffix}-${team.team}`).querySelector(".captured"), team.captured.map((card) => cardNode(card, "small")));
+    fill($(`team${suffix}-${team.team}`).querySelector(".captured"),
+      [...team.captured.map((card) => cardNode(card, "small")), ...backs(team.captured_face_down)]);
   }
   drawTrump($("trump" + suffix), step.trump);
   const dealer = $("dealer" + suffix);
