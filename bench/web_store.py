@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlalchemy import insert
 
 from ladder.paths import ArenaData
-from ladder.schema import Bot, BotVersion, FaultRow, Match, Partnership, RatingChange, Result
+from ladder.schema import Bot, BotVersion, FaultRow, Match, Partnership, PresetCounts, RatingChange, Result
 from ladder.store import Store
 
 BATCH = 20_000
@@ -151,12 +151,15 @@ def generate(data: ArenaData, versions: int, matches: int, seed: int, records: S
         fault_counts[fault["version_id"]] = fault_counts.get(fault["version_id"], 0) + 1
     for row in version_rows:
         row.update(version_ratings[row["id"]].columns(), faults=fault_counts.get(row["id"], 0))
+    preset_rows = [{"preset": "dehla-pakad", "version_id": row["id"], "matches": row["matches"], "wins": row["wins"],
+                    "draws": row["draws"], "faults": row["faults"], "last_played_at": row["last_played_at"]}
+                   for row in version_rows if row["matches"]]  # every match is of this preset and rated
     partnership_rows = [{"id": pid, "low_id": low, "high_id": high, **partnership_ratings[pid].columns()}
                         for (low, high), pid in pairs.items()]
     with store.transaction() as session:
         for model, rows in ((Bot, bots), (BotVersion, version_rows), (Partnership, partnership_rows),
                             (Match, match_rows), (Result, result_rows), (RatingChange, change_rows),
-                            (FaultRow, fault_rows)):
+                            (FaultRow, fault_rows), (PresetCounts, preset_rows)):
             for batch in batched(rows):
                 session.execute(insert(model.__table__), batch)  # type: ignore[attr-defined]
     store.close()

@@ -30,8 +30,8 @@ from arena.web.models import (
     VersionInfo,
     VersionSeries,
 )
-from ladder.ratings import LADDER_PARAMS, TeamResult
-from ladder.schema import Bot, BotVersion, FaultRow, Match, Partnership, RatingChange, Result
+from ladder.ratings import LADDER_PARAMS
+from ladder.schema import Bot, BotVersion, FaultRow, Match, Partnership, PresetCounts, RatingChange, Result
 from ladder.views import ranking
 
 Row = TypeVar("Row", StandingModel, PartnershipStanding)
@@ -107,21 +107,19 @@ def leaderboard(session: Session, *, all_versions: bool = False, preset: str | N
 
 
 def _in_preset(session: Session, rows: list[StandingModel], preset: str) -> list[StandingModel]:
-    played = select(RatingChange.version_id, func.count(), func.sum(RatingChange.outcome == TeamResult.WIN),
-                    func.sum(RatingChange.outcome == TeamResult.DRAW), func.max(Match.finished_at)) \
-        .join(Match, Match.id == RatingChange.match_id) \
-        .where(Match.preset == preset, RatingChange.version_id.is_not(None)).group_by(RatingChange.version_id)
-    counts = {vid: (n, int(wins or 0), int(draws or 0), last) for vid, n, wins, draws, last in session.execute(played)}
-    faulted = select(FaultRow.version_id, func.count(func.distinct(FaultRow.match_id))) \
-        .join(Match, Match.id == FaultRow.match_id).where(Match.preset == preset).group_by(FaultRow.version_id)
-    faults = dict(session.execute(faulted).all())
+    """``rows`` that played ``preset``, with its counts: one row a version from ``preset_counts``,
+    which the ladder keeps as it records a result (``ladder/results.py``)."""
+    played = select(PresetCounts.version_id, PresetCounts.matches, PresetCounts.wins, PresetCounts.draws,
+                    PresetCounts.faults, PresetCounts.last_played_at) \
+        .where(PresetCounts.preset == preset, PresetCounts.matches > 0)
+    counts = {vid: (n, wins, draws, faults, last) for vid, n, wins, draws, faults, last in session.execute(played)}
     kept: list[StandingModel] = []
     for row in rows:
         if row.version_id not in counts:
             continue
-        n, wins, draws, last = counts[row.version_id]
+        n, wins, draws, faults, last = counts[row.version_id]
         kept.append(row.model_copy(update={"rank": len(kept) + 1, "matches": n, "win_rate": _rate(wins, draws, n),
-                                           "faults": faults.get(row.version_id, 0), "last_played": when(last)}))
+                                           "faults": faults, "last_played": when(last)}))
     return kept
 
 
