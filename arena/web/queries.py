@@ -263,7 +263,7 @@ def bot_page(session: Session, name: str, recent: int = 20) -> BotPage:
     changes = session.execute(select(RatingChange.version_id, RatingChange.match_id, RatingChange.mu_after,
                                      RatingChange.sigma_after).where(RatingChange.version_id.in_(ids))
                               .order_by(RatingChange.id))
-    points: dict[int, list[dict[str, float]]] = {vid: [] for vid in ids}
+    points: dict[int | None, list[dict[str, float]]] = {vid: [] for vid in ids}
     for vid, mid, mu, sigma in changes:  # hundreds a version: plain dicts, validated at once below
         points[vid].append({"match_id": mid, "mu": round(mu, 3), "rating": round(mu - 3 * sigma, 3)})
     series = SERIES.validate_python([{"number": v.number, "points": points[v.id]} for v in versions])
