@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from ladder.executors import InlineExecutor
 from ladder.jobs import MatchJob, MatchReport, SeatFault
 from ladder.loop import LadderRun, StopRule
+from ladder.paths import ArenaData
 from ladder.queue import MatchSettings
 from ladder.ratings import RatingEnv, TeamResult
 from ladder.scheduler import Mode, Scheduler
@@ -106,3 +107,15 @@ def test_migration_0005_backfills_the_counts_of_a_store_that_had_results(tmp_pat
         backfilled = _kept(session)
         assert backfilled == _summed(session)
     assert backfilled == written and len(backfilled) >= 8
+
+
+def test_the_benchmark_store_generator_writes_the_counts_the_ladder_would(tmp_path: Path) -> None:
+    """``bench/web_store.py`` inserts rows in bulk, past ``ladder/results.py``: it writes the counts itself."""
+    from bench.web_store import generate  # noqa: PLC0415 - the benchmark's generator, not a ladder module
+
+    data = ArenaData(tmp_path, f"sqlite:///{tmp_path / 'ladder.db'}")
+    generate(data, versions=30, matches=400, seed=3, records=[])
+    store = Store.open(data)
+    with store.reading() as session:
+        kept = _kept(session)
+        assert kept == _summed(session) and len(kept) == 30
