@@ -63,7 +63,8 @@ def _board(request: Request, session: Session, cache: GenerationCache, template:
                                    descending=descending)
         return bytes(_render(request, template, {"board": board, "tab": "versions"}).body)
 
-    return HTMLResponse(cache.get((template, all_versions, preset, sort, descending), now, rendered))
+    page = (template, str(request.base_url), all_versions, preset, sort, descending)  # links are absolute (url_for)
+    return HTMLResponse(cache.get(page, now, rendered))
 
 
 @router.get("/", response_class=HTMLResponse)

@@ -96,3 +96,14 @@ def test_a_kept_value_is_rebuilt_when_the_generation_moves_or_it_is_too_old() ->
     cache.get("c", second, build("c1"))  # two entries: the least recently used ("a") goes
     assert cache.get("a", second, build("a6")) == "a6"
     assert builds == ["a1", "a3", "a5", "b1", "c1", "a6"]
+
+
+def test_a_kept_page_is_never_served_to_a_request_for_another_host(tmp_path: Path) -> None:
+    """The pages' links are absolute, from the request's Host: a page kept for one host (even a
+    forged one) must not be what another host's request gets."""
+    fake_ladder(tmp_path, ["s1", "s2"], 2)
+    client = client_of(tmp_path)
+    forged = client.get("/", headers={"host": "evil.example"}).text
+    assert "http://evil.example/static/app.css" in forged
+    honest = client.get("/").text
+    assert "http://testserver/static/app.css" in honest and "evil.example" not in honest
