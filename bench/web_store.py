@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlalchemy import insert
 
 from ladder.paths import ArenaData
-from ladder.schema import Bot, BotVersion, FaultRow, Match, Partnership, RatingChange, Result
+from ladder.schema import Bot, BotVersion, FaultRow, Match, Partnership, PresetCounts, RatingChange, Result
 from ladder.store import Store
 
 BATCH = 20_000
@@ -117,6 +117,7 @@ def generate(data: ArenaData, versions: int, matches: int, seed: int, records: S
     fault_rows: list[dict[str, Any]] = []
     for match_id in range(1, matches + 1):
         when = START + timedelta(seconds=30 * match_id)
+        finished = when + timedelta(seconds=20)
         a, b = rng.sample(ids, 2)
         seats = [a, b, a, b] if rng.random() < 0.5 else [a, b, rng.choice(regulars[a]), rng.choice(regulars[b])]
         team_a, team_b = partnership(seats[0], seats[2]), partnership(seats[1], seats[3])
@@ -127,7 +128,7 @@ def generate(data: ArenaData, versions: int, matches: int, seed: int, records: S
                            "match_format": "duplicate:4", "team_a_id": team_a, "team_b_id": team_b,
                            "seat0_id": seats[0], "seat1_id": seats[1], "seat2_id": seats[2], "seat3_id": seats[3],
                            "attempt": 1, "record_path": record_names[match_id % len(record_names)],
-                           "created_at": when, "started_at": when, "finished_at": when + timedelta(seconds=20)})
+                           "created_at": when, "started_at": when, "finished_at": finished})
         deal_scores = [round(rng.gauss(diff / 4, 2), 1) for _ in range(4)]
         result_rows.append({"match_id": match_id, "status": "done", "winner_team": winner,
                             "score_a": margin if winner == 0 else 0.0, "score_b": margin if winner == 1 else 0.0,
@@ -136,11 +137,11 @@ def generate(data: ArenaData, versions: int, matches: int, seed: int, records: S
             outcome = "draw" if winner is None else ("win" if winner == team else "loss")
             for version_id in dict.fromkeys(subject_ids):
                 rating = version_ratings[version_id]
-                mu0, sigma0 = rating.step(strength[version_id], outcome, rng, when)
+                mu0, sigma0 = rating.step(strength[version_id], outcome, rng, finished)
                 change_rows.append(_change(match_id, version_id, None, mu0, sigma0, rating, outcome, when))
             rating = partnership_ratings[partnership_id]
             target = sum(strength[v] for v in subject_ids) / 2 + rng.gauss(0, 1)
-            mu0, sigma0 = rating.step(target, outcome, rng, when)
+            mu0, sigma0 = rating.step(target, outcome, rng, finished)
             change_rows.append(_change(match_id, None, partnership_id, mu0, sigma0, rating, outcome, when))
         if rng.random() < 0.03:
             seat = rng.randrange(4)
@@ -151,12 +152,15 @@ def generate(data: ArenaData, versions: int, matches: int, seed: int, records: S
         fault_counts[fault["version_id"]] = fault_counts.get(fault["version_id"], 0) + 1
     for row in version_rows:
         row.update(version_ratings[row["id"]].columns(), faults=fault_counts.get(row["id"], 0))
+    preset_rows = [{"preset": "dehla-pakad", "version_id": row["id"], "matches": row["matches"], "wins": row["wins"],
+                    "draws": row["draws"], "faults": row["faults"], "last_played_at": row["last_played_at"]}
+                   for row in version_rows if row["matches"]]  # every match is of this preset and rated
     partnership_rows = [{"id": pid, "low_id": low, "high_id": high, **partnership_ratings[pid].columns()}
                         for (low, high), pid in pairs.items()]
     with store.transaction() as session:
         for model, rows in ((Bot, bots), (BotVersion, version_rows), (Partnership, partnership_rows),
                             (Match, match_rows), (Result, result_rows), (RatingChange, change_rows),
-                            (FaultRow, fault_rows)):
+                            (FaultRow, fault_rows), (PresetCounts, preset_rows)):
             for batch in batched(rows):
                 session.execute(insert(model.__table__), batch)  # type: ignore[attr-defined]
     store.close()

@@ -23,7 +23,17 @@ from arena.contract.status import OutcomeStatus
 from arena.engine.match import FormatKind, MatchFormat
 from ladder.jobs import MatchReport
 from ladder.ratings import Outcome, RatingEnv
-from ladder.schema import BotVersion, FaultRow, Match, MatchStatus, Partnership, RatingChange, Result, utcnow
+from ladder.schema import (
+    BotVersion,
+    FaultRow,
+    Match,
+    MatchStatus,
+    Partnership,
+    PresetCounts,
+    RatingChange,
+    Result,
+    utcnow,
+)
 
 
 def relative(path: str | None, root: Path) -> str | None:
@@ -108,6 +118,7 @@ def _rate(session: Session, env: RatingEnv, match: Match, outcome: Outcome, game
                                      outcome=result))
             version.count_match(result, new, now)
             version.faults += vid in faulty
+            _preset_counts(session, match.preset, vid).count_match(result, vid in faulty, now)
     pair = {p.id: p for p in session.scalars(
         select(Partnership).where(Partnership.id.in_((match.team_a_id, match.team_b_id))).with_for_update())}
     a, b = pair[match.team_a_id], pair[match.team_b_id]
@@ -117,3 +128,13 @@ def _rate(session: Session, env: RatingEnv, match: Match, outcome: Outcome, game
         session.add(RatingChange(match_id=match.id, partnership_id=unit.id, mu_before=unit.mu,
                                  sigma_before=unit.sigma, mu_after=new.mu, sigma_after=new.sigma, outcome=result))
         unit.count_match(result, new, now)
+
+
+def _preset_counts(session: Session, preset: str, version_id: int) -> PresetCounts:
+    """The version's counts in ``preset``, created at zero on its first match there. The version's
+    row is already locked (``with_for_update`` in ``_rate``), so two reports never race to create it."""
+    counts = session.get(PresetCounts, (preset, version_id), with_for_update=True)
+    if counts is None:
+        counts = PresetCounts(preset=preset, version_id=version_id, matches=0, wins=0, draws=0, faults=0)
+        session.add(counts)
+    return counts

@@ -213,3 +213,27 @@ class RatingChange(Base):
     outcome: Mapped[TeamResult] = mapped_column(StoredEnum(TeamResult, 8))
     """The match's result for the subject."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PresetCounts(Base):
+    """A version's record in one rules preset (its rating stays one across presets): kept by the
+    ladder when it records a rated match, so the leaderboard's preset filter reads one row per
+    version instead of summing the rating history (migration 0005 backfills it)."""
+
+    __tablename__ = "preset_counts"
+
+    preset: Mapped[str] = mapped_column(String(32), primary_key=True)
+    version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"), primary_key=True)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+    faults: Mapped[int] = mapped_column(Integer, default=0)
+    """Rated matches of the preset with a fault of this version, as ``BotVersion.faults`` counts."""
+    last_played_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    def count_match(self, result: TeamResult, faulted: bool, when: datetime) -> None:
+        self.matches += 1
+        self.wins += result is TeamResult.WIN
+        self.draws += result is TeamResult.DRAW
+        self.faults += faulted
+        self.last_played_at = when

@@ -7,9 +7,10 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 from sqlalchemy.orm import Session
 
+from arena.web.board_cache import GenerationCache, board_cache, cached_leaderboard, generation
 from arena.web.match_detail import match_detail
 from arena.web.models import BotPage, MatchDetail, MatchList, PartnershipList, Problem, StandingModel
-from arena.web.queries import PartnershipSort, StandingSort, bot_page, leaderboard, match_list, partnership_list
+from arena.web.queries import PartnershipSort, StandingSort, bot_page, match_list, partnership_list
 from arena.web.store_access import reading_session, service_data
 from ladder.paths import ArenaData
 
@@ -17,6 +18,7 @@ router = APIRouter(prefix="/api", tags=["api"], responses={404: {"model": Proble
 
 SessionDep = Annotated[Session, Depends(reading_session)]
 DataDep = Annotated[ArenaData, Depends(service_data)]
+CacheDep = Annotated[GenerationCache, Depends(board_cache)]
 AllVersions = Annotated[bool, Query(alias="all", description="Include older versions of every bot.")]
 Descending = Annotated[bool, Query(alias="desc", description="Sort descending.")]
 Page = Annotated[int, Query(ge=1, description="From 1.")]
@@ -24,11 +26,13 @@ PerPage = Annotated[int, Query(ge=1, le=200, description="Rows a page (1 to 200)
 
 
 @router.get("/leaderboard")
-def leaderboard_rows(session: SessionDep, all_versions: AllVersions = False, preset: str | None = None,
-                     sort: StandingSort = StandingSort.RANK, descending: Descending = False) -> list[StandingModel]:
+def leaderboard_rows(session: SessionDep, cache: CacheDep, all_versions: AllVersions = False,
+                     preset: str | None = None, sort: StandingSort = StandingSort.RANK,
+                     descending: Descending = False) -> list[StandingModel]:
     """The rows of ``dehla ladder show --json``: versions by conservative rating, best first; with
     ``preset``, only versions that played it, counted over that preset's matches (docs/web.md)."""
-    return leaderboard(session, all_versions=all_versions, preset=preset, sort=sort, descending=descending).rows
+    return cached_leaderboard(cache, session, generation(session), all_versions=all_versions, preset=preset,
+                              sort=sort, descending=descending).rows
 
 
 @router.get("/partnerships")

@@ -11,6 +11,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from arena.web import api, pages
+from arena.web.board_cache import GenerationCache
 from arena.web.queries import NotFoundError
 from arena.web.replay import routes as replay_routes
 from arena.web.templating import STATIC, templates
@@ -25,6 +26,7 @@ def create_app(data: ArenaData) -> FastAPI:
     app = FastAPI(title="Dehla Arena", summary="Leaderboard, bots, matches and replays of a Dehla Arena ladder.",
                   docs_url=None, redoc_url=None)
     app.state.store = store
+    app.state.board_cache = GenerationCache()
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(api.router)
     app.include_router(replay_routes.router)

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
+from arena.web.board_cache import GenerationCache, board_cache, cached_leaderboard, generation
 from arena.web.chart import rating_chart
 from arena.web.match_detail import match_detail, record_path
 from arena.web.queries import (
@@ -16,7 +17,6 @@ from arena.web.queries import (
     PartnershipSort,
     StandingSort,
     bot_page,
-    leaderboard,
     match_list,
     partnership_list,
     presets,
@@ -30,6 +30,7 @@ router = APIRouter(include_in_schema=False)
 
 SessionDep = Annotated[Session, Depends(reading_session)]
 DataDep = Annotated[ArenaData, Depends(service_data)]
+CacheDep = Annotated[GenerationCache, Depends(board_cache)]
 AllVersions = Annotated[bool, Query(alias="all")]
 Descending = Annotated[bool, Query(alias="desc")]
 Page = Annotated[int, Query(ge=1)]
@@ -52,24 +53,32 @@ def _render(request: Request, template: str, context: dict[str, Any], status_cod
                                       status_code=status_code)
 
 
-def _board(request: Request, session: Session, template: str, all_versions: bool, preset: str | None,
-           sort: StandingSort, descending: bool) -> HTMLResponse:
-    board = leaderboard(session, all_versions=all_versions, preset=preset, sort=sort, descending=descending)
-    return _render(request, template, {"board": board, "tab": "versions"})
+def _board(request: Request, session: Session, cache: GenerationCache, template: str, all_versions: bool,
+           preset: str | None, sort: StandingSort, descending: bool) -> HTMLResponse:
+    """The leaderboard page or its polled fragment, rendered once per store generation (``board_cache``)."""
+    now = generation(session)
+
+    def rendered() -> bytes:
+        board = cached_leaderboard(cache, session, now, all_versions=all_versions, preset=preset, sort=sort,
+                                   descending=descending)
+        return bytes(_render(request, template, {"board": board, "tab": "versions"}).body)
+
+    page = (template, str(request.base_url), all_versions, preset, sort, descending)  # links are absolute (url_for)
+    return HTMLResponse(cache.get(page, now, rendered))
 
 
 @router.get("/", response_class=HTMLResponse)
-def leaderboard_page(request: Request, session: SessionDep, all_versions: AllVersions = False,
+def leaderboard_page(request: Request, session: SessionDep, cache: CacheDep, all_versions: AllVersions = False,
                      preset: str | None = None, sort: StandingSort = StandingSort.RANK,
                      descending: Descending = False) -> HTMLResponse:
-    return _board(request, session, "leaderboard.html", all_versions, preset, sort, descending)
+    return _board(request, session, cache, "leaderboard.html", all_versions, preset, sort, descending)
 
 
 @router.get("/fragments/leaderboard", response_class=HTMLResponse)
-def leaderboard_fragment(request: Request, session: SessionDep, all_versions: AllVersions = False,
+def leaderboard_fragment(request: Request, session: SessionDep, cache: CacheDep, all_versions: AllVersions = False,
                          preset: str | None = None, sort: StandingSort = StandingSort.RANK,
                          descending: Descending = False) -> HTMLResponse:
-    return _board(request, session, "fragments/leaderboard.html", all_versions, preset, sort, descending)
+    return _board(request, session, cache, "fragments/leaderboard.html", all_versions, preset, sort, descending)
 
 
 def _partnerships(request: Request, session: Session, template: str, sort: PartnershipSort,

@@ -12,7 +12,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, func, or_, select, true
+from pydantic import TypeAdapter
+from sqlalchemy import ColumnElement, func, or_, select, true, union
 from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 
 from arena.contract.status import OutcomeStatus
@@ -24,17 +25,18 @@ from arena.web.models import (
     MatchSummary,
     PartnershipList,
     PartnershipStanding,
-    RatingPoint,
     SeatBot,
     StandingModel,
     VersionInfo,
     VersionSeries,
 )
-from ladder.ratings import LADDER_PARAMS, TeamResult
-from ladder.schema import Bot, BotVersion, FaultRow, Match, Partnership, RatingChange, Result
+from ladder.ratings import LADDER_PARAMS
+from ladder.schema import Bot, BotVersion, FaultRow, Match, Partnership, PresetCounts, RatingChange, Result
 from ladder.views import ranking
 
 Row = TypeVar("Row", StandingModel, PartnershipStanding)
+SERIES = TypeAdapter(list[VersionSeries])
+"""A bot page's rating series, validated in one call (a model per point costs more than the query)."""
 
 
 class NotFoundError(LookupError):
@@ -107,21 +109,19 @@ def leaderboard(session: Session, *, all_versions: bool = False, preset: str | N
 
 
 def _in_preset(session: Session, rows: list[StandingModel], preset: str) -> list[StandingModel]:
-    played = select(RatingChange.version_id, func.count(), func.sum(RatingChange.outcome == TeamResult.WIN),
-                    func.sum(RatingChange.outcome == TeamResult.DRAW), func.max(Match.finished_at)) \
-        .join(Match, Match.id == RatingChange.match_id) \
-        .where(Match.preset == preset, RatingChange.version_id.is_not(None)).group_by(RatingChange.version_id)
-    counts = {vid: (n, int(wins or 0), int(draws or 0), last) for vid, n, wins, draws, last in session.execute(played)}
-    faulted = select(FaultRow.version_id, func.count(func.distinct(FaultRow.match_id))) \
-        .join(Match, Match.id == FaultRow.match_id).where(Match.preset == preset).group_by(FaultRow.version_id)
-    faults = dict(session.execute(faulted).all())
+    """``rows`` that played ``preset``, with its counts: one row a version from ``preset_counts``,
+    which the ladder keeps as it records a result (``ladder/results.py``)."""
+    played = select(PresetCounts.version_id, PresetCounts.matches, PresetCounts.wins, PresetCounts.draws,
+                    PresetCounts.faults, PresetCounts.last_played_at) \
+        .where(PresetCounts.preset == preset, PresetCounts.matches > 0)
+    counts = {vid: (n, wins, draws, faults, last) for vid, n, wins, draws, faults, last in session.execute(played)}
     kept: list[StandingModel] = []
     for row in rows:
         if row.version_id not in counts:
             continue
-        n, wins, draws, last = counts[row.version_id]
+        n, wins, draws, faults, last = counts[row.version_id]
         kept.append(row.model_copy(update={"rank": len(kept) + 1, "matches": n, "win_rate": _rate(wins, draws, n),
-                                           "faults": faults.get(row.version_id, 0), "last_played": when(last)}))
+                                           "faults": faults, "last_played": when(last)}))
     return kept
 
 
@@ -218,9 +218,12 @@ def match_summaries(session: Session, *, version_ids: set[int] | None = None, of
                     limit: int = 50) -> list[MatchSummary]:
     """Matches newest first; ``version_ids`` keeps those where one of them sat."""
     query = select(Match, Result).outerjoin(Result, Result.match_id == Match.id)
-    if version_ids is not None:
+    if version_ids is not None:  # the newest ids per seat from its index alone, then the rows of the newest of those
         seats = (Match.seat0_id, Match.seat1_id, Match.seat2_id, Match.seat3_id)
-        query = query.where(or_(*(seat.in_(version_ids) for seat in seats)))
+        per_seat = (select(Match.id).where(seat.in_(version_ids)).order_by(Match.id.desc()).limit(offset + limit)
+                    .subquery() for seat in seats)  # a subquery each: SQLite takes no LIMIT in a UNION's member
+        newest = union(*(select(seat.c.id) for seat in per_seat))
+        query = query.where(Match.id.in_(select(newest.subquery().c.id)))
     found = list(session.execute(query.order_by(Match.id.desc()).offset(offset).limit(limit)))
     ids = [match.id for match, _ in found]
     faults = dict(session.execute(select(FaultRow.match_id, func.count()).where(FaultRow.match_id.in_(ids))
@@ -257,15 +260,19 @@ def bot_page(session: Session, name: str, recent: int = 20) -> BotPage:
                                     .order_by(BotVersion.number)))
     ids = {v.id for v in versions}
     active = {versions[-1].id} if versions else set()  # a bot's active version is its newest (``active_versions``)
-    changes = list(session.execute(
-        select(RatingChange.version_id, RatingChange.match_id, RatingChange.mu_after, RatingChange.sigma_after,
-               RatingChange.outcome).where(RatingChange.version_id.in_(ids)).order_by(RatingChange.id)))
-    outcome = {(vid, mid): result for vid, mid, _, _, result in changes}
-    series = [VersionSeries(number=v.number, points=[
-        RatingPoint(match_id=mid, mu=round(mu, 3), rating=round(mu - 3 * sigma, 3))
-        for vid, mid, mu, sigma, _ in changes if vid == v.id]) for v in versions]
+    changes = session.execute(select(RatingChange.version_id, RatingChange.match_id, RatingChange.mu_after,
+                                     RatingChange.sigma_after).where(RatingChange.version_id.in_(ids))
+                              .order_by(RatingChange.id))
+    points: dict[int | None, list[dict[str, float]]] = {vid: [] for vid in ids}
+    for vid, mid, mu, sigma in changes:  # hundreds a version: plain dicts, validated at once below
+        points[vid].append({"match_id": mid, "mu": round(mu, 3), "rating": round(mu - 3 * sigma, 3)})
+    series = SERIES.validate_python([{"number": v.number, "points": points[v.id]} for v in versions])
     fault_kinds = Counter(session.scalars(select(FaultRow.kind).where(FaultRow.version_id.in_(ids))))
     recent_matches = match_summaries(session, version_ids=ids, limit=recent)
+    outcome = {(vid, mid): result for vid, mid, result in session.execute(
+        select(RatingChange.version_id, RatingChange.match_id, RatingChange.outcome)
+        .where(RatingChange.match_id.in_([row.match_id for row in recent_matches]),
+               RatingChange.version_id.in_(ids)))}
     for row in recent_matches:
         sat = {seat.version_id for seat in (*row.team_a, *row.team_b)} & ids
         results = {outcome[(vid, row.match_id)].value for vid in sat if (vid, row.match_id) in outcome}
