@@ -9,7 +9,7 @@ from pathlib import Path
 
 from arena.engine.rules import PRESETS
 
-HEAVY = ("grpc", "sqlalchemy", "arena.referee.commands", "ladder.commands")
+HEAVY = ("grpc", "sqlalchemy", "fastapi", "uvicorn", "arena.referee.commands", "ladder.commands", "arena.web.commands")
 
 RULES_THEN_MODULES = f"""
 import json, sys
@@ -34,7 +34,7 @@ def test_help_lists_every_command() -> None:
     assert out.returncode == 0, out.stderr
     commands = out.stdout.split("Commands:", maxsplit=1)[1]
     listed = {line.split()[0] for line in commands.splitlines() if line.strip()}
-    assert listed == {"bot", "bots", "ladder", "match", "replay", "rules", "score", "selfplay", "submit"}
+    assert listed == {"bot", "bots", "ladder", "match", "replay", "rules", "score", "selfplay", "serve", "submit"}
 
 
 def test_the_command_line_hands_match_the_submitted_bot_lookup_which_loads_the_store_only_for_other_names(
