@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from arena.web.app import create_app
+from arena.web.app import create_app, settle_garbage_collector
 from bench.web_store import generate
 from ladder.paths import ArenaData
 
@@ -117,6 +117,7 @@ def main() -> None:
             print(f"{name:24} skipped: {skipped[name]}")
         else:
             timed_pages[name] = paths
+    settle_garbage_collector()  # as dehla serve does once it has started
     results = {name: timed(client, paths, args.requests) for name, paths in timed_pages.items()}
     for name, figures in results.items():
         print(f"{name:24} p50 {figures['p50_ms']:8.2f} ms   p95 {figures['p95_ms']:8.2f} ms")

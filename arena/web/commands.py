@@ -23,7 +23,7 @@ def serve_command(host: str, port: int, data: Path | None) -> None:
     """Serve the leaderboard, bot and match pages, replays and the JSON API."""
     import uvicorn  # noqa: PLC0415 - the web stack loads only for this command
 
-    from arena.web.app import create_app  # noqa: PLC0415
+    from arena.web.app import create_app, settle_garbage_collector  # noqa: PLC0415
 
     try:
         app = create_app(ArenaData.locate(data))
@@ -32,6 +32,7 @@ def serve_command(host: str, port: int, data: Path | None) -> None:
     listening = bound_socket(host, port)
     bound_host, bound_port = listening.getsockname()[:2]
     click.echo(f"Dehla Arena is at http://{_url_host(bound_host)}:{bound_port}/ (Ctrl-C stops it)", err=False)
+    settle_garbage_collector()
     config = uvicorn.Config(app, log_level="warning", access_log=False)
     uvicorn.Server(config).run(sockets=[listening])
 
