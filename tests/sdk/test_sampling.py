@@ -137,17 +137,23 @@ def check_uniform(
         assert sampler.count_unlimited() == len(everything)
         if not 3 <= len(everything) <= 60:
             continue
-        draws = 150 * len(everything)
-        seen = Counter(sampler.sample(rng) for _ in range(draws))
-        assert set(seen) == set(everything)  # nothing inconsistent, nothing out of reach
-        expected = draws / len(everything)
-        chi2 = sum((n - expected) ** 2 / expected for n in seen.values())
-        dof = len(everything) - 1
-        assert chi2 < dof + 6 * dof**0.5 + 10, (chi2, dof)
+        assert_uniform(sampler, everything, rng)
         checked += 1
         if checked == want:
             break
     return checked
+
+
+def assert_uniform(sampler: Sampler, everything: list[Placement], rng: random.Random) -> None:
+    """The sampler's draws hit exactly ``everything`` (nothing inconsistent, nothing out of reach)
+    at equal frequencies (chi-square, 150 draws a placement)."""
+    draws = 150 * len(everything)
+    seen = Counter(sampler.sample(rng) for _ in range(draws))
+    assert set(seen) == set(everything)
+    expected = draws / len(everything)
+    chi2 = sum((n - expected) ** 2 / expected for n in seen.values())
+    dof = len(everything) - 1
+    assert chi2 < dof + 6 * dof**0.5 + 10, (chi2, dof)
 
 
 def test_placements_are_uniform_over_every_consistent_one() -> None:

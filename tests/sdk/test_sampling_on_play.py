@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections import Counter
 from collections.abc import Iterator
 
 from arena.engine.cards import CARDS, cards_of
@@ -24,7 +23,7 @@ from arena.engine.outcome import Trick
 from arena.engine.rules import rules_for
 from sdk.sampling import Placement, Sampler
 from sdk.tracker import CardTracker
-from tests.sdk.test_sampling import check_consistent
+from tests.sdk.test_sampling import assert_uniform, check_consistent
 from tests.sdk_helpers import playout, suits_mask
 
 RULES = rules_for("mendikot-closed")
@@ -150,13 +149,7 @@ def test_on_play_placements_are_uniform_over_every_consistent_one() -> None:
         assert len(brute_force(obs, winners_count=False)) > len(everything)
         if not 3 <= len(everything) <= 60:
             continue
-        draws = 150 * len(everything)
-        seen = Counter(sampler.sample(rng) for _ in range(draws))
-        assert set(seen) == set(everything)  # nothing inconsistent, nothing out of reach
-        expected = draws / len(everything)
-        chi2 = sum((n - expected) ** 2 / expected for n in seen.values())
-        dof = len(everything) - 1
-        assert chi2 < dof + 6 * dof**0.5 + 10, (chi2, dof)
+        assert_uniform(sampler, everything, rng)
         checked += 1
         if checked == 4:
             break
