@@ -19,27 +19,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena.contract.messages import DecisionRequest, MatchStart
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench.positions, run as a script
+
+from arena.contract.messages import MatchStart
 from arena.contract.time_control import TimeControl
-from arena.engine.deal import Deal
-from arena.engine.hand import HandState
 from arena.engine.match import MatchFormat
-from arena.engine.observation import observe
 from arena.engine.rules import rules_for
 from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.launcher import BotProcess, resolve_bot
+from bench.positions import mid_hand_request
 
 RULES = rules_for("dehla-pakad")
 CONTROL = TimeControl(per_move=5.0, bank=60.0, startup=60.0)
-
-
-def mid_hand_request() -> DecisionRequest:
-    state = HandState(RULES, Deal.from_seed(RULES, 5), 0)
-    for _ in range(9):
-        state.apply(state.legal_actions()[0])
-    seat = state.to_move
-    assert seat is not None
-    return DecisionRequest("bench", 0, observe(state, seat), CONTROL.per_move, CONTROL.bank)
 
 
 class Unguarded(GrpcSeat):
@@ -63,7 +54,7 @@ async def run(calls: int, rounds: int) -> dict[str, Any]:
     try:
         for seat in seats.values():
             await seat.start(start, CONTROL.startup)
-        request = mid_hand_request()
+        request = mid_hand_request(CONTROL)
         for seat in seats.values():  # warm-up
             for _ in range(50):
                 await seat.decide(request, CONTROL.per_move)

@@ -30,19 +30,19 @@ import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench.positions, run as a script
+
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from arena.contract.messages import DecisionRequest, MatchStart
 from arena.contract.time_control import TimeControl
-from arena.engine.deal import Deal
-from arena.engine.hand import HandState
 from arena.engine.match import MatchFormat
-from arena.engine.observation import observe
 from arena.engine.rules import rules_for
 from arena.referee.grpc_seat import CHANNEL_OPTIONS, GrpcSeat
 from arena.referee.launcher import BotProcess, resolve_bot
 from arena.sandbox import Limits, Program, Runner, runner_for
+from bench.positions import mid_hand_request
 
 STARTUP_TARGET = 0.5
 """Seconds the sandbox may add to a bot's start-up."""
@@ -54,16 +54,6 @@ CONTROL = TimeControl(per_move=5.0, bank=0.0, startup=60.0)
 
 def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
-
-
-def decision_request() -> DecisionRequest:
-    """A mid-hand play decision (trumps called, a few tricks played)."""
-    state = HandState(RULES, Deal.from_seed(RULES, 5), 0)
-    for _ in range(9):
-        state.apply(state.legal_actions()[0])
-    seat = state.to_move
-    assert seat is not None
-    return DecisionRequest("bench", 0, observe(state, seat), CONTROL.per_move, CONTROL.bank)
 
 
 async def healthy(address: str) -> None:
@@ -95,6 +85,7 @@ class Bot:
             raise RuntimeError(f"{self.seat.name} bound no socket within the start-up budget")
         await healthy(address)
         serving = time.perf_counter() - begin
+        self.seat = GrpcSeat(self.seat.name, address)  # the socket the runner vouches for, not a name in its folder
         start = MatchStart("bench", 0, 2, "dehla-pakad", RULES, MatchFormat.parse("hands:1"), CONTROL)
         await self.seat.start(start, CONTROL.startup)  # connects and calls StartMatch
         return serving, time.perf_counter() - begin
@@ -164,7 +155,7 @@ def main() -> None:
     runners = {"local": runner_for("local"), "sandbox": runner_for("sandbox")}
     for runner in runners.values():
         runner.check()
-    request = decision_request()
+    request = mid_hand_request(CONTROL)
     serving: dict[str, list[float]] = {name: [] for name in runners}
     started: dict[str, list[float]] = {name: [] for name in runners}
     decide: dict[str, list[float]] = {name: [] for name in runners}
