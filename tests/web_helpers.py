@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -45,3 +46,10 @@ def serving(root: Path) -> Iterator[str]:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def copied_ladder(played: ArenaData, root: Path) -> ArenaData:
+    """A copy of the played ladder's data folder at ``root``, for a test that changes it (the
+    session's own stays as it is)."""
+    shutil.copytree(played.root, root)
+    return ArenaData(root, f"sqlite:///{root / 'ladder.db'}")

@@ -8,7 +8,6 @@ it checks into ``test-artifacts/``. No sleeps: every wait is on the DOM (Playwri
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,7 +20,7 @@ from playwright.sync_api import Browser, Locator, Page, Response, expect
 
 from ladder.paths import ArenaData
 from tests.web.table_facts import Sweep, TableFacts, cards_in, hand_records, match_ids, replayed, sweeps
-from tests.web_helpers import serving
+from tests.web_helpers import copied_ladder, serving
 
 Hands = dict[tuple[int, int], list[TableFacts]]
 """Every hand of the played ladder, replayed by the engine: (match id, hand from 1) -> its steps."""
@@ -313,9 +312,9 @@ class Live:
 @pytest.fixture(scope="module")
 def live(played: ArenaData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     root = tmp_path_factory.mktemp("live") / "data"
-    shutil.copytree(played.root, root)  # the session's store stays as it is
+    data = copied_ladder(played, root)
     with serving(root) as url:
-        yield Live(ArenaData(root, f"sqlite:///{root / 'ladder.db'}"), url)
+        yield Live(data, url)
 
 
 def ladder_run(data: ArenaData) -> subprocess.Popen[str]:

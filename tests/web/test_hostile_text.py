@@ -14,6 +14,7 @@ from arena.web.app import create_app
 from ladder.paths import ArenaData
 from ladder.schema import Bot, BotVersion, FaultRow, Match
 from ladder.store import Store
+from tests.web_helpers import copied_ladder
 
 MARKUP = '"><img src=x onerror=alert(1)><script>alert(2)</script>{{ "zq" ~ "jx" }}'
 """Breaks out of an attribute, runs script two ways, and tries template injection."""
@@ -21,8 +22,7 @@ MARKUP = '"><img src=x onerror=alert(1)><script>alert(2)</script>{{ "zq" ~ "jx" 
 
 def hostile_copy(played: ArenaData, root: Path) -> ArenaData:
     """A copy of the played ladder with markup in every author- or bot-supplied field."""
-    shutil.copytree(played.root, root)
-    data = ArenaData(root, f"sqlite:///{root / 'ladder.db'}")
+    data = copied_ladder(played, root)
     store = Store.open(data)
     with store.transaction() as session:
         session.execute(update(Bot).where(Bot.name == "random").values(name="r" + MARKUP[:30], author=MARKUP))
@@ -74,8 +74,7 @@ def test_the_markup_really_reached_the_pages(hostile: TestClient) -> None:
 
 def test_a_record_linked_out_of_the_data_folder_is_neither_read_nor_served(played: ArenaData, tmp_path: Path) -> None:
     root = tmp_path / "data"
-    shutil.copytree(played.root, root)
-    data = ArenaData(root, f"sqlite:///{root / 'ladder.db'}")
+    data = copied_ladder(played, root)
     secret = tmp_path / "secret.jsonl"
     secret.write_text('{"type": "secret"}\n')
     store = Store.open(data)
@@ -97,8 +96,7 @@ def test_a_record_under_a_folder_linked_out_of_the_data_folder_is_neither_read_n
     """The file itself is no link here: its folder is. ``O_NOFOLLOW`` alone would follow it; the
     check of the opened file's real path refuses it."""
     root = tmp_path / "data"
-    shutil.copytree(played.root, root)
-    data = ArenaData(root, f"sqlite:///{root / 'ladder.db'}")
+    data = copied_ladder(played, root)
     outside = tmp_path / "outside"
     shutil.move(root / "matches", outside)
     (outside / "m000001.jsonl").write_text('{"type": "secret"}\n')
@@ -113,8 +111,7 @@ def test_a_record_under_a_folder_linked_out_of_the_data_folder_is_neither_read_n
 
 def test_a_broken_record_is_a_page_that_says_which_and_why(played: ArenaData, tmp_path: Path) -> None:
     root = tmp_path / "data"
-    shutil.copytree(played.root, root)
-    data = ArenaData(root, f"sqlite:///{root / 'ladder.db'}")
+    data = copied_ladder(played, root)
     store = Store.open(data)
     with store.reading() as session:
         stored = session.scalars(select(Match.record_path).where(Match.id == 2)).one()

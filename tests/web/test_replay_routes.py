@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ from fastapi.testclient import TestClient
 from arena.web.app import create_app
 from arena.web.replay.routes import UNREADABLE_STATUS, ReplayResponse
 from ladder.paths import ArenaData
+from tests.web_helpers import copied_ladder
 
 MARKUP = '<script>alert("x")</script><b>'
 
@@ -30,8 +30,7 @@ def record_lines(data: ArenaData, match_id: int) -> list[dict[str, Any]]:
 def crafted(played: ArenaData, tmp_path: Path, edit: Any) -> TestClient:
     """A copy of the played data folder whose match 1 record has been rewritten by ``edit(lines)``."""
     root = tmp_path / "data"
-    shutil.copytree(played.root, root)
-    data = ArenaData(root, f"sqlite:///{root / 'ladder.db'}")
+    data = copied_ladder(played, root)
     lines = record_lines(data, 1)
     edit(lines)
     (root / "matches" / "m000001.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
