@@ -61,8 +61,41 @@ class MatchStatus(StrEnum):
         return {OutcomeStatus.DONE: cls.DONE, OutcomeStatus.VOID: cls.VOID}[outcome]
 
 
+class Role(StrEnum):
+    """What a signed-in author may do beyond the public pages."""
+
+    AUTHOR = "author"
+    """Submit and label versions of their own bots; see their own bots' logs and faults in full."""
+    OPERATOR = "operator"
+    """Everything an author may, plus: disable a bot or version, void a match, manage authors."""
+
+
+class UploadStatus(StrEnum):
+    """An uploaded archive's life: waiting for (or in) validation, then accepted or rejected."""
+
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    """With the one-line reason in ``Upload.reason``."""
+
+
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
+
+
+class Author(Base):
+    """Someone who owns bots. Only a hash of their API token is kept (``None``: revoked)."""
+
+    __tablename__ = "authors"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(32), unique=True)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    role: Mapped[Role] = mapped_column(StoredEnum(Role, 16), default=Role.AUTHOR)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """SHA-256 (hex) of the token's secret part; the token itself is shown once and never stored."""
+    token_issued_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class Bot(Base):
@@ -71,6 +104,11 @@ class Bot(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(32), unique=True)
     author: Mapped[str] = mapped_column(String(100))
+    """The manifest's free-text ``author`` field (shown, never trusted for access)."""
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("authors.id"), index=True, nullable=True)
+    """The author who first submitted the bot; ``None``: submitted on the arena's machine."""
+    disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """Set by an operator: no version of the bot is scheduled."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -116,6 +154,8 @@ class BotVersion(Rated, Base):
     path: Mapped[str] = mapped_column(String(500))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     faults: Mapped[int] = mapped_column(Integer, default=0)
+    disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """Set by an operator: this version is not scheduled."""
 
 
 class Partnership(Rated, Base):
@@ -157,6 +197,10 @@ class Match(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    voided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """Set when an operator voids a played match (its rating changes are undone)."""
+    void_note: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The operator's reason for voiding."""
 
     @property
     def seats(self) -> tuple[int, int, int, int]:
@@ -237,3 +281,25 @@ class PresetCounts(Base):
         self.draws += result is TeamResult.DRAW
         self.faults += faulted
         self.last_played_at = when
+
+
+class Upload(Base):
+    """One bot archive an author submitted over HTTP, and what became of it."""
+
+    __tablename__ = "uploads"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    author_id: Mapped[int] = mapped_column(ForeignKey("authors.id"), index=True)
+    status: Mapped[UploadStatus] = mapped_column(StoredEnum(UploadStatus, 16), index=True,
+                                                     default=UploadStatus.PENDING)
+    reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """Why it was rejected: one line in the arena's words."""
+    bot_name: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """From the archive's manifest, once read."""
+    version_id: Mapped[int | None] = mapped_column(ForeignKey("bot_versions.id"), nullable=True)
+    """The version it became (or already was: the same content uploaded twice is one version)."""
+    content_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    size_bytes: Mapped[int] = mapped_column(BigInteger, default=0)
+    """The upload's size as received (compressed)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
