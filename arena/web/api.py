@@ -7,14 +7,17 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 from sqlalchemy.orm import Session
 
+from arena.web.auth import ApiAuthor, token_author
 from arena.web.board_cache import GenerationCache, board_cache, cached_leaderboard, generation
 from arena.web.match_detail import match_detail
-from arena.web.models import BotPage, MatchDetail, MatchList, PartnershipList, Problem, StandingModel
+from arena.web.models import AuthorModel, BotPage, MatchDetail, MatchList, PartnershipList, Problem, StandingModel
 from arena.web.queries import PartnershipSort, StandingSort, bot_page, match_list, partnership_list
 from arena.web.store_access import reading_session, service_data
 from ladder.paths import ArenaData
 
-router = APIRouter(prefix="/api", tags=["api"], responses={404: {"model": Problem}})
+router = APIRouter(prefix="/api", tags=["api"], responses={404: {"model": Problem}},
+                   dependencies=[Depends(token_author)])
+"""Every endpoint refuses a bad token, even a public one: a typo never silently reads as public."""
 
 SessionDep = Annotated[Session, Depends(reading_session)]
 DataDep = Annotated[ArenaData, Depends(service_data)]
@@ -58,3 +61,9 @@ def matches(session: SessionDep, page: Page = 1, per_page: PerPage = 50) -> Matc
 def match(session: SessionDep, data: DataDep, match_id: int) -> MatchDetail:
     """A match: partnerships, result, deal-pair margins, faults, move times, hands to replay."""
     return match_detail(session, data, match_id)
+
+
+@router.get("/me", responses={401: {"model": Problem}})
+def me(author: ApiAuthor) -> AuthorModel:
+    """Who the bearer token belongs to (a way for an author to check a token)."""
+    return AuthorModel(name=author.name, email=author.email, role=author.role.value)

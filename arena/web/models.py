@@ -174,3 +174,11 @@ class MatchDetail(_Model):
 
 class Problem(_Model):
     detail: str
+
+
+class AuthorModel(_Model):
+    """An author as the API shows them to themselves: never a token."""
+
+    name: str
+    email: str | None
+    role: str
