@@ -13,11 +13,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
+from arena.bots.archive import SKIPPED_FILES, SKIPPED_FOLDERS, SKIPPED_SUFFIXES
 from arena.engine.errors import ArenaError
 from arena.referee.launcher import sample_bot_names
 
-SKIPPED = frozenset({"__pycache__", ".git", ".hg", ".venv", ".mypy_cache", ".pytest_cache", ".ruff_cache",
-                     "node_modules"})
+SKIPPED = SKIPPED_FOLDERS
+"""The same folders an upload's packing leaves out, so a folder hashes the same either way."""
 MAX_FILES = 2000
 MAX_BYTES = 64 * 1024 * 1024
 
@@ -42,7 +43,7 @@ def bot_files(folder: Path) -> list[Path]:
             relative = path.relative_to(folder)
             if path.is_symlink():
                 raise FolderError(f"{relative}: a symlink; a bot folder holds plain files only")
-            if name.endswith((".pyc", ".pyo")):
+            if name.endswith(SKIPPED_SUFFIXES) or name in SKIPPED_FILES:
                 continue
             if not path.is_file():
                 raise FolderError(f"{relative}: not a regular file")

@@ -6,6 +6,9 @@ nothing to do); move the copy to ``bots/NAME/HASH12/`` read-only; play two valid
 from that copy (the bot in all four seats, then its copies against ``random``), one deal each
 in duplicate, with the ladder's runner and clock; accept only if both end without a fault. A
 rejection removes the copy and names the failing check with the tail of the bot's own log.
+
+An upload (``owner``: the author's id) may add a version only to a bot that author owns, or
+create a new bot they then own: checked before validating and again in the insert's transaction.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from arena.bots.manifest import BotManifest, ManifestError, load_manifest
 from arena.contract.faults import FaultPolicy
@@ -46,6 +50,15 @@ class SubmissionRejected(ArenaError):  # noqa: N818 - reads as what happened
         self.log_tail = log_tail
 
 
+class NotYourBotError(ArenaError):
+    """The manifest names a bot that belongs to someone else (another author, or the arena)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"bot {name!r} belongs to another author; only they can add versions to it "
+                         "(choose another name in bot.toml)")
+        self.name = name
+
+
 @dataclass(frozen=True, slots=True)
 class Submission:
     bot: str
@@ -55,6 +68,7 @@ class Submission:
     path: str
     created: bool
     """False: the same content was already stored (a no-op)."""
+    version_id: int
 
 
 Validator = Callable[[BotCommand, Path, str], None]
@@ -103,14 +117,18 @@ def _tail(path: Path) -> str:
 
 
 def submit(store: Store, env: RatingEnv, folder: Path, runner: str,
-           validate: Validator = validation_matches) -> Submission:
+           validate: Validator = validation_matches, owner: int | None = None) -> Submission:
     """Store ``folder`` as a new version of its bot (or find it stored already).
 
     Everything after the copy reads the copy: the manifest, the hash, the validation matches.
-    The source folder belongs to the submitter, who may change it while we work."""
+    The source folder belongs to the submitter, who may change it while we work. ``owner``: the
+    uploading author's id (``None``: the arena's own machine, which may add to any bot)."""
     staging = store_copy(folder, store.data.bots)
     try:
         manifest = _manifest_of(staging, folder)
+        if owner is not None:
+            with store.reading() as session:
+                _check_owner(session, manifest.name, owner)
         digest = content_hash(staging)
         with store.reading() as session:
             known = session.execute(select(BotVersion, Bot.name).join(Bot, Bot.id == BotVersion.bot_id)
@@ -118,7 +136,7 @@ def submit(store: Store, env: RatingEnv, folder: Path, runner: str,
         if known is not None:
             version, name = known
             remove_tree(staging)
-            return Submission(name, version.number, version.label, digest, version.path, False)
+            return Submission(name, version.number, version.label, digest, version.path, False, version.id)
         relative = Path("bots") / manifest.name / digest[:12]
         destination = store.data.root / relative
         put_in_place(staging, destination)
@@ -131,7 +149,14 @@ def submit(store: Store, env: RatingEnv, folder: Path, runner: str,
     except BaseException:
         remove_tree(destination)
         raise
-    return _insert(store, env, manifest, digest, str(relative))
+    try:
+        return _insert(store, env, manifest, digest, str(relative), owner)
+    except NotYourBotError:  # the name was taken by another author while this one validated
+        with store.reading() as session:
+            stored = session.scalar(select(BotVersion.id).where(BotVersion.content_hash == digest))
+        if stored is None:
+            remove_tree(destination)
+        raise
 
 
 def _manifest_of(staging: Path, folder: Path) -> BotManifest:
@@ -142,21 +167,35 @@ def _manifest_of(staging: Path, folder: Path) -> BotManifest:
         raise ManifestError(str(exc).replace(str(staging), str(folder))) from None
 
 
-def _insert(store: Store, env: RatingEnv, manifest: BotManifest, digest: str, path: str) -> Submission:
+def _check_owner(session: Session, name: str, owner: int) -> Bot | None:
+    """The bot ``name`` if ``owner`` owns it, ``None`` if there is none yet; else refused."""
+    bot = session.scalar(select(Bot).where(Bot.name == name))
+    if bot is not None and bot.owner_id != owner:
+        raise NotYourBotError(name)
+    return bot
+
+
+def _insert(store: Store, env: RatingEnv, manifest: BotManifest, digest: str, path: str,
+            owner: int | None) -> Submission:
     skill = env.new()
     try:
         with store.transaction() as session:
+            if owner is not None:
+                _check_owner(session, manifest.name, owner)
             bot = session.scalar(select(Bot).where(Bot.name == manifest.name))
             if bot is None:
-                bot = Bot(name=manifest.name, author=manifest.author)
+                bot = Bot(name=manifest.name, author=manifest.author, owner_id=owner)
                 session.add(bot)
                 session.flush()
             number = (session.scalar(select(func.max(BotVersion.number)).where(BotVersion.bot_id == bot.id)) or 0) + 1
-            session.add(BotVersion(bot_id=bot.id, number=number, label=manifest.version, content_hash=digest,
-                                   path=path, mu=skill.mu, sigma=skill.sigma, matches=0, wins=0, draws=0,
-                                   losses=0, faults=0))
+            row = BotVersion(bot_id=bot.id, number=number, label=manifest.version, content_hash=digest,
+                             path=path, mu=skill.mu, sigma=skill.sigma, matches=0, wins=0, draws=0,
+                             losses=0, faults=0)
+            session.add(row)
+            session.flush()
+            version_id = row.id
     except IntegrityError:  # the same content stored by a concurrent submission: a no-op
         with store.reading() as session:
             version = session.scalars(select(BotVersion).where(BotVersion.content_hash == digest)).one()
-        return Submission(manifest.name, version.number, version.label, digest, version.path, False)
-    return Submission(manifest.name, number, manifest.version, digest, path, True)
+        return Submission(manifest.name, version.number, version.label, digest, version.path, False, version.id)
+    return Submission(manifest.name, number, manifest.version, digest, path, True, version_id)

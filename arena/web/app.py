@@ -12,24 +12,28 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from arena.web import api, pages
+from arena.web import api, pages, uploads
 from arena.web.board_cache import GenerationCache
 from arena.web.queries import NotFoundError
 from arena.web.replay import routes as replay_routes
 from arena.web.templating import STATIC, templates
+from ladder.intake import Intake, IntakeSettings
 from ladder.paths import ArenaData
 from ladder.store import Store
 
 
-def create_app(data: ArenaData) -> FastAPI:
-    """The application for the store in ``data``; opening it may raise ``StoreError``."""
+def create_app(data: ArenaData, intake: IntakeSettings | None = None) -> FastAPI:
+    """The application for the store in ``data``; opening it may raise ``StoreError``. Its
+    lifespan runs the uploads' validation queue (``intake``)."""
     store = Store.open(data)
     store.check_integrity()
     app = FastAPI(title="Dehla Arena", summary="Leaderboard, bots, matches and replays of a Dehla Arena ladder.",
-                  docs_url=None, redoc_url=None)
+                  docs_url=None, redoc_url=None, lifespan=uploads.intake_lifespan)
     app.state.store = store
+    app.state.intake = Intake(store, intake or IntakeSettings())
     app.state.board_cache = GenerationCache()
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(uploads.router)
     app.include_router(api.router)
     app.include_router(replay_routes.router)
     app.include_router(pages.router)

@@ -9,7 +9,8 @@ import click
 
 from arena.console.errors import fail
 from arena.engine.errors import ArenaError
-from ladder.commands import data_option
+from ladder.commands import data_option, runner_option
+from ladder.intake import DEFAULT_CONCURRENCY, DEFAULT_UPLOADS_PER_HOUR, IntakeSettings
 from ladder.paths import ArenaData
 
 
@@ -18,15 +19,21 @@ from ladder.paths import ArenaData
               help="The address to listen on (the default is reachable from this machine only).")
 @click.option("--port", type=click.IntRange(min=0, max=65535), default=8000, show_default=True,
               help="The port (0: any free port; the one chosen is printed).")
+@click.option("--uploads-per-hour", type=click.IntRange(min=1, max=10_000), default=DEFAULT_UPLOADS_PER_HOUR,
+              show_default=True, help="Uploads each author may send in an hour (more: 429 with Retry-After).")
+@click.option("--validations", type=click.IntRange(min=1, max=64), default=DEFAULT_CONCURRENCY, show_default=True,
+              help="Uploads validated at once (each plays two validation matches).")
+@runner_option
 @data_option
-def serve_command(host: str, port: int, data: Path | None) -> None:
-    """Serve the leaderboard, bot and match pages, replays and the JSON API."""
+def serve_command(host: str, port: int, uploads_per_hour: int, validations: int, runner: str,
+                  data: Path | None) -> None:
+    """Serve the leaderboard, bot and match pages, replays and the JSON API, and take uploads."""
     import uvicorn  # noqa: PLC0415 - the web stack loads only for this command
 
     from arena.web.app import create_app, settle_garbage_collector  # noqa: PLC0415
 
     try:
-        app = create_app(ArenaData.locate(data))
+        app = create_app(ArenaData.locate(data), IntakeSettings(runner, uploads_per_hour, validations))
     except ArenaError as exc:
         fail(str(exc))
     listening = bound_socket(host, port)
