@@ -293,16 +293,33 @@ def matches_command(bot: str | None, limit: int, as_json: bool, data: Path | Non
 @click.argument("folder", required=False, type=click.Path(path_type=Path))
 @click.option("--sample", "samples", multiple=True, metavar="NAME",
               help="Submit a sample bot (random, heuristic, search) in its folder form; repeatable.")
+@click.option("--server", default=None, metavar="URL",
+              help="Upload FOLDER to the arena at URL (validated there) instead of submitting it here.")
+@click.option("--token", default=None, envvar="DEHLA_TOKEN", metavar="TOKEN",
+              help="With --server: your API token (default: $DEHLA_TOKEN). Never printed.")
+@click.option("--no-wait", is_flag=True, help="With --server: return once uploaded, with the upload's status URL.")
 @runner_option
 @data_option
 @store_errors
-def submit_command(folder: Path | None, samples: tuple[str, ...], runner: str, data: Path | None) -> None:
-    """Validate a bot FOLDER (with bot.toml), store it as a version and prove it plays."""
+def submit_command(folder: Path | None, samples: tuple[str, ...], server: str | None, token: str | None,
+                   no_wait: bool, runner: str, data: Path | None) -> None:
+    """Validate a bot FOLDER (with bot.toml), store it as a version and prove it plays.
+
+    With --server URL the folder is packed and uploaded to that arena, which validates it."""
     from ladder.folders import FolderError, sample_folder  # noqa: PLC0415 - the referee loads only to play
     from ladder.submit import SubmissionRejected, submit  # noqa: PLC0415
 
     if (folder is None) == (not samples):
         fail("give a bot FOLDER or --sample NAME (not both)")
+    if server is not None:
+        if folder is None:
+            fail("--server uploads a bot FOLDER (the sample bots are the arena's own: --sample runs locally)")
+        from ladder.remote_submit import remote_submit  # noqa: PLC0415 - the HTTP client loads only to upload
+
+        remote_submit(folder, server, token, no_wait)
+        return
+    if no_wait:
+        fail("--no-wait needs --server (a local submission always waits for its validation)")
     require_runner(runner)
     store = open_store(data)
     try:

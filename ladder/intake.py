@@ -251,6 +251,20 @@ class Intake:
         for worker in self._workers:
             worker.join(timeout)
 
+    def wait_for(self, upload_id: int, timeout: float) -> None:
+        """Return once the upload is no longer pending, or after ``timeout`` seconds (a long poll)."""
+        with self._wake:
+            self._wake.wait_for(lambda: not self._is_pending(upload_id), timeout)
+
+    def wait_until_idle(self, timeout: float) -> bool:
+        """Whether every upload was validated within ``timeout`` seconds (none pending or running)."""
+        with self._wake:
+            return self._wake.wait_for(lambda: not self._claimed and self._next_pending() is None, timeout)
+
+    def _is_pending(self, upload_id: int) -> bool:
+        with self.store.reading() as session:
+            return session.scalar(select(Upload.status).where(Upload.id == upload_id)) is UploadStatus.PENDING
+
     def _work(self) -> None:
         while True:
             with self._wake:
@@ -267,17 +281,21 @@ class Intake:
             finally:
                 with self._wake:
                     self._claimed.discard(upload_id)
+                    self._wake.notify_all()  # long polls and ``wait_until_idle``
 
     def _claim(self) -> int | None:
-        """The oldest pending upload no worker has (the caller holds the lock)."""
+        """Take the oldest pending upload no worker has (the caller holds the lock)."""
+        found = self._next_pending()
+        if found is not None:
+            self._claimed.add(found)
+        return found
+
+    def _next_pending(self) -> int | None:
         with self.store.reading() as session:
             query = select(Upload.id).where(Upload.status == UploadStatus.PENDING)
             if self._claimed:
                 query = query.where(Upload.id.not_in(self._claimed))
-            found = session.scalar(query.order_by(Upload.id).limit(1))
-        if found is not None:
-            self._claimed.add(found)
-        return found
+            return session.scalar(query.order_by(Upload.id).limit(1))
 
     # -- one upload ---------------------------------------------------------------------------
 

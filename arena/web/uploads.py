@@ -13,18 +13,21 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, HTTPException, Path, Request
+from fastapi import APIRouter, FastAPI, HTTPException, Path, Query, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from arena.bots.archive import size
 from arena.web.auth import ApiAuthor
 from ladder.intake import Intake, RateLimitedError, UploadsOffError, upload_log, upload_of, uploads_of
+from ladder.schema import UploadStatus
 
 router = APIRouter(prefix="/api/uploads", tags=["uploads"])
 
 GZIP_TYPES = frozenset({"application/gzip", "application/x-gzip"})
 GZIP_MAGIC = b"\x1f\x8b"
+MAX_WAIT = 20.0
+"""Seconds a status request may wait for a verdict (``?wait=``)."""
 UploadId = Annotated[int, Path(ge=1, le=2**63 - 1, description="the upload's id")]
 
 
@@ -104,11 +107,18 @@ def my_uploads(request: Request, author: ApiAuthor) -> list[dict[str, Any]]:
 
 
 @router.get("/{upload_id}")
-def one_upload(request: Request, upload_id: UploadId, author: ApiAuthor) -> dict[str, Any]:
+def one_upload(request: Request, upload_id: UploadId, author: ApiAuthor,
+               wait: Annotated[float, Query(ge=0, le=MAX_WAIT, description="seconds to wait while it is pending "
+                                                                            "(a long poll)")] = 0) -> dict[str, Any]:
     """One upload and its status (``pending``, ``accepted``, ``rejected`` with ``reason``)."""
-    view = upload_of(service_intake(request).store, upload_id, author.id)
+    intake = service_intake(request)
+    view = upload_of(intake.store, upload_id, author.id)
     if view is None:
         raise HTTPException(404, f"no upload {upload_id} of yours")
+    if wait and view.status is UploadStatus.PENDING:
+        intake.wait_for(upload_id, wait)
+        view = upload_of(intake.store, upload_id, author.id)
+        assert view is not None
     return view.to_json()
 
 
