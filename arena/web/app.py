@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Mapping
 
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import request_validation_exception_handler
@@ -57,12 +58,13 @@ def _is_api(request: Request) -> bool:
     return request.url.path == "/api" or request.url.path.startswith("/api/")
 
 
-def problem(request: Request, status: int, detail: str) -> Response:
-    """JSON ``{"detail": ...}`` under /api, the error page elsewhere."""
+def problem(request: Request, status: int, detail: str, headers: Mapping[str, str] | None = None) -> Response:
+    """JSON ``{"detail": ...}`` under /api, the error page elsewhere (with the error's headers:
+    ``Retry-After``, ``WWW-Authenticate``)."""
     if _is_api(request):
-        return JSONResponse({"detail": detail}, status_code=status)
+        return JSONResponse({"detail": detail}, status_code=status, headers=headers)
     return templates.TemplateResponse(request, "error.html", {"status": status, "detail": detail},
-                                      status_code=status)
+                                      status_code=status, headers=headers)
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
@@ -72,7 +74,7 @@ async def not_found(request: Request, exc: Exception) -> Response:
 async def http_problem(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     detail = exc.detail if exc.status_code != 404 or exc.detail != "Not Found" else f"no page at {request.url.path}"
-    return problem(request, exc.status_code, str(detail))
+    return problem(request, exc.status_code, str(detail), exc.headers)
 
 
 async def bad_request(request: Request, exc: Exception) -> Response:
