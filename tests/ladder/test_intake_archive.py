@@ -264,3 +264,26 @@ def test_nothing_is_left_behind_after_a_refusal(tmp_path: Path) -> None:
     refused(archive, tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == []
     shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(flips=st.lists(st.tuples(st.integers(min_value=0), st.integers(min_value=0, max_value=255)), min_size=1,
+                      max_size=8))
+def test_a_damaged_archive_is_an_archive_error_never_anything_else(tmp_path_factory: pytest.TempPathFactory,
+                                                                   flips: list[tuple[int, int]]) -> None:
+    """Random bytes changed in a good tar (then compressed): unpacked, or one ``ArchiveError``."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for entry in [*good_bot(), Entry("sub/ünï.py", b"x" * 700)]:
+            info = tarfile.TarInfo(entry.name)
+            info.size = len(entry.data)
+            tar.addfile(info, io.BytesIO(entry.data))
+    raw = bytearray(buffer.getvalue())
+    for at, value in flips:
+        raw[at % len(raw)] = value
+    destination = tmp_path_factory.mktemp("fuzz") / "out"
+    try:
+        unpack(io.BytesIO(gzip.compress(bytes(raw))), destination)
+    except ArchiveError as exc:
+        assert "\n" not in str(exc)
+        assert not destination.exists()
