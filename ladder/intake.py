@@ -45,6 +45,8 @@ DEFAULT_UPLOADS_PER_HOUR = 10
 DEFAULT_CONCURRENCY = 1
 WINDOW = timedelta(hours=1)
 REASON_CHARS = 300
+LONG_POLLS = 8
+"""Status requests that may wait for a verdict at once (``GET /api/uploads/{id}?wait=``)."""
 LISTED = 100
 """``GET /api/uploads``: an author's most recent uploads."""
 
@@ -186,6 +188,7 @@ class Intake:
     _stopping: bool = False
     _workers: list[threading.Thread] = field(default_factory=list)
     _names: dict[str, threading.Lock] = field(default_factory=dict)
+    _pollers: threading.BoundedSemaphore = field(default_factory=lambda: threading.BoundedSemaphore(LONG_POLLS))
 
     def __post_init__(self) -> None:
         self._wake = threading.Condition(self._lock)
@@ -252,9 +255,16 @@ class Intake:
             worker.join(timeout)
 
     def wait_for(self, upload_id: int, timeout: float) -> None:
-        """Return once the upload is no longer pending, or after ``timeout`` seconds (a long poll)."""
-        with self._wake:
-            self._wake.wait_for(lambda: not self._is_pending(upload_id), timeout)
+        """Return once the upload is no longer pending, or after ``timeout`` seconds (a long poll).
+        At most ``LONG_POLLS`` wait at once (each holds one of the service's threads); beyond
+        that a request returns at once and its client polls again."""
+        if not self._pollers.acquire(blocking=False):
+            return
+        try:
+            with self._wake:
+                self._wake.wait_for(lambda: not self._is_pending(upload_id), timeout)
+        finally:
+            self._pollers.release()
 
     def wait_until_idle(self, timeout: float) -> bool:
         """Whether every upload was validated within ``timeout`` seconds (none pending or running)."""

@@ -14,6 +14,7 @@ from arena.referee.launcher import BotCommand
 from ladder import submit as submit_module
 from ladder.authors import add_author
 from ladder.intake import (
+    LONG_POLLS,
     Intake,
     IntakeSettings,
     RateLimitedError,
@@ -214,3 +215,14 @@ def test_the_rate_limit_counts_the_last_hour(tmp_path: Path) -> None:
     check_rate(store, asha, 2)
     with store.reading() as session:
         assert session.scalar(select(func.count()).select_from(Upload)) == 3
+
+
+def test_long_polls_beyond_the_limit_answer_at_once(tmp_path: Path) -> None:
+    """Each waiting status request holds a service thread: past ``LONG_POLLS`` they do not wait."""
+    store, asha, _ = fresh(tmp_path)
+    intake = Intake(store, IntakeSettings(runner="local"))  # not started: the upload stays pending
+    upload = send(intake, asha, tar_gz(good_bot()))
+    for _ in range(LONG_POLLS):
+        assert intake._pollers.acquire(blocking=False)
+    intake.wait_for(upload, timeout=600)  # returns at once (a failure here would hang for 10 minutes)
+    assert upload_of(store, upload, asha).status is UploadStatus.PENDING  # type: ignore[union-attr]
