@@ -170,3 +170,21 @@ def test_uploads_pending_when_the_service_stopped_are_validated_after_a_restart(
     with serving(data.root, *LOCAL) as url:
         result = verdict(url, data.asha, upload.id)
     assert (result["status"], result["bot"], result["version"]) == ("accepted", "kept", 1)
+
+
+def test_a_failed_validation_shows_the_bot_output_to_its_author_only(tmp_path: Path) -> None:
+    data = arena(tmp_path)
+    crasher = tar_gz([Entry("bot.toml", b'name = "crasher"\nversion = "1.0"\nauthor = "t"\n'
+                                        b'command = ["python", "bot.py"]\n'),
+                      Entry("bot.py", b"import sys\nprint('BOT-OUTPUT-7781 asha only', flush=True)\nsys.exit(3)\n")])
+    with serving(data.root, *LOCAL) as url:
+        result = uploaded(url, data.asha, crasher)
+        assert result["status"] == "rejected" and result["has_log"], result
+        assert result["reason"].startswith("validation match 1 (four seats): seat ")
+        assert "BOT-OUTPUT-7781" not in result["reason"]
+        mine = httpx.get(f"{url}api/uploads/{result['id']}/log", headers=bearer(data.asha), timeout=10)
+        assert mine.status_code == 200 and "BOT-OUTPUT-7781" in mine.json()["log"]
+        theirs = httpx.get(f"{url}api/uploads/{result['id']}/log", headers=bearer(data.bela), timeout=10)
+        assert theirs.status_code == 404 and "BOT-OUTPUT" not in theirs.text
+        listed = httpx.get(url + "api/uploads", headers=bearer(data.bela), timeout=10)
+        assert "BOT-OUTPUT" not in listed.text

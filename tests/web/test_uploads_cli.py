@@ -53,12 +53,14 @@ def test_every_refusal_is_one_line_and_exit_2(stored: tuple[Arena, Path], tmp_pa
     data, folder = stored
     odd = bot_folder(tmp_path / "odd", "odd")
     (odd / "bot.toml").write_text((odd / "bot.toml").read_text() + "[resources]\nmemory_mb = 99999\n")
+    crash = bot_folder(tmp_path / "crash", "crash", "import sys\nprint('BOT-OUTPUT-5521', flush=True)\nsys.exit(3)\n")
     linked = bot_folder(tmp_path / "linked", "linked")
     (linked / "passwd").symlink_to("/etc/passwd")
     with serving(data.root, "--runner", "local") as url:
         cases = {
             "rejected": dehla_submit(str(folder), "--server", url, token=data.bela),
             "manifest": dehla_submit(str(odd), "--server", url, token=data.asha),
+            "crash": dehla_submit(str(crash), "--server", url, token=data.asha),
             "token": dehla_submit(str(folder), "--server", url, token=data.asha + "x"),
             "no token": dehla_submit(str(folder), "--server", url),
             "symlink": dehla_submit(str(linked), "--server", url, token=data.asha),
@@ -69,12 +71,14 @@ def test_every_refusal_is_one_line_and_exit_2(stored: tuple[Arena, Path], tmp_pa
         "rejected": f"error: rejected {folder}: bot 'kept' belongs to another author",
         "manifest": f"error: rejected {odd}: bot.toml: resources.memory_mb: Input should be less than or equal "
                     "to 4096 (got 99999)",
+        "crash": f"error: rejected {crash}: validation match 1 (four seats): seat ",
         "token": "error: upload refused: the server said 401: not a valid API token",
         "no token": "error: --server needs your API token: --token TOKEN or $DEHLA_TOKEN",
         "symlink": f"error: {linked}: 'passwd': a symlink; a bot folder holds plain files only",
         "bad url": "error: --server 'ftp://example.org': give the arena's address",
         "sample": "error: --server uploads a bot FOLDER",
     }
+    assert "--- the bot's output (tail) ---\nBOT-OUTPUT-5521" in cases["crash"].stderr  # to its author
     for name, result in cases.items():
         lines = [line for line in result.stderr.splitlines() if line.startswith("error:")]
         assert result.returncode == 2, (name, result.stderr)
