@@ -18,15 +18,18 @@ from ladder.paths import ArenaData
               help="The address to listen on (the default is reachable from this machine only).")
 @click.option("--port", type=click.IntRange(min=0, max=65535), default=8000, show_default=True,
               help="The port (0: any free port; the one chosen is printed).")
+@click.option("--secure-cookies", is_flag=True,
+              help="Mark the sign-in cookie Secure on every response (for a service reached only over https, "
+                   "behind a proxy that does not send X-Forwarded-Proto).")
 @data_option
-def serve_command(host: str, port: int, data: Path | None) -> None:
+def serve_command(host: str, port: int, secure_cookies: bool, data: Path | None) -> None:
     """Serve the leaderboard, bot and match pages, replays and the JSON API."""
     import uvicorn  # noqa: PLC0415 - the web stack loads only for this command
 
     from arena.web.app import create_app, settle_garbage_collector  # noqa: PLC0415
 
     try:
-        app = create_app(ArenaData.locate(data))
+        app = create_app(ArenaData.locate(data), secure_cookies=secure_cookies)
     except ArenaError as exc:
         fail(str(exc))
     listening = bound_socket(host, port)
