@@ -177,3 +177,11 @@ def viewed_record(session: Session, data: ArenaData, match_id: int, viewer: Auth
         return withhold_record_evidence(content, seats)
     except DataFileError as exc:
         raise UnreadableRecordError(f"match {match_id}: record {match.record_path}: {exc}") from None
+
+
+def viewer_log_links(session: Session, match_id: int, viewer: AuthorView | None) -> list[LogLink]:
+    """Links to the logs of the match's seats ``viewer`` may read (none for the public)."""
+    match = session.get(Match, match_id)
+    if viewer is None or match is None:
+        return []
+    return match_log_links(match_id, sorted(visible_seats(session, match, viewer)))

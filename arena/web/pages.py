@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
 from arena.web.board_cache import GenerationCache, board_cache, cached_leaderboard, generation
-from arena.web.bot_logs import viewed_match_detail, viewed_record
+from arena.web.bot_logs import viewed_match_detail, viewed_record, viewer_log_links
 from arena.web.chart import rating_chart
 from arena.web.queries import (
     NotFoundError,
@@ -121,7 +121,8 @@ def matches_fragment(request: Request, session: SessionDep, page: Page = 1, per_
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
 def match_page(request: Request, session: SessionDep, data: DataDep, viewer: Viewer, match_id: int) -> HTMLResponse:
     """Fault evidence (bot output) only for the signed-in owner of that seat's bot (``bot_logs``)."""
-    return _render(request, "match.html", {"detail": viewed_match_detail(session, data, match_id, viewer)})
+    return _render(request, "match.html", {"detail": viewed_match_detail(session, data, match_id, viewer),
+                                           "logs": viewer_log_links(session, match_id, viewer)})
 
 
 @router.get("/matches/{match_id}/record")

@@ -167,8 +167,11 @@ def test_fault_evidence_on_the_match_page_and_api_is_for_the_seats_owner(served_
     lad = served_logs.ladder
     public = served_logs.client(None).get(f"/matches/{lad.match_id}").text
     assert public.count('data-evidence="withheld"') == 2
+    assert 'id="match-logs"' not in public
     mine = served_logs.client("asha").get(f"/matches/{lad.match_id}").text
     assert ESCAPED in mine and SCRIPT not in mine and mine.count('data-evidence="withheld"') == 1
+    assert f'<a href="/matches/{lad.match_id}/logs/{lad.asha_seat}" data-log=' in mine.split('id="match-logs"')[1]
+    assert f'/matches/{lad.match_id}/logs/{lad.other_seat}"' not in mine
     faults = {f["seat"]: f for f in served_logs.api("asha", f"/api/matches/{lad.match_id}").json()["faults"]}
     assert faults[lad.asha_seat]["evidence"] == EVIDENCE and not faults[lad.asha_seat]["evidence_withheld"]
     assert faults[lad.other_seat]["evidence"] is None and faults[lad.other_seat]["evidence_withheld"]
