@@ -94,7 +94,8 @@ def withhold_record_evidence(content: bytes, seats: frozenset[int]) -> bytes:
             continue
         changed = False
         for fault in faults:
-            if isinstance(fault, dict) and "evidence" in fault and fault.get("seat") not in seats:
+            seat = fault.get("seat") if isinstance(fault, dict) else None
+            if isinstance(fault, dict) and "evidence" in fault and not (type(seat) is int and seat in seats):
                 fault["evidence"] = None
                 changed = True
         if changed:

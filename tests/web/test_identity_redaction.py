@@ -36,3 +36,9 @@ def test_only_the_viewers_evidence_survives(fault_list: list[dict[str, object]],
 def test_a_line_that_is_not_json_cannot_be_checked_so_is_not_served() -> None:
     with pytest.raises(DataFileError, match="line 2 is not JSON"):
         withhold_record_evidence(b'{"type": "match_start"}\n{"evidence": "x"\n', frozenset())
+
+
+def test_a_fault_whose_seat_is_no_seat_loses_its_evidence() -> None:
+    end = b'{"type": "match_end", "faults": [{"seat": [0], "evidence": "a"}, {"seat": true, "evidence": "b"}]}'
+    served = json.loads(withhold_record_evidence(end, frozenset({0, 1})))
+    assert [fault["evidence"] for fault in served["faults"]] == [None, None]
