@@ -27,8 +27,9 @@ router = APIRouter(include_in_schema=False)
 
 SessionDep = Annotated[Session, Depends(reading_session)]
 DataDep = Annotated[ArenaData, Depends(service_data)]
-PRIVATE = {"Cache-Control": "private, no-store"}
-"""An author's own pages are never kept by a shared cache."""
+PRIVATE = {"Cache-Control": "private, no-store", "X-Frame-Options": "DENY"}
+"""An author's own pages are never kept by a shared cache, nor framed by another site (whose page
+could then trick a click on the sign-out button)."""
 RAW_LOG_HEADERS = {**PRIVATE, "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'",
                    "Content-Disposition": "inline"}
 WRONG_TOKEN = "That is not a valid API token (wrong, revoked, or replaced by a newer one)."

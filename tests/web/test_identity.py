@@ -131,6 +131,7 @@ def test_my_page_shows_my_bots_uploads_and_matches_escaped(served_authors: Serve
     page = signed_in(served_authors.url, ladder.tokens["asha"]).get("/me")
     assert page.status_code == 200
     assert page.headers["cache-control"] == "private, no-store"
+    assert page.headers["x-frame-options"] == "DENY"
     html = page.text
     assert 'id="me" data-author="asha"' in html
     assert f'data-version-id="{ladder.asha_version}" data-status="active" data-bot="random"' in html
