@@ -26,6 +26,7 @@ from tests.web.identity_fixtures import (
 from tests.web_helpers import serving
 
 ESCAPED = "&lt;script&gt;alert(&#34;dehla&#34;)&lt;/script&gt;"
+OUTSIDE = "/etc/passwd"
 SECRETS = ("asha's secret plan", "asha's evidence", "the unowned bot's evidence", "validation says")
 
 
@@ -50,6 +51,9 @@ def served_logs(played: ArenaData, tmp_path_factory: pytest.TempPathFactory) -> 
     ladder = authored_ladder(played, tmp_path_factory.mktemp("logs") / "data")
     big = ladder.data.validation / _hash12(ladder) / "validate-random.seat2.log"
     big.write_bytes(b"<b>x</b>\n" * (LOG_SHOWN_BYTES // 9 + 1000))
+    linked = ladder.data.validation / _hash12(ladder) / "validate-self.seat3.log"
+    linked.unlink()
+    linked.symlink_to(OUTSIDE)
     with serving(ladder.data.root) as url:
         yield Served(ladder, url)
 
@@ -193,3 +197,10 @@ def test_a_served_record_keeps_only_the_viewers_own_evidence(served_logs: Served
     assert evidence("asha") == {lad.asha_seat: EVIDENCE, lad.other_seat: None}
     stored = (lad.data.root / "matches" / f"m{lad.match_id:06d}.jsonl").read_bytes()
     assert served_logs.client("omar").get(url).content == stored  # as stored, for whoever may see it all
+
+
+def test_a_log_that_is_a_link_is_not_followed(served_logs: Served) -> None:
+    lad = served_logs.ladder
+    page = served_logs.client("omar").get(f"/versions/{lad.asha_version}/validation/validate-self/3/raw")
+    assert page.status_code == 404
+    assert "is a link; not followed" in page.text and "root:" not in page.text
