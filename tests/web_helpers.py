@@ -32,9 +32,9 @@ def played_ladder(root: Path, preset: str = "dehla-pakad") -> ArenaData:
 
 
 @contextmanager
-def serving(root: Path) -> Iterator[str]:
-    """A real ``dehla serve`` process on a free loopback port over the data folder ``root``: its URL."""
-    server = subprocess.Popen([sys.executable, "-m", "arena", "serve", "--port", "0", "--data", str(root)],
+def serving(root: Path, *options: str) -> Iterator[str]:
+    """A real ``dehla serve [options]`` process on a free loopback port over the data folder ``root``: its URL."""
+    server = subprocess.Popen([sys.executable, "-m", "arena", "serve", "--port", "0", "--data", str(root), *options],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert server.stdout is not None
     try:

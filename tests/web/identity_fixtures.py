@@ -58,7 +58,8 @@ def authored_ladder(played: ArenaData, root: Path, extra_authors: tuple[str, ...
                    reason=f"validation match 1 (four seats): seat 0 crash: {SCRIPT}", size_bytes=1234),
             Upload(author_id=_author_id(tokens["asha"]), status=UploadStatus.ACCEPTED, bot_name="random",
                    version_id=version.id, content_hash=version.content_hash, size_bytes=2048),
-            Upload(author_id=_author_id(tokens["asha"]), status=UploadStatus.PENDING, size_bytes=99),
+            Upload(author_id=_author_id(tokens["asha"]), status=UploadStatus.PENDING, bot_name=SCRIPT[:32],
+                   size_bytes=99),
             Upload(author_id=_author_id(tokens["bilal"]), status=UploadStatus.REJECTED, bot_name="bilals",
                    reason="bilal's own reason", size_bytes=10),
         ])
