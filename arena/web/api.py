@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from arena.web.auth import ApiAuthor, MaybeAuthor, token_author
 from arena.web.board_cache import GenerationCache, board_cache, cached_leaderboard, generation
-from arena.web.bot_logs import viewed_match_detail
+from arena.web.evidence import viewed_match_detail
 from arena.web.models import AuthorModel, BotPage, MatchDetail, MatchList, PartnershipList, Problem, StandingModel
 from arena.web.queries import PartnershipSort, StandingSort, bot_page, match_list, partnership_list
 from arena.web.store_access import reading_session, service_data

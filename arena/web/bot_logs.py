@@ -10,7 +10,6 @@ version's validation logs under ``validation/HASH12/`` (``ladder/submit.py``).
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
 from pathlib import PurePosixPath
 
@@ -19,10 +18,7 @@ from sqlalchemy.orm import Session
 
 from arena.web.author_models import BotLogModel, LogLink
 from arena.web.data_files import DataFileError, read_inside
-from arena.web.match_detail import match_detail, record_path
-from arena.web.models import MatchDetail
 from arena.web.queries import NotFoundError
-from arena.web.records import UnreadableRecordError, read_record_bytes
 from ladder.authors import AuthorView
 from ladder.paths import ArenaData
 from ladder.schema import Bot, BotVersion, Match
@@ -65,42 +61,6 @@ def seat_owners(session: Session, match: Match) -> list[tuple[str, int | None]]:
 def visible_seats(session: Session, match: Match, viewer: AuthorView | None) -> frozenset[int]:
     """The seats whose bots' logs and fault evidence ``viewer`` may see."""
     return frozenset(seat for seat, (_, owner) in enumerate(seat_owners(session, match)) if may_see_logs(viewer, owner))
-
-
-def withhold_evidence(detail: MatchDetail, seats: frozenset[int]) -> MatchDetail:
-    """The match's facts with the evidence of faults of seats outside ``seats`` taken out."""
-    faults = [fault if fault.seat in seats or not fault.evidence
-              else fault.model_copy(update={"evidence": None, "evidence_withheld": True})
-              for fault in detail.faults]
-    return detail.model_copy(update={"faults": faults})
-
-
-def withhold_record_evidence(content: bytes, seats: frozenset[int]) -> bytes:
-    """A match record with the evidence of faults of seats outside ``seats`` removed; every other
-    line as stored. A line that is not JSON cannot be checked, so the record is not served."""
-    lines = content.split(b"\n")
-    for number, line in enumerate(lines):
-        if not line.strip():
-            continue
-        try:
-            parsed = json.loads(line)
-        except ValueError:
-            raise DataFileError(f"line {number + 1} is not JSON; not served (it cannot be checked for bot logs)") \
-                from None
-        if not isinstance(parsed, dict) or parsed.get("type") != "match_end":
-            continue
-        faults = parsed.get("faults")
-        if not isinstance(faults, list):
-            continue
-        changed = False
-        for fault in faults:
-            seat = fault.get("seat") if isinstance(fault, dict) else None
-            if isinstance(fault, dict) and "evidence" in fault and not (type(seat) is int and seat in seats):
-                fault["evidence"] = None
-                changed = True
-        if changed:
-            lines[number] = json.dumps(parsed, separators=(",", ":")).encode()
-    return b"\n".join(lines)
 
 
 def _read_log(data: ArenaData, relative: str, bot: str, source: str) -> BotLogModel:
@@ -156,28 +116,6 @@ def validation_log_links(version_id: int) -> list[LogLink]:
                     raw=f"/versions/{version_id}/validation/{check.value}/{seat}/raw",
                     api=f"/api/versions/{version_id}/validation/{check.value}/{seat}")
             for check in ValidationCheck for seat in check.bot_seats]
-
-
-def viewed_match_detail(session: Session, data: ArenaData, match_id: int, viewer: AuthorView | None) -> MatchDetail:
-    """The match page's facts as ``viewer`` may see them (fault evidence of their own bots only)."""
-    detail = match_detail(session, data, match_id)
-    match = session.get(Match, match_id)
-    assert match is not None  # match_detail found it
-    return withhold_evidence(detail, visible_seats(session, match, viewer))
-
-
-def viewed_record(session: Session, data: ArenaData, match_id: int, viewer: AuthorView | None) -> bytes:
-    """The match record as stored, less the fault evidence of bots ``viewer`` does not own."""
-    content = read_record_bytes(data, match_id, record_path(session, data, match_id))
-    match = session.get(Match, match_id)
-    assert match is not None
-    seats = visible_seats(session, match, viewer)
-    if seats == frozenset(range(4)):
-        return content
-    try:
-        return withhold_record_evidence(content, seats)
-    except DataFileError as exc:
-        raise UnreadableRecordError(f"match {match_id}: record {match.record_path}: {exc}") from None
 
 
 def viewer_log_links(session: Session, match_id: int, viewer: AuthorView | None) -> list[LogLink]:

@@ -10,8 +10,9 @@ from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
 from arena.web.board_cache import GenerationCache, board_cache, cached_leaderboard, generation
-from arena.web.bot_logs import viewed_match_detail, viewed_record, viewer_log_links
+from arena.web.bot_logs import viewer_log_links
 from arena.web.chart import rating_chart
+from arena.web.evidence import viewed_match_detail, viewed_record
 from arena.web.queries import (
     NotFoundError,
     PartnershipSort,
