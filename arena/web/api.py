@@ -7,9 +7,9 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 from sqlalchemy.orm import Session
 
-from arena.web.auth import ApiAuthor, token_author
+from arena.web.auth import ApiAuthor, MaybeAuthor, token_author
 from arena.web.board_cache import GenerationCache, board_cache, cached_leaderboard, generation
-from arena.web.match_detail import match_detail
+from arena.web.evidence import viewed_match_detail
 from arena.web.models import AuthorModel, BotPage, MatchDetail, MatchList, PartnershipList, Problem, StandingModel
 from arena.web.queries import PartnershipSort, StandingSort, bot_page, match_list, partnership_list
 from arena.web.store_access import reading_session, service_data
@@ -58,9 +58,10 @@ def matches(session: SessionDep, page: Page = 1, per_page: PerPage = 50) -> Matc
 
 
 @router.get("/matches/{match_id}")
-def match(session: SessionDep, data: DataDep, match_id: int) -> MatchDetail:
-    """A match: partnerships, result, deal-pair margins, faults, move times, hands to replay."""
-    return match_detail(session, data, match_id)
+def match(session: SessionDep, data: DataDep, viewer: MaybeAuthor, match_id: int) -> MatchDetail:
+    """A match: partnerships, result, deal-pair margins, faults, move times, hands to replay. A
+    fault's evidence (bot output) only for the token's author's own bots (operators: all)."""
+    return viewed_match_detail(session, data, match_id, viewer)
 
 
 @router.get("/me", responses={401: {"model": Problem}})

@@ -13,33 +13,46 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from arena.web import api, pages, uploads
+from arena.web import api, author_api, author_pages, pages, uploads
 from arena.web.board_cache import GenerationCache
+from arena.web.bot_logs import LogsWithheldError
+from arena.web.csrf import CsrfGuard
 from arena.web.queries import NotFoundError
 from arena.web.replay import routes as replay_routes
+from arena.web.sessions import CookiePolicy, SessionCookies
 from arena.web.templating import STATIC, templates
+from arena.web.web_secret import web_secret
 from ladder.intake import Intake, IntakeSettings
 from ladder.paths import ArenaData
 from ladder.store import Store
 
 
-def create_app(data: ArenaData, intake: IntakeSettings | None = None) -> FastAPI:
-    """The application for the store in ``data``; opening it may raise ``StoreError``. Its
-    lifespan runs the uploads' validation queue (``intake``)."""
+def create_app(data: ArenaData, intake: IntakeSettings | None = None, *, secure_cookies: bool = False,
+               check_csrf: bool = True) -> FastAPI:
+    """The application for the store in ``data``; opening it may raise ``StoreError``, reading the
+    session secret ``WebSecretError``. Its lifespan runs the uploads' validation queue (``intake``).
+    ``check_csrf`` is False only in the test that shows it matters."""
     store = Store.open(data)
     store.check_integrity()
+    policy = CookiePolicy(web_secret(data.root), secure_always=secure_cookies)
     app = FastAPI(title="Dehla Arena", summary="Leaderboard, bots, matches and replays of a Dehla Arena ladder.",
                   docs_url=None, redoc_url=None, lifespan=uploads.intake_lifespan)
     app.state.store = store
     app.state.intake = Intake(store, intake or IntakeSettings())
     app.state.board_cache = GenerationCache()
+    app.state.cookie_policy = policy
+    app.add_middleware(CsrfGuard, enabled=check_csrf)  # inside the sessions: it reads the session's token
+    app.add_middleware(SessionCookies, policy=policy)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(uploads.router)
     app.include_router(api.router)
     app.include_router(replay_routes.router)
+    app.include_router(author_api.router)
+    app.include_router(author_pages.router)
     app.include_router(pages.router)
     app.add_api_route("/docs", api_docs, include_in_schema=False, response_class=HTMLResponse)
     app.add_exception_handler(NotFoundError, not_found)
+    app.add_exception_handler(LogsWithheldError, withheld)
     app.add_exception_handler(HTTPException, http_problem)
     app.add_exception_handler(RequestValidationError, bad_request)
     return app
@@ -69,6 +82,10 @@ def problem(request: Request, status: int, detail: str, headers: Mapping[str, st
 
 async def not_found(request: Request, exc: Exception) -> Response:
     return problem(request, 404, str(exc))
+
+
+async def withheld(request: Request, exc: Exception) -> Response:
+    return problem(request, 403, str(exc))
 
 
 async def http_problem(request: Request, exc: Exception) -> Response:

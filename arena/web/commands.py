@@ -23,9 +23,12 @@ from ladder.paths import ArenaData
               show_default=True, help="Uploads each author may send in an hour (more: 429 with Retry-After).")
 @click.option("--validations", type=click.IntRange(min=1, max=64), default=DEFAULT_CONCURRENCY, show_default=True,
               help="Uploads validated at once (each plays two validation matches).")
+@click.option("--secure-cookies", is_flag=True,
+              help="Mark the sign-in cookie Secure on every response (for a service reached only over https, "
+                   "behind a proxy that does not send X-Forwarded-Proto).")
 @runner_option
 @data_option
-def serve_command(host: str, port: int, uploads_per_hour: int, validations: int, runner: str,
+def serve_command(host: str, port: int, uploads_per_hour: int, validations: int, secure_cookies: bool, runner: str,
                   data: Path | None) -> None:
     """Serve the leaderboard, bot and match pages, replays and the JSON API, and take uploads."""
     import uvicorn  # noqa: PLC0415 - the web stack loads only for this command
@@ -33,7 +36,8 @@ def serve_command(host: str, port: int, uploads_per_hour: int, validations: int,
     from arena.web.app import create_app, settle_garbage_collector  # noqa: PLC0415
 
     try:
-        app = create_app(ArenaData.locate(data), IntakeSettings(runner, uploads_per_hour, validations))
+        app = create_app(ArenaData.locate(data), IntakeSettings(runner, uploads_per_hour, validations),
+                         secure_cookies=secure_cookies)
     except ArenaError as exc:
         fail(str(exc))
     listening = bound_socket(host, port)

@@ -147,7 +147,9 @@ class FaultDetail(_Model):
     detail: str
     hand: int | None = None
     decision: int | None = None
-    evidence: str | None = None
+    evidence: str | None = Field(default=None, description="What the bot said (its status text, its log's tail): "
+                                 "for its author and operators only.")
+    evidence_withheld: bool = Field(default=False, description="The fault has evidence this viewer may not see.")
 
 
 class HandLink(_Model):

@@ -10,8 +10,9 @@ from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
 from arena.web.board_cache import GenerationCache, board_cache, cached_leaderboard, generation
+from arena.web.bot_logs import viewer_log_links
 from arena.web.chart import rating_chart
-from arena.web.match_detail import match_detail, record_path
+from arena.web.evidence import viewed_match_detail, viewed_record
 from arena.web.queries import (
     NotFoundError,
     PartnershipSort,
@@ -21,7 +22,8 @@ from arena.web.queries import (
     partnership_list,
     presets,
 )
-from arena.web.records import UnreadableRecordError, read_record_bytes
+from arena.web.records import UnreadableRecordError
+from arena.web.sessions import Viewer
 from arena.web.store_access import reading_session, service_data
 from arena.web.templating import templates
 from ladder.paths import ArenaData
@@ -118,18 +120,21 @@ def matches_fragment(request: Request, session: SessionDep, page: Page = 1, per_
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
-def match_page(request: Request, session: SessionDep, data: DataDep, match_id: int) -> HTMLResponse:
-    return _render(request, "match.html", {"detail": match_detail(session, data, match_id)})
+def match_page(request: Request, session: SessionDep, data: DataDep, viewer: Viewer, match_id: int) -> HTMLResponse:
+    """Fault evidence (bot output) only for the signed-in owner of that seat's bot (``bot_logs``)."""
+    return _render(request, "match.html", {"detail": viewed_match_detail(session, data, match_id, viewer),
+                                           "logs": viewer_log_links(session, match_id, viewer)})
 
 
 @router.get("/matches/{match_id}/record")
-def match_record(session: SessionDep, data: DataDep, match_id: int) -> Response:
+def match_record(session: SessionDep, data: DataDep, viewer: Viewer, match_id: int) -> Response:
     """The record as stored, as an attachment with a fixed name: only the file the store names,
-    inside the data folder (``read_record_bytes`` checks the opened file, so no link is followed)."""
-    stored = record_path(session, data, match_id)
+    inside the data folder (``read_record_bytes`` checks the opened file, so no link is followed),
+    less the fault evidence of the bots the viewer does not own."""
     try:
-        content = read_record_bytes(data, match_id, stored)
+        content = viewed_record(session, data, match_id, viewer)
     except UnreadableRecordError as exc:
         raise NotFoundError(str(exc)) from None
     return Response(content, media_type="application/x-ndjson",
-                    headers={"Content-Disposition": f'attachment; filename="match-{match_id}.jsonl"'})
+                    headers={"Content-Disposition": f'attachment; filename="match-{match_id}.jsonl"',
+                             "Cache-Control": "private, no-cache", "Vary": "Cookie"})

@@ -9,16 +9,14 @@ only ever taken relative to the data folder, never followed out of it.
 
 from __future__ import annotations
 
-import errno
-import os
-import stat
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from arena.engine.errors import ArenaError
 from arena.referee.match_record import AnyLine, HandLine, MatchEndLine, MatchStartLine
 from arena.referee.recorder import match_record_lines
 from arena.referee.replay import checked_lines
+from arena.web.data_files import DataFileError, inside, read_inside
 from ladder.paths import ArenaData
 
 
@@ -45,37 +43,21 @@ def record_file(data: ArenaData, match_id: int, stored_path: str | None) -> Path
     is refused here, a link out of the folder when it is opened (``read_record_bytes``)."""
     if not stored_path:
         raise UnreadableRecordError(f"match {match_id} has no record yet")
-    relative = PurePosixPath(stored_path)
-    if relative.is_absolute() or ".." in relative.parts:
-        raise UnreadableRecordError(f"match {match_id}: its stored record path is outside the data folder; not read")
-    return data.root / relative
+    try:
+        return inside(data.root, stored_path)
+    except DataFileError:
+        raise UnreadableRecordError(f"match {match_id}: its stored record path is outside the data folder; "
+                                    "not read") from None
 
 
 def read_record_bytes(data: ArenaData, match_id: int, stored_path: str | None) -> bytes:
-    """The record's bytes, checked on the open file itself: a regular file, whose real path (as the
-    kernel resolved it, ``/proc/self/fd``) is inside the data folder. Checking the path and then
-    opening it would let a link swapped in between be followed; the opened file cannot change."""
-    path = record_file(data, match_id, stored_path)
+    """The record's bytes, checked on the open file itself (``data_files.read_inside``)."""
+    record_file(data, match_id, stored_path)
+    assert stored_path is not None
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except FileNotFoundError:
-        raise UnreadableRecordError(f"match {match_id}: record {stored_path} is missing") from None
-    except OSError as exc:
-        why = "is a link; not followed" if exc.errno == errno.ELOOP else f"cannot be opened ({exc.strerror})"
-        raise UnreadableRecordError(f"match {match_id}: record {stored_path} {why}") from None
-    with os.fdopen(fd, "rb") as file:
-        opened = Path(os.readlink(f"/proc/self/fd/{fd}"))
-        root = data.root.resolve()
-        if root not in opened.parents:
-            raise UnreadableRecordError(f"match {match_id}: record {stored_path} links outside the data folder; "
-                                        "not read")
-        status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode):
-            raise UnreadableRecordError(f"match {match_id}: record {stored_path} is not a file")
-        if status.st_size > MAX_RECORD_BYTES:
-            raise UnreadableRecordError(f"match {match_id}: record {stored_path} is {status.st_size} bytes, "
-                                        f"more than a record can be ({MAX_RECORD_BYTES}); not read")
-        return file.read(MAX_RECORD_BYTES + 1)[:MAX_RECORD_BYTES]
+        return read_inside(data.root, stored_path, MAX_RECORD_BYTES, refuse_over=MAX_RECORD_BYTES).content
+    except DataFileError as exc:
+        raise UnreadableRecordError(f"match {match_id}: record {stored_path} {exc}") from None
 
 
 def read_match(data: ArenaData, match_id: int, stored_path: str | None) -> MatchRecord:

@@ -11,9 +11,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from arena.web.app import create_app
+from ladder.authors import add_author
 from ladder.paths import ArenaData
-from ladder.schema import Bot, BotVersion, FaultRow, Match
+from ladder.schema import Bot, BotVersion, FaultRow, Match, Role
 from ladder.store import Store
+from tests.web.identity_fixtures import CSRF_INPUT
 from tests.web_helpers import copied_ladder
 
 MARKUP = '"><img src=x onerror=alert(1)><script>alert(2)</script>{{ "zq" ~ "jx" }}'
@@ -42,7 +44,16 @@ def hostile_copy(played: ArenaData, root: Path) -> ArenaData:
 
 @pytest.fixture(scope="module")
 def hostile(played: ArenaData, tmp_path_factory: pytest.TempPathFactory) -> TestClient:
-    return TestClient(create_app(hostile_copy(played, tmp_path_factory.mktemp("hostile") / "data")))
+    """Signed in (pages) and with a bearer token (API) as an operator, who sees fault evidence too."""
+    data = hostile_copy(played, tmp_path_factory.mktemp("hostile") / "data")
+    token = add_author(Store.open(data), "olga", role=Role.OPERATOR).token
+    client = TestClient(create_app(data))
+    csrf = CSRF_INPUT.search(client.get("/signin").text)
+    assert csrf is not None
+    assert client.post("/signin", data={"csrf_token": csrf.group(1), "token": token},
+                       follow_redirects=False).status_code == 303
+    client.headers["Authorization"] = f"Bearer {token}"
+    return client
 
 
 def pages(client: TestClient) -> list[str]:

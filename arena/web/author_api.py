@@ -1,0 +1,55 @@
+"""The API of an author's own data, by bearer token (never the session cookie): their bots,
+uploads, matches, and their bots' logs (``bot_logs.py`` says who may read a log)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+from sqlalchemy.orm import Session
+
+from arena.web.auth import ApiAuthor, token_author
+from arena.web.author_models import BotLogModel, MyBot, MyMatch, MyUpload
+from arena.web.author_queries import my_bots, my_matches, my_uploads
+from arena.web.bot_logs import ValidationCheck, match_log, validation_log
+from arena.web.models import Problem
+from arena.web.store_access import reading_session, service_data
+from ladder.paths import ArenaData
+
+router = APIRouter(prefix="/api", tags=["authors"], dependencies=[Depends(token_author)],
+                   responses={401: {"model": Problem}})
+
+SessionDep = Annotated[Session, Depends(reading_session)]
+DataDep = Annotated[ArenaData, Depends(service_data)]
+
+
+@router.get("/me/bots")
+def bots(session: SessionDep, author: ApiAuthor) -> list[MyBot]:
+    """The bots the token's author owns, with every version and its status."""
+    return my_bots(session, author)
+
+
+@router.get("/me/uploads")
+def uploads(session: SessionDep, author: ApiAuthor) -> list[MyUpload]:
+    """The author's uploads, newest first: pending, accepted, or rejected with the reason."""
+    return my_uploads(session, author)
+
+
+@router.get("/me/matches")
+def matches(session: SessionDep, author: ApiAuthor) -> list[MyMatch]:
+    """The newest matches the author's bots played, with where each of their seats' logs is."""
+    return my_matches(session, author)
+
+
+@router.get("/matches/{match_id}/logs/{seat}", responses={403: {"model": Problem}, 404: {"model": Problem}})
+def seat_log(session: SessionDep, data: DataDep, author: ApiAuthor, match_id: int, seat: int) -> BotLogModel:
+    """The log of the bot at ``seat``: for its owner and operators only (403 for anyone else)."""
+    return match_log(session, data, author, match_id, seat)
+
+
+@router.get("/versions/{version_id}/validation/{check}/{seat}",
+            responses={403: {"model": Problem}, 404: {"model": Problem}})
+def version_validation_log(session: SessionDep, data: DataDep, author: ApiAuthor, version_id: int,
+                           check: ValidationCheck, seat: int) -> BotLogModel:
+    """A version's log from one of its validation matches: for its owner and operators only."""
+    return validation_log(session, data, author, version_id, check, seat)

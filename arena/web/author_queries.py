@@ -1,0 +1,73 @@
+"""An author's own rows: the bots they own, their uploads, the matches their bots played.
+
+The page (``/me``) and the API (``/api/me/...``) share these, as the public pages share theirs.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from arena.web.author_models import MyBot, MyMatch, MyUpload, MyVersion
+from arena.web.bot_logs import match_log_links, validation_log_links
+from arena.web.models import MatchSummary, SeatBot
+from arena.web.queries import match_summaries
+from ladder.authors import AuthorView
+from ladder.schema import Bot, BotVersion, Upload
+
+MY_MATCHES = 50
+"""The newest matches of the author's bots on their page."""
+
+
+def _when(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat(timespec="seconds")
+
+
+def my_bots(session: Session, author: AuthorView) -> list[MyBot]:
+    """The bots ``author`` owns, each with every version, newest first."""
+    bots = list(session.scalars(select(Bot).where(Bot.owner_id == author.id).order_by(Bot.name)))
+    versions: dict[int, list[BotVersion]] = {bot.id: [] for bot in bots}
+    for version in session.scalars(select(BotVersion).where(BotVersion.bot_id.in_(versions))
+                                   .order_by(BotVersion.number.desc())):
+        versions[version.bot_id].append(version)
+    return [MyBot(name=bot.name, disabled=bot.disabled_at is not None,
+                  versions=[MyVersion(version_id=v.id, number=v.number, label=v.label, content_hash=v.content_hash,
+                                      submitted=_when(v.created_at) or "", status=_status(v, newest=i == 0),
+                                      validation_logs=validation_log_links(v.id))
+                            for i, v in enumerate(versions[bot.id])])
+            for bot in bots]
+
+
+def _status(version: BotVersion, newest: bool) -> str:
+    if version.disabled_at is not None:
+        return "disabled"
+    return "active" if newest else "superseded"
+
+
+def my_uploads(session: Session, author: AuthorView) -> list[MyUpload]:
+    """The author's uploads, newest first, with what became of each."""
+    rows = session.execute(select(Upload, BotVersion.number).outerjoin(BotVersion, BotVersion.id == Upload.version_id)
+                           .where(Upload.author_id == author.id).order_by(Upload.id.desc()))
+    return [MyUpload(id=upload.id, status=upload.status.value, reason=upload.reason, bot=upload.bot_name,
+                     version=number, size_bytes=upload.size_bytes, uploaded=_when(upload.created_at) or "",
+                     finished=_when(upload.finished_at))
+            for upload, number in rows]
+
+
+def my_matches(session: Session, author: AuthorView, limit: int = MY_MATCHES) -> list[MyMatch]:
+    """The newest matches the author's bots played, with a log link for each seat they held."""
+    mine = set(session.scalars(select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id)
+                               .where(Bot.owner_id == author.id)))
+    if not mine:
+        return []
+    return [MyMatch(match=summary, logs=match_log_links(summary.match_id, [
+                seat for seat, bot in enumerate(_seats(summary)) if bot.version_id in mine]))
+            for summary in match_summaries(session, version_ids=mine, limit=limit)]
+
+
+def _seats(summary: MatchSummary) -> list[SeatBot]:
+    """Seats 0 to 3: partnership A holds 0 and 2, B holds 1 and 3."""
+    (a0, a2), (b1, b3) = summary.team_a, summary.team_b
+    return [a0, b1, a2, b3]
