@@ -21,8 +21,9 @@ from ladder.paths import ArenaData
               help="The port (0: any free port; the one chosen is printed).")
 @click.option("--uploads-per-hour", type=click.IntRange(min=1, max=10_000), default=DEFAULT_UPLOADS_PER_HOUR,
               show_default=True, help="Uploads each author may send in an hour (more: 429 with Retry-After).")
-@click.option("--validations", type=click.IntRange(min=1, max=64), default=DEFAULT_CONCURRENCY, show_default=True,
-              help="Uploads validated at once (each plays two validation matches).")
+@click.option("--validations", type=click.IntRange(min=0, max=64), default=DEFAULT_CONCURRENCY, show_default=True,
+              help="Uploads validated at once (each plays two validation matches); 0: take uploads but validate "
+                   "none here (they stay pending until a service with validations starts on this store).")
 @click.option("--secure-cookies", is_flag=True,
               help="Mark the sign-in cookie Secure on every response (for a service reached only over https, "
                    "behind a proxy that does not send X-Forwarded-Proto).")

@@ -21,6 +21,9 @@ SCRIPT = '<script>alert("dehla")</script>'
 LOG_LINE = f"asha's secret plan {SCRIPT}"
 EVIDENCE = f"log tail: asha's evidence {SCRIPT}"
 OTHER_EVIDENCE = "log tail: the unowned bot's evidence"
+QUEUE_OFF = ("--validations", "0")
+"""The seeded uploads have no archives: a service validating them would reject the pending one
+while a test reads it."""
 CSRF_INPUT = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 

@@ -12,7 +12,7 @@ import pytest
 from ladder.authors import revoke_token, rotate_token
 from ladder.paths import ArenaData
 from ladder.store import Store
-from tests.web.identity_fixtures import SCRIPT, Ladder, authored_ladder, csrf_of, signed_in
+from tests.web.identity_fixtures import QUEUE_OFF, SCRIPT, Ladder, authored_ladder, csrf_of, signed_in
 from tests.web_helpers import serving
 
 
@@ -25,7 +25,7 @@ class Served:
 @pytest.fixture(scope="module")
 def served_authors(played: ArenaData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     ladder = authored_ladder(played, tmp_path_factory.mktemp("identity") / "data", ("ravi", "rina"))
-    with serving(ladder.data.root) as url:
+    with serving(ladder.data.root, *QUEUE_OFF) as url:
         yield Served(ladder, url)
 
 
@@ -54,7 +54,7 @@ def test_over_https_behind_a_local_proxy_the_cookie_is_secure(served_authors: Se
 
 
 def test_secure_cookies_marks_the_cookie_secure_even_over_plain_http(served_authors: Served) -> None:
-    with serving(served_authors.ladder.data.root, "--secure-cookies") as url:
+    with serving(served_authors.ladder.data.root, "--secure-cookies", *QUEUE_OFF) as url:
         answer = httpx.get(url + "signin", timeout=10)
     assert "secure" in [part.strip().lower() for part in answer.headers["set-cookie"].split(";")]
 

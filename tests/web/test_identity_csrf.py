@@ -17,8 +17,9 @@ import uvicorn
 
 from arena.web.app import create_app
 from arena.web.commands import bound_socket
+from ladder.intake import IntakeSettings
 from ladder.paths import ArenaData
-from tests.web.identity_fixtures import Ladder, authored_ladder, csrf_of, signed_in
+from tests.web.identity_fixtures import QUEUE_OFF, Ladder, authored_ladder, csrf_of, signed_in
 from tests.web_helpers import serving
 
 EVIL = {"Origin": "http://evil.example", "Referer": "http://evil.example/prize.html"}
@@ -36,8 +37,8 @@ def serving_in_process(data: ArenaData, check_csrf: bool) -> Iterator[str]:
     """The application in uvicorn on a thread; the socket listens before the thread starts, so a
     request made at once waits in the backlog (no polling for readiness)."""
     listening = bound_socket("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(create_app(data, check_csrf=check_csrf), log_level="warning",
-                                           access_log=False))
+    app = create_app(data, IntakeSettings(concurrency=0), check_csrf=check_csrf)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
     thread.start()
     try:
@@ -51,7 +52,8 @@ def serving_in_process(data: ArenaData, check_csrf: bool) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def servers(played: ArenaData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
     ladder = authored_ladder(played, tmp_path_factory.mktemp("csrf") / "data")
-    with serving(ladder.data.root) as guarded, serving_in_process(ladder.data, check_csrf=False) as unguarded:
+    with serving(ladder.data.root, *QUEUE_OFF) as guarded, \
+            serving_in_process(ladder.data, check_csrf=False) as unguarded:
         yield Servers(ladder, guarded, unguarded)
 
 

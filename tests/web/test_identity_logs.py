@@ -18,6 +18,7 @@ from tests.web.identity_fixtures import (
     EVIDENCE,
     LOG_LINE,
     OTHER_EVIDENCE,
+    QUEUE_OFF,
     SCRIPT,
     Ladder,
     authored_ladder,
@@ -54,7 +55,7 @@ def served_logs(played: ArenaData, tmp_path_factory: pytest.TempPathFactory) -> 
     linked = ladder.data.validation / _hash12(ladder) / "validate-self.seat3.log"
     linked.unlink()
     linked.symlink_to(OUTSIDE)
-    with serving(ladder.data.root) as url:
+    with serving(ladder.data.root, *QUEUE_OFF) as url:
         yield Served(ladder, url)
 
 
