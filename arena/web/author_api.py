@@ -1,5 +1,6 @@
 """The API of an author's own data, by bearer token (never the session cookie): their bots,
-uploads, matches, and their bots' logs (``bot_logs.py`` says who may read a log)."""
+matches, and their bots' logs (``bot_logs.py`` says who may read a log). Their uploads are
+``/api/uploads`` (``uploads.py``)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from fastapi import APIRouter, Depends
 from sqlalchemy.orm import Session
 
 from arena.web.auth import ApiAuthor, token_author
-from arena.web.author_models import BotLogModel, MyBot, MyMatch, MyUpload
-from arena.web.author_queries import my_bots, my_matches, my_uploads
+from arena.web.author_models import BotLogModel, MyBot, MyMatch
+from arena.web.author_queries import my_bots, my_matches
 from arena.web.bot_logs import ValidationCheck, match_log, validation_log
 from arena.web.models import Problem
 from arena.web.store_access import reading_session, service_data
@@ -27,12 +28,6 @@ DataDep = Annotated[ArenaData, Depends(service_data)]
 def bots(session: SessionDep, author: ApiAuthor) -> list[MyBot]:
     """The bots the token's author owns, with every version and its status."""
     return my_bots(session, author)
-
-
-@router.get("/me/uploads")
-def uploads(session: SessionDep, author: ApiAuthor) -> list[MyUpload]:
-    """The author's uploads, newest first: pending, accepted, or rejected with the reason."""
-    return my_uploads(session, author)
 
 
 @router.get("/me/matches")

@@ -32,17 +32,6 @@ class MyBot(_Model):
     versions: list[MyVersion]
 
 
-class MyUpload(_Model):
-    id: int
-    status: str = Field(description="`pending`, `accepted` or `rejected`.")
-    reason: str | None = Field(description="Why it was rejected (one line).")
-    bot: str | None
-    version: int | None = Field(description="The bot's version number it became, once accepted.")
-    size_bytes: int
-    uploaded: str
-    finished: str | None
-
-
 class MyMatch(_Model):
     """A match one of the author's bots played, with the logs of the seats it sat in."""
 

@@ -14,13 +14,14 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 from sqlalchemy.orm import Session
 
 from arena.web.author_models import BotLogModel
-from arena.web.author_queries import my_bots, my_matches, my_uploads
-from arena.web.bot_logs import ValidationCheck, match_log, validation_log
+from arena.web.author_queries import my_bots, my_matches
+from arena.web.bot_logs import ValidationCheck, match_log, upload_output, validation_log
 from arena.web.csrf import CSRF_FIELD, csrf_token
 from arena.web.sessions import Viewer, sign_in, sign_out
 from arena.web.store_access import reading_session, service_data, service_store
 from arena.web.templating import templates
 from ladder.authors import TOKEN_PATTERN, authenticate, hash_secret
+from ladder.intake import uploads_of
 from ladder.paths import ArenaData
 
 router = APIRouter(include_in_schema=False)
@@ -70,7 +71,8 @@ def my_page(request: Request, session: SessionDep, viewer: Viewer) -> Response:
     if viewer is None:
         return RedirectResponse("/signin", status_code=303)
     return _render(request, "me.html", {"viewer": viewer, "bots": my_bots(session, viewer),
-                                        "uploads": my_uploads(session, viewer), "matches": my_matches(session, viewer)})
+                                        "uploads": uploads_of(service_store(request), viewer.id),
+                                        "matches": my_matches(session, viewer)})
 
 
 def _log_page(request: Request, log: BotLogModel, raw: str) -> HTMLResponse:
@@ -105,3 +107,18 @@ def validation_log_page(request: Request, session: SessionDep, data: DataDep, vi
 def validation_log_raw(session: SessionDep, data: DataDep, viewer: Viewer, version_id: int, check: ValidationCheck,
                        seat: int) -> PlainTextResponse:
     return _raw(validation_log(session, data, viewer, version_id, check, seat))
+
+
+@router.get("/me/uploads/{upload_id}/log", response_class=HTMLResponse)
+def upload_log_page(request: Request, viewer: Viewer, upload_id: int) -> Response:
+    if viewer is None:
+        return RedirectResponse("/signin", status_code=303)
+    return _log_page(request, upload_output(service_store(request), viewer, upload_id),
+                     f"/me/uploads/{upload_id}/log/raw")
+
+
+@router.get("/me/uploads/{upload_id}/log/raw")
+def upload_log_raw(request: Request, viewer: Viewer, upload_id: int) -> Response:
+    if viewer is None:
+        return RedirectResponse("/signin", status_code=303)
+    return _raw(upload_output(service_store(request), viewer, upload_id))

@@ -10,12 +10,12 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from arena.web.author_models import MyBot, MyMatch, MyUpload, MyVersion
+from arena.web.author_models import MyBot, MyMatch, MyVersion
 from arena.web.bot_logs import match_log_links, validation_log_links
 from arena.web.models import MatchSummary, SeatBot
 from arena.web.queries import match_summaries
 from ladder.authors import AuthorView
-from ladder.schema import Bot, BotVersion, Upload
+from ladder.schema import Bot, BotVersion
 
 MY_MATCHES = 50
 """The newest matches of the author's bots on their page."""
@@ -44,16 +44,6 @@ def _status(version: BotVersion, newest: bool) -> str:
     if version.disabled_at is not None:
         return "disabled"
     return "active" if newest else "superseded"
-
-
-def my_uploads(session: Session, author: AuthorView) -> list[MyUpload]:
-    """The author's uploads, newest first, with what became of each."""
-    rows = session.execute(select(Upload, BotVersion.number).outerjoin(BotVersion, BotVersion.id == Upload.version_id)
-                           .where(Upload.author_id == author.id).order_by(Upload.id.desc()))
-    return [MyUpload(id=upload.id, status=upload.status.value, reason=upload.reason, bot=upload.bot_name,
-                     version=number, size_bytes=upload.size_bytes, uploaded=_when(upload.created_at) or "",
-                     finished=_when(upload.finished_at))
-            for upload, number in rows]
 
 
 def my_matches(session: Session, author: AuthorView, limit: int = MY_MATCHES) -> list[MyMatch]:

@@ -20,8 +20,10 @@ from arena.web.author_models import BotLogModel, LogLink
 from arena.web.data_files import DataFileError, read_inside
 from arena.web.queries import NotFoundError
 from ladder.authors import AuthorView
+from ladder.intake import log_path, upload_of, uploads_folder
 from ladder.paths import ArenaData
 from ladder.schema import Bot, BotVersion, Match
+from ladder.store import Store
 
 LOG_SHOWN_BYTES = 512 * 1024
 """Twice the referee's log cap (``DEFAULT_LOG_CAP``): a log edited to be larger is cut here."""
@@ -124,3 +126,13 @@ def viewer_log_links(session: Session, match_id: int, viewer: AuthorView | None)
     if viewer is None or match is None:
         return []
     return match_log_links(match_id, sorted(visible_seats(session, match, viewer)))
+
+
+def upload_output(store: Store, viewer: AuthorView, upload_id: int) -> BotLogModel:
+    """The bot's own output from the upload's failed validation: for the upload's author only
+    (anyone else is told there is no such upload, as the API does)."""
+    upload = upload_of(store, upload_id, viewer.id)
+    if upload is None or not upload.has_log:
+        raise NotFoundError(f"no log of upload {upload_id} of yours")
+    relative = log_path(store.data, upload_id).relative_to(uploads_folder(store.data).parent)
+    return _read_log(store.data, str(relative), upload.bot or "(unnamed)", f"upload {upload_id}, validation")

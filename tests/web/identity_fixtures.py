@@ -12,6 +12,7 @@ import httpx2 as httpx
 from sqlalchemy import select, update
 
 from ladder.authors import add_author
+from ladder.intake import log_path
 from ladder.paths import ArenaData
 from ladder.schema import Bot, BotVersion, Match, Upload, UploadStatus
 from ladder.store import Store
@@ -21,6 +22,7 @@ SCRIPT = '<script>alert("dehla")</script>'
 LOG_LINE = f"asha's secret plan {SCRIPT}"
 EVIDENCE = f"log tail: asha's evidence {SCRIPT}"
 OTHER_EVIDENCE = "log tail: the unowned bot's evidence"
+UPLOAD_OUTPUT = f"asha's upload output {SCRIPT}"
 QUEUE_OFF = ("--validations", "0")
 """The seeded uploads have no archives: a service validating them would reject the pending one
 while a test reads it."""
@@ -36,6 +38,8 @@ class Ladder:
     other_seat: int
     """A seat of the same match held by ``heuristic`` (no owner)."""
     asha_version: int
+    asha_rejected_upload: int
+    """Its validation output (``UPLOAD_OUTPUT``) is in the upload's log."""
 
 
 def authored_ladder(played: ArenaData, root: Path, extra_authors: tuple[str, ...] = ()) -> Ladder:
@@ -56,9 +60,10 @@ def authored_ladder(played: ArenaData, root: Path, extra_authors: tuple[str, ...
         match = next(m for m in matches if version.id in m.seats and set(m.seats) - {version.id})
         asha_seat = match.seats.index(version.id)
         other_seat = next(seat for seat, vid in enumerate(match.seats) if vid != version.id)
+        rejected = Upload(author_id=_author_id(tokens["asha"]), status=UploadStatus.REJECTED, bot_name="random",
+                          reason=f"validation match 1 (four seats): seat 0 crash: {SCRIPT}", size_bytes=1234)
         session.add_all([
-            Upload(author_id=_author_id(tokens["asha"]), status=UploadStatus.REJECTED, bot_name="random",
-                   reason=f"validation match 1 (four seats): seat 0 crash: {SCRIPT}", size_bytes=1234),
+            rejected,
             Upload(author_id=_author_id(tokens["asha"]), status=UploadStatus.ACCEPTED, bot_name="random",
                    version_id=version.id, content_hash=version.content_hash, size_bytes=2048),
             Upload(author_id=_author_id(tokens["asha"]), status=UploadStatus.PENDING, bot_name=SCRIPT[:32],
@@ -66,11 +71,14 @@ def authored_ladder(played: ArenaData, root: Path, extra_authors: tuple[str, ...
             Upload(author_id=_author_id(tokens["bilal"]), status=UploadStatus.REJECTED, bot_name="bilals",
                    reason="bilal's own reason", size_bytes=10),
         ])
+        session.flush()
         record = data.root / (match.record_path or "")
-        ids = (match.id, version.id, version.content_hash)
+        ids = (match.id, version.id, version.content_hash, rejected.id)
     store.close()
     (record.with_name(f"{record.stem}.seat{asha_seat}.log")).write_text(LOG_LINE + "\n")
     (data.validation / ids[2][:12] / "validate-self.seat0.log").write_text(f"validation says {SCRIPT}\n")
+    log_path(data, ids[3]).parent.mkdir(parents=True, exist_ok=True)
+    log_path(data, ids[3]).write_text(UPLOAD_OUTPUT + "\n")
     lines = [json.loads(line) for line in record.read_text().splitlines()]
     for line in lines:
         if line["type"] == "match_end":
@@ -78,7 +86,7 @@ def authored_ladder(played: ArenaData, root: Path, extra_authors: tuple[str, ...
                               {"seat": other_seat, "kind": "crash", "detail": "exit code 2",
                                "evidence": OTHER_EVIDENCE}]
     record.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    return Ladder(data, tokens, ids[0], asha_seat, other_seat, ids[1])
+    return Ladder(data, tokens, ids[0], asha_seat, other_seat, ids[1], ids[3])
 
 
 def _author_id(token: str) -> int:

@@ -127,7 +127,7 @@ def test_a_stolen_cookie_replayed_after_sign_out_still_works_until_rotation(serv
 
 def test_the_api_takes_no_cookie(served_authors: Served) -> None:
     client = signed_in(served_authors.url, served_authors.ladder.tokens["asha"])
-    for path in ("/api/me", "/api/me/bots", "/api/me/uploads",
+    for path in ("/api/me", "/api/me/bots", "/api/uploads",
                  f"/api/matches/{served_authors.ladder.match_id}/logs/{served_authors.ladder.asha_seat}"):
         assert client.get(path).status_code == 401, path
 
@@ -157,11 +157,11 @@ def test_my_bots_and_uploads_over_the_api(served_authors: Served) -> None:
     bots = httpx.get(served_authors.url + "api/me/bots", headers=headers, timeout=10).json()
     assert [bot["name"] for bot in bots] == ["random"]
     assert bots[0]["versions"][0]["label"] == SCRIPT[:64]  # JSON carries the text as it is
-    uploads = httpx.get(served_authors.url + "api/me/uploads", headers=headers, timeout=10).json()
+    uploads = httpx.get(served_authors.url + "api/uploads", headers=headers, timeout=10).json()
     assert [u["status"] for u in uploads] == ["pending", "accepted", "rejected"]
     assert SCRIPT in uploads[2]["reason"]
     bilal = {"Authorization": f"Bearer {ladder.tokens['bilal']}"}
     assert httpx.get(served_authors.url + "api/me/bots", headers=bilal, timeout=10).json() == []
-    assert [u["reason"] for u in httpx.get(served_authors.url + "api/me/uploads", headers=bilal,
+    assert [u["reason"] for u in httpx.get(served_authors.url + "api/uploads", headers=bilal,
                                            timeout=10).json()] == ["bilal's own reason"]
     assert httpx.get(served_authors.url + "api/me/bots", timeout=10).status_code == 401

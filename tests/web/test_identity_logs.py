@@ -28,6 +28,8 @@ from tests.web_helpers import serving
 
 ESCAPED = "&lt;script&gt;alert(&#34;dehla&#34;)&lt;/script&gt;"
 OUTSIDE = "/etc/passwd"
+UPLOAD_SECRET = "asha's upload output"
+"""An upload's validation output is its author's alone (not even an operator's: it is no match)."""
 SECRETS = ("asha's secret plan", "asha's evidence", "the unowned bot's evidence", "validation says")
 
 
@@ -78,8 +80,10 @@ def _urls(served: Served) -> list[str]:
                   (("validate-self", range(4)), ("validate-random", (0, 2))) for seat in seats for raw in ("", "/raw")]
     return ["/", "/matches", f"/matches/{m}", f"/matches/{m}/record", f"/matches/{m}/replay?hand=1",
             "/bots/random", "/bots/heuristic", "/me", *logs, *validation,
+            f"/me/uploads/{lad.asha_rejected_upload}/log", f"/me/uploads/{lad.asha_rejected_upload}/log/raw",
+            f"/api/uploads/{lad.asha_rejected_upload}/log",
             f"/api/matches/{m}", f"/api/matches/{m}/hands/1/replay?seat=all", "/api/bots/random", "/api/matches",
-            "/api/me/bots", "/api/me/uploads", "/api/me/matches",
+            "/api/me/bots", "/api/uploads", "/api/me/matches",
             *(f"/api{url}" for url in logs if not url.endswith("/raw")),
             *(f"/api{url}" for url in validation if not url.endswith("/raw"))]
 
@@ -97,7 +101,7 @@ def _everything(served: Served, who: str | None) -> str:
 @pytest.mark.parametrize("who", [None, "bilal"])
 def test_the_public_and_a_second_author_see_no_bot_output_anywhere(served_logs: Served, who: str | None) -> None:
     everything = _everything(served_logs, who)
-    for secret in SECRETS:
+    for secret in (*SECRETS, UPLOAD_SECRET):
         assert secret not in everything, (who, secret)
 
 
@@ -110,7 +114,7 @@ def test_the_operator_sees_all_of_it_so_the_scan_above_can_fail(served_logs: Ser
 
 def test_the_owner_sees_her_bots_output_but_not_the_unowned_bots(served_logs: Served) -> None:
     everything = _everything(served_logs, "asha")
-    for secret in ("asha's secret plan", "asha's evidence", "validation says"):
+    for secret in ("asha's secret plan", "asha's evidence", "validation says", UPLOAD_SECRET):
         assert secret in everything, secret
     assert "the unowned bot's evidence" not in everything
 
