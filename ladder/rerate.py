@@ -33,8 +33,8 @@ from ladder.schema import (
     MatchStatus,
     Partnership,
     PresetCounts,
-    RatingChange,
     Rated,
+    RatingChange,
     Result,
 )
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,31 +15,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from ladder.jobs import MatchReport, SeatFault
+from ladder.jobs import SeatFault
 from ladder.operator import OperatorError, void_match
-from ladder.queue import MatchSettings, enqueue, lease
 from ladder.ratings import RatingEnv
-from ladder.results import record_report
 from ladder.scheduler import Pairing
 from ladder.schema import BotVersion, Match, MatchStatus, Partnership, PresetCounts, RatingChange
 from ladder.store import Store
 from tests.ladder_helpers import add_bots, open_store
+from tests.operator_helpers import Played, play_history
 
 VERSIONS = 4
-
-
-@dataclass(frozen=True)
-class Played:
-    """One match of a generated history and what its worker reported."""
-
-    pairing: Pairing
-    preset: str
-    match_format: str
-    status: str
-    winner_team: int | None
-    deal_scores: tuple[float, ...]
-    forfeit_team: int | None
-    faults: tuple[SeatFault, ...]
 
 
 @st.composite
@@ -79,30 +63,6 @@ def store_from(template: Path, root: Path) -> Store:
     root.mkdir()
     shutil.copy(template, root / "ladder.db")
     return open_store(root)
-
-
-def play_history(store: Store, history: list[Played], skip: int | None = None) -> list[int]:
-    """Schedule every match of ``history`` in order and record each one's report, except
-    ``skip``'s (it stays queued: scheduled, never played): the match ids."""
-    env = RatingEnv()
-    ids = []
-    for index, match in enumerate(history):
-        with store.transaction() as session:
-            queued = enqueue(session, env, match.pairing, 1000 + index,
-                             MatchSettings(preset=match.preset, match_format=match.match_format, runner="local"))
-            match_id = queued.id
-        ids.append(match_id)
-        if index == skip:
-            continue
-        with store.transaction() as session:
-            attempt = lease(session, match_id, "test")
-            assert attempt is not None
-            report = MatchReport(match_id, attempt, match.status, match.winner_team if match.status == "done" else None,
-                                 (1.0, 0.0), 4, forfeit_team=match.forfeit_team if match.status == "done" else None,
-                                 faults=match.faults, deal_scores=match.deal_scores,
-                                 void_reason="PlatformError: x" if match.status == "void" else None)
-            assert record_report(session, env, report, store.data.root)
-    return ids
 
 
 def snapshot(store: Store) -> dict[str, Any]:
