@@ -37,7 +37,11 @@ MAX_REASON = 500
 
 
 class OperatorError(ArenaError):
-    """A target or match the store does not know, a malformed one, or an action that cannot apply."""
+    """A malformed target or reason, or an action that cannot apply (voiding a match never rated)."""
+
+
+class UnknownError(OperatorError):
+    """A bot, version or match the store does not know."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +85,18 @@ class Voided:
     rerated: Rerated | None = None
 
 
+def switched_line(done: Switched, verb: str) -> str:
+    """What ``disable`` / ``enable`` did, in a line (the CLI prints it; the API returns it too)."""
+    what = f"bot {done.target.bot} (every version)" if done.target.number is None else f"version {done.target}"
+    if not done.changed:
+        return f"{what} was already {verb}: nothing changed"
+    line = f"{verb} {what}"
+    if done.cancelled:
+        ids = ", ".join(str(i) for i in done.cancelled)
+        line += f"; {len(done.cancelled)} queued match(es) cancelled (void, never played, not rated): {ids}"
+    return line
+
+
 def check_reason(reason: str) -> str:
     """One printable line, 1 to ``MAX_REASON`` characters."""
     text = reason.strip()
@@ -96,7 +112,7 @@ def check_reason(reason: str) -> str:
 def _versions(session: Session, target: Target) -> tuple[Bot, list[BotVersion]]:
     bot = session.scalar(select(Bot).where(Bot.name == target.bot))
     if bot is None:
-        raise OperatorError(f"no bot {target.bot!r} (see: dehla bots)")
+        raise UnknownError(f"no bot {target.bot!r} (see: dehla bots)")
     versions = list(session.scalars(select(BotVersion).where(BotVersion.bot_id == bot.id)
                                     .order_by(BotVersion.number)))
     if target.number is None:
@@ -104,7 +120,7 @@ def _versions(session: Session, target: Target) -> tuple[Bot, list[BotVersion]]:
     chosen = [v for v in versions if v.number == target.number]
     if not chosen:
         have = f"1 to {versions[-1].number}" if versions else "none"
-        raise OperatorError(f"bot {target.bot!r} has no version {target.number} (its versions: {have})")
+        raise UnknownError(f"bot {target.bot!r} has no version {target.number} (its versions: {have})")
     return bot, chosen
 
 
@@ -156,7 +172,7 @@ def void_match(store: Store, env: RatingEnv, match_id: int, reason: str) -> Void
                                 .values(status=MatchStatus.VOID, voided_at=now, void_note=text))
         match = session.get(Match, match_id)
         if match is None:
-            raise OperatorError(f"no match {match_id} (see: dehla ladder matches)")
+            raise UnknownError(f"no match {match_id} (see: dehla ladder matches)")
         if guard.rowcount != 1:  # type: ignore[attr-defined]
             return _not_voidable(match)
         result = session.scalar(select(Result).where(Result.match_id == match_id))

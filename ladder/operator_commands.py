@@ -14,23 +14,11 @@ from arena.console.errors import fail
 from arena.console.options import utf8_text
 from arena.console.text import visible
 from ladder.commands import data_option, open_store, store_errors
-from ladder.operator import OperatorError, Switched, Target, disable, enable, void_match
+from ladder.operator import OperatorError, Target, disable, enable, switched_line, void_match
 from ladder.ratings import RatingEnv
 
 MAX_MATCH_ID = 2**63 - 1
 """The largest id SQLite's integers hold: a larger one is a typo, refused before the store is asked."""
-
-
-def switched_line(done: Switched, verb: str) -> str:
-    """What ``disable`` / ``enable`` did, in a line (the CLI prints it; the API returns it)."""
-    what = f"bot {done.target.bot} (every version)" if done.target.number is None else f"version {done.target}"
-    if not done.changed:
-        return f"{what} was already {verb}: nothing changed"
-    line = f"{verb} {what}"
-    if done.cancelled:
-        ids = ", ".join(str(i) for i in done.cancelled)
-        line += f"; {len(done.cancelled)} queued match(es) cancelled (void, never played, not rated): {ids}"
-    return line
 
 
 def _target(spec: str) -> Target:

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from arena.web import api, pages
+from arena.web import api, operator_api, pages
 from arena.web.board_cache import GenerationCache
 from arena.web.queries import NotFoundError
 from arena.web.replay import routes as replay_routes
@@ -31,6 +31,7 @@ def create_app(data: ArenaData) -> FastAPI:
     app.state.board_cache = GenerationCache()
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(api.router)
+    app.include_router(operator_api.router)
     app.include_router(replay_routes.router)
     app.include_router(pages.router)
     app.add_api_route("/docs", api_docs, include_in_schema=False, response_class=HTMLResponse)
