@@ -12,7 +12,9 @@ rating and count, exactly (``ladder/rerate.py``). Voiding it again changes nothi
 
 Each action is one transaction that starts with its guarding ``UPDATE``, so it holds the store's
 write lock before it reads what it changes: a ladder recording a result at the same moment waits
-(SQLite) or is serialised on the rows it locks (PostgreSQL), and never interleaves.
+(SQLite) or is serialised on the rows it locks (PostgreSQL), and never interleaves. A void's
+re-rating (seconds on a long history) is computed before that transaction, from a read, and
+written only if no rating moved in between (``ladder/rerate.py``), so the lock is held briefly.
 """
 
 from __future__ import annotations
@@ -27,11 +29,12 @@ from sqlalchemy.orm import Session
 
 from arena.engine.errors import ArenaError
 from ladder.ratings import RatingEnv
-from ladder.rerate import Rerated, undo_match
+from ladder.rerate import Rerated, UndoPlan, apply_undo, plan_undo, ratings_mark
 from ladder.schema import Bot, BotVersion, Match, MatchStatus, Result, utcnow
 from ladder.store import Store
 
 TARGET_PATTERN = re.compile(r"^(?P<bot>[^@\s]{1,32})(?:@(?P<number>[1-9][0-9]{0,8}))?$")
+PLAN_ATTEMPTS = 3
 MAX_REASON = 500
 """Characters of an operator's reason for voiding a match (shown on the pages as plain text)."""
 
@@ -163,22 +166,46 @@ def enable(store: Store, target: Target) -> Switched:
 
 
 def void_match(store: Store, env: RatingEnv, match_id: int, reason: str) -> Voided:
-    """Void the played match ``match_id``: it stops counting for every rating and count."""
+    """Void the played match ``match_id``: it stops counting for every rating and count. The
+    re-rating is planned without the write lock and written if no rating moved meanwhile;
+    otherwise planned again (a ladder recording results between the two), up to ``PLAN_ATTEMPTS``."""
     text = check_reason(reason)
+    for _ in range(PLAN_ATTEMPTS):
+        with store.reading() as session:
+            mark = ratings_mark(session)
+            match = session.get(Match, match_id)
+            if match is None:
+                raise UnknownError(f"no match {match_id} (see: dehla ladder matches)")
+            if match.status is not MatchStatus.DONE or match.voided_at is not None:
+                return _not_voidable(match)
+            result = session.scalar(select(Result).where(Result.match_id == match_id))
+            assert result is not None, "a done match has its result (ladder/results.py writes both)"
+            plan = plan_undo(session, env, match, result)
+        try:
+            return _write_void(store, match_id, text, mark, plan)
+        except _RatingsMoved:
+            continue
+    raise OperatorError(f"match {match_id}: the ratings kept moving while the void was computed (a ladder "
+                        "recording results); nothing changed: try again, or stop the ladder first")
+
+
+class _RatingsMoved(Exception):  # noqa: N818 - a signal to plan again, never shown
+    """A rating moved between the plan and the write: the write is rolled back."""
+
+
+def _write_void(store: Store, match_id: int, text: str, mark: tuple[int | None, int], plan: UndoPlan) -> Voided:
     with store.transaction() as session:
         now = utcnow()
         guard = session.execute(update(Match).where(Match.id == match_id, Match.status == MatchStatus.DONE,
                                                     Match.voided_at.is_(None))
                                 .values(status=MatchStatus.VOID, voided_at=now, void_note=text))
-        match = session.get(Match, match_id)
-        if match is None:
-            raise UnknownError(f"no match {match_id} (see: dehla ladder matches)")
-        if guard.rowcount != 1:  # type: ignore[attr-defined]
+        match = session.get_one(Match, match_id)
+        if guard.rowcount != 1:  # type: ignore[attr-defined]  # voided by someone else meanwhile
             return _not_voidable(match)
-        result = session.scalar(select(Result).where(Result.match_id == match_id))
-        assert result is not None, "a done match has its result (ladder/results.py writes both)"
-        rerated = undo_match(session, env, match, result)
-        return Voided(match_id, text, now, False, rerated)
+        if ratings_mark(session) != (mark[0], mark[1] + 1):  # + 1: this match, voided just now
+            raise _RatingsMoved
+        apply_undo(session, match, plan)
+        return Voided(match_id, text, now, False, plan.rerated)
 
 
 def _not_voidable(match: Match) -> Voided:

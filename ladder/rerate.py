@@ -11,8 +11,13 @@ re-computing it would give the same numbers bit for bit. Versions and partnershi
 separately (``ladder/results.py``), so each keeps its own set of changed subjects.
 
 The counts (matches, wins, draws, losses, faults, ``preset_counts``, last played) do not depend
-on order: the voided match's share is taken off them. Everything happens in the caller's
-transaction, which already holds the write lock (``ladder/operator.py`` changes the match first).
+on order: the voided match's share is taken off them.
+
+The re-rating is the slow part (TrueSkill, milliseconds a game: ``bench/void.py``), so it is
+planned from a read of the store without holding its write lock (``plan_undo``), and written in
+one short transaction (``apply_undo``) only if no rating moved meanwhile (``ratings_mark``);
+``ladder/operator.py`` plans again if one did. A ladder recording results is never made to wait
+for the arithmetic.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, delete, func, or_, select
+from sqlalchemy import ColumnElement, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from ladder.ratings import RatingEnv, Skill, TeamResult
@@ -52,6 +57,18 @@ class Rerated:
     """Of those, the ones whose ratings moved (a player's rating had changed)."""
 
 
+@dataclass(frozen=True, slots=True)
+class UndoPlan:
+    """The ratings without one match, computed from a read of the store (no lock held)."""
+
+    match_id: int
+    history: dict[int, tuple[float, float, float, float]]
+    """New ``mu_before, sigma_before, mu_after, sigma_after`` of the later rating-history rows that move."""
+    skills: dict[Subject, Skill]
+    """The rating every subject of the voided or a later match ends with."""
+    rerated: Rerated
+
+
 def _subject(change: RatingChange) -> Subject:
     return ("v", change.version_id) if change.version_id is not None else ("p", change.partnership_id or 0)
 
@@ -61,8 +78,16 @@ def _seated(version_id: int) -> ColumnElement[bool]:
                Match.seat3_id == version_id)
 
 
-def undo_match(session: Session, env: RatingEnv, match: Match, result: Result) -> Rerated:
-    """Take the rated ``match`` (already marked void) out of every rating and count."""
+def ratings_mark(session: Session) -> tuple[int | None, int]:
+    """What moves when any rating moves: the newest result and the number of voided matches. A
+    plan made at one mark applies only while the store is still at it."""
+    newest = session.scalar(select(func.max(Result.id)))
+    voided = session.scalar(select(func.count()).select_from(Match).where(Match.voided_at.is_not(None))) or 0
+    return newest, voided
+
+
+def plan_undo(session: Session, env: RatingEnv, match: Match, result: Result) -> UndoPlan:
+    """The re-rating of every rated match after ``match`` as if it had not been played."""
     later = list(session.execute(
         select(Match, Result).join(Result, Result.match_id == Match.id)
         .where(Result.id > result.id, Match.status == MatchStatus.DONE).order_by(Result.id)))
@@ -71,30 +96,38 @@ def undo_match(session: Session, env: RatingEnv, match: Match, result: Result) -
     for change in session.scalars(select(RatingChange).where(RatingChange.match_id.in_(ids))
                                   .order_by(RatingChange.id)):
         changes[change.match_id].append(change)
-    start: dict[Subject, Skill] = {}
+    current: dict[Subject, Skill] = {}
     for mid in ids:  # each subject's rating just before the voided match, or before its first later one
         for change in changes[mid]:
-            start.setdefault(_subject(change), Skill(change.mu_before, change.sigma_before))
-    versions = {v.id: v for v in session.scalars(
-        select(BotVersion).where(BotVersion.id.in_([i for kind, i in start if kind == "v"])).with_for_update())}
-    pairs = {p.id: p for p in session.scalars(
-        select(Partnership).where(Partnership.id.in_([i for kind, i in start if kind == "p"])).with_for_update())}
-    _take_off_counts(session, match, changes[match.id], versions, pairs)
-    session.execute(delete(RatingChange).where(RatingChange.match_id == match.id))
-    current = dict(start)
+            current.setdefault(_subject(change), Skill(change.mu_before, change.sigma_before))
     changed = {_subject(change) for change in changes[match.id]}
+    history: dict[int, tuple[float, float, float, float]] = {}
     recomputed = 0
     for later_match, later_result in later:
-        moved = _rerate(env, later_match, later_result, changes[later_match.id], current, changed)
-        recomputed += moved
-    for (kind, sid), skill in current.items():
+        recomputed += _rerate(env, later_match, later_result, changes[later_match.id], current, changed, history)
+    return UndoPlan(match.id, history, current, Rerated(len(later), recomputed))
+
+
+def apply_undo(session: Session, match: Match, plan: UndoPlan) -> None:
+    """Write ``plan`` (in the transaction that voided ``match``, holding the write lock)."""
+    versions = {v.id: v for v in session.scalars(select(BotVersion).where(
+        BotVersion.id.in_([i for kind, i in plan.skills if kind == "v"])).with_for_update())}
+    pairs = {p.id: p for p in session.scalars(select(Partnership).where(
+        Partnership.id.in_([i for kind, i in plan.skills if kind == "p"])).with_for_update())}
+    voided_rows = list(session.scalars(select(RatingChange).where(RatingChange.match_id == match.id)))
+    _take_off_counts(session, match, voided_rows, versions, pairs)
+    session.execute(delete(RatingChange).where(RatingChange.match_id == match.id))
+    if plan.history:
+        session.execute(update(RatingChange), [
+            {"id": row_id, "mu_before": values[0], "sigma_before": values[1], "mu_after": values[2],
+             "sigma_after": values[3]} for row_id, values in plan.history.items()])
+    for (kind, sid), skill in plan.skills.items():
         unit: Rated = versions[sid] if kind == "v" else pairs[sid]
         unit.mu, unit.sigma = skill.mu, skill.sigma
-    return Rerated(len(later), recomputed)
 
 
 def _rerate(env: RatingEnv, match: Match, result: Result, rows: list[RatingChange], current: dict[Subject, Skill],
-            changed: set[Subject]) -> bool:
+            changed: set[Subject], history: dict[int, tuple[float, float, float, float]]) -> bool:
     """Re-rate one later match where one of its players' ratings moved; True if it did."""
     team_a, team_b = (match.seat0_id, match.seat2_id), (match.seat1_id, match.seat3_id)
     games = rated_games(match.match_format, result.winner_team, result.deal_scores or (), result.forfeit_team)
@@ -116,9 +149,10 @@ def _rerate(env: RatingEnv, match: Match, result: Result, rows: list[RatingChang
         subject = _subject(row)
         if subject in new:
             before, after = current[subject], new[subject]
-            row.mu_before, row.sigma_before, row.mu_after, row.sigma_after = (before.mu, before.sigma, after.mu,
-                                                                              after.sigma)
-        current[subject] = Skill(row.mu_after, row.sigma_after)
+            history[row.id] = (before.mu, before.sigma, after.mu, after.sigma)
+            current[subject] = after
+        else:
+            current[subject] = Skill(row.mu_after, row.sigma_after)
     return moved
 
 

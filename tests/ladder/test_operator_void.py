@@ -18,6 +18,7 @@ from sqlalchemy import select
 from ladder.jobs import SeatFault
 from ladder.operator import OperatorError, void_match
 from ladder.ratings import RatingEnv
+from ladder.rerate import plan_undo
 from ladder.scheduler import Pairing
 from ladder.schema import BotVersion, Match, MatchStatus, Partnership, PresetCounts, RatingChange
 from ladder.store import Store
@@ -138,3 +139,29 @@ def test_only_a_rated_match_can_be_voided(tmp_path: Path) -> None:
     with store.reading() as session:
         assert session.get_one(Match, ids[0]).status is MatchStatus.VOID
         assert session.get_one(Match, ids[0]).voided_at is None
+
+
+def test_a_result_recorded_while_the_void_is_planned_is_planned_again(
+        template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ladder records a result between the plan (made without the write lock) and its write:
+    the stale plan is dropped and made again, so the new result's ratings are not overwritten."""
+    def win(a: int, b: int) -> Played:
+        return Played(Pairing((a, a), (b, b)), "dehla-pakad", "duplicate:2", "done", 0, (1.0, 2.0), None, ())
+
+    history = [win(1, 2), win(2, 3), win(1, 3)]
+    voided, never = store_from(template, tmp_path / "voided"), store_from(template, tmp_path / "never")
+    ids = play_history(voided, history[:2])
+    assert play_history(never, history, skip=0)[:2] == ids
+    plans = []
+
+    def meanwhile(*args: Any) -> Any:
+        plan = plan_undo(*args)
+        if not plans:  # the ladder records the third match now, before the void writes
+            play_history(voided, history[2:])
+        plans.append(plan)
+        return plan
+
+    monkeypatch.setattr("ladder.operator.plan_undo", meanwhile)
+    done = void_match(voided, RatingEnv(), ids[0], "a test")
+    assert len(plans) == 2 and done.rerated is not None and done.rerated.later_matches == 2
+    assert snapshot(voided) == snapshot(never)
