@@ -4,7 +4,8 @@ A store with B bots and M rated duplicate matches of D deals (random tables in `
 random deal margins, recorded through ``ladder/results.py`` as the ladder does; the baseline
 is the time that recording took, most of it TrueSkill). Then, on copies of that store: void
 the newest match (nothing after it to re-rate), the middle one and the first (every later
-match re-rated). Each figure is one run's wall time in seconds.
+match re-rated). Each figure is one run's wall time in seconds, with the part of it spent
+writing (the only part that holds the store's write lock: the re-rating is planned before).
 
 The last line printed is one JSON object.
 """
@@ -19,14 +20,17 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from ladder import operator
 from ladder.jobs import MatchReport
 from ladder.operator import void_match
 from ladder.paths import ArenaData
 from ladder.queue import MatchSettings, enqueue, lease
 from ladder.ratings import RatingEnv
+from ladder.rerate import apply_undo
 from ladder.results import record_report
 from ladder.scheduler import Pairing
 from ladder.schema import Bot, BotVersion
@@ -70,17 +74,27 @@ def build(root: Path, bots: int, matches: int, deals: int, seed: int) -> tuple[f
     return rating, ids
 
 
-def timed_void(template: Path, scratch: Path, match_id: int) -> tuple[float, int]:
+def timed_void(template: Path, scratch: Path, match_id: int) -> tuple[float, float, int]:
+    """Seconds for the whole void, seconds of it spent writing (holding the write lock), re-rated."""
     root = scratch / f"void-{match_id}"
     root.mkdir()
     shutil.copy(template / "ladder.db", root / "ladder.db")
     store = open_store(root)
+    writing = [0.0]
+
+    def timed_apply(*args: Any) -> None:
+        begun = time.perf_counter()
+        apply_undo(*args)
+        writing[0] += time.perf_counter() - begun
+
+    operator.apply_undo = timed_apply  # type: ignore[assignment]  # the bench's stopwatch on the write
     start = time.perf_counter()
     done = void_match(store, RatingEnv(), match_id, "bench")
     seconds = time.perf_counter() - start
+    operator.apply_undo = apply_undo  # type: ignore[assignment]
     store.close()
     assert done.rerated is not None
-    return seconds, done.rerated.recomputed
+    return seconds, writing[0], done.rerated.recomputed
 
 
 def main() -> None:
@@ -97,10 +111,12 @@ def main() -> None:
         figures: dict[str, object] = {"bots": args.bots, "matches": args.matches, "deals": args.deals,
                                       "record_all_s": round(rating, 2)}
         for name, match_id in (("newest", ids[-1]), ("middle", ids[len(ids) // 2]), ("first", ids[0])):
-            seconds, recomputed = timed_void(scratch / "ladder", scratch, match_id)
+            seconds, writing, recomputed = timed_void(scratch / "ladder", scratch, match_id)
             figures[f"void_{name}_s"] = round(seconds, 2)
+            figures[f"void_{name}_write_s"] = round(writing, 3)
             figures[f"void_{name}_rerated"] = recomputed
-            print(f"void the {name} match: {seconds:.2f} s, {recomputed} later matches re-rated", file=sys.stderr)
+            print(f"void the {name} match: {seconds:.2f} s ({writing:.3f} s of it writing), {recomputed} later "
+                  "matches re-rated", file=sys.stderr)
     print(f"recording (rating) all {args.matches} matches: {rating:.2f} s", file=sys.stderr)
     print(json.dumps(figures))
 
