@@ -98,3 +98,16 @@ def test_an_unknown_target_is_refused(tmp_path: Path, spec: str, message: str) -
 def test_a_malformed_target_is_refused(spec: str) -> None:
     with pytest.raises(OperatorError, match="name a bot"):
         Target.parse(spec)
+
+
+def test_until_stable_looks_only_at_the_versions_that_may_still_play(tmp_path: Path) -> None:
+    """A disabled version never plays again, so it never settles: counting it would keep an
+    ``--until-stable`` run going to its safety cap."""
+    store = open_store(tmp_path)
+    add_bots(store, ["s1", "s3", "s5", "s9"], tmp_path / "src")
+    disable(store, Target("s9"))
+    env = RatingEnv()
+    summary = LadderRun(store, env, Scheduler(env, Mode.SELF, random.Random(5), settle_matches=4),
+                        MatchSettings(runner="local"), InlineExecutor, workers=1, play=fake_play,
+                        rng=random.Random(5)).run(StopRule(until_stable=True, window=3, safety_cap=80))
+    assert summary.stable and summary.counted < 80
