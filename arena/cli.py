@@ -61,6 +61,8 @@ LAZY_COMMANDS: dict[str, str] = {
     "submit": "ladder.commands:submit_command",
     "bots": "ladder.commands:bots_command",
     "serve": "arena.web.commands:serve_command",
+    "author": "ladder.author_commands:author_group",
+    "operator": "ladder.operator_commands:operator_group",
 }
 """Subcommands imported only when they run (or ``--help`` lists them): the referee's pull in
 gRPC, the ladder's SQLAlchemy, which ``dehla rules`` and friends do not need."""

@@ -32,7 +32,7 @@ from ladder.runners import DEFAULT_RUNNER, RUNNER_ENV, RUNNERS, RunnerUnavailabl
 from ladder.scheduler import Mode, Scheduler
 from ladder.schema import Bot, BotVersion
 from ladder.store import Store, damaged
-from ladder.views import history, matches, partnerships, ranking
+from ladder.views import active_versions, history, matches, partnerships, ranking
 
 if TYPE_CHECKING:
     from ladder.loop import RunSummary, StopRule
@@ -152,9 +152,9 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
     require_runner(runner)
     store = open_store(data)
     with store.reading() as session:
-        bots = len(list(session.scalars(select(Bot.id))))
+        bots = len(active_versions(session))
     if bots < 2:
-        fail(f"the ladder needs at least two submitted bots (have {bots}): "
+        fail(f"the ladder needs at least two submitted bots that are not disabled (have {bots}): "
              "`dehla submit FOLDER` or `dehla submit --sample random --sample heuristic`")
     lock = CoordinatorLock(store.data)
     try:
@@ -209,7 +209,7 @@ Ctrl-C is how ``--forever`` ends, so that run exits 0."""
 
 STANDING_COLUMNS = [("rank", "rank"), ("bot", "bot"), ("version", "version"), ("rating", "rating"), ("mu", "mu"),
                     ("sigma", "sigma"), ("matches", "matches"), ("win rate", "win_rate"), ("faults", "faults"),
-                    ("last played", "last_played")]
+                    ("last played", "last_played"), ("note", "note")]
 
 
 def nothing_submitted(store: Store) -> str:
@@ -284,9 +284,9 @@ def matches_command(bot: str | None, limit: int, as_json: bool, data: Path | Non
             fail(f"unknown bot {bot!r} (see `dehla bots`)")
         rows = matches(session, bot, limit)
     print_rows(f"Matches (records under {store.data.root})", rows,
-               [("match", "match_id"), ("status", "status"), ("A (seats 0+2)", "team_a"),
+               [("match", "match_id"), ("status", "shown_status"), ("A (seats 0+2)", "team_a"),
                 ("B (seats 1+3)", "team_b"), ("score", "score"), ("winner", "winner"), ("faults", "faults"),
-                ("record", "record")], as_json)
+                ("record", "record"), ("voided because", "voided")], as_json)
 
 
 @click.command("submit")

@@ -200,7 +200,7 @@ class LadderRun:
 
     def _track_order(self) -> None:
         with self.store.reading() as session:
-            order = tuple(row.version_id for row in ranking(session))
+            order = tuple(row.version_id for row in ranking(session, enabled_only=True))
         self.stable_for = self.stable_for + 1 if order == self._order else 0
         self._order = order
 
@@ -212,7 +212,8 @@ class LadderRun:
         if self.stable_for < self._window(stop):
             return False
         with self.store.reading() as session:
-            return all(row.matches >= self.scheduler.settle_matches for row in ranking(session))
+            return all(row.matches >= self.scheduler.settle_matches
+                       for row in ranking(session, enabled_only=True))
 
     def _should_stop(self, stop: StopRule) -> bool:
         if stop.matches is not None and self.counted >= stop.matches:

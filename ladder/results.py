@@ -13,6 +13,7 @@ by the faulty side, so forfeiting never pays. A match in another format is one g
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -46,9 +47,14 @@ def relative(path: str | None, root: Path) -> str | None:
 
 
 def outcome_of(report: MatchReport) -> Outcome:
-    if report.winner_team is None:
+    return winner_outcome(report.winner_team)
+
+
+def winner_outcome(winner_team: int | None) -> Outcome:
+    """The match's result for partnership A from the winning team (``None``: a draw)."""
+    if winner_team is None:
         return Outcome.DRAW
-    return Outcome.A_WINS if report.winner_team == 0 else Outcome.B_WINS
+    return Outcome.A_WINS if winner_team == 0 else Outcome.B_WINS
 
 
 def sign_outcome(margin: float) -> Outcome:
@@ -60,15 +66,22 @@ def sign_outcome(margin: float) -> Outcome:
 
 def games_of(report: MatchReport, match_format: str) -> list[Outcome]:
     """The rated games of a finished match, in the order they were played."""
+    return rated_games(match_format, report.winner_team, report.deal_scores, report.forfeit_team)
+
+
+def rated_games(match_format: str, winner_team: int | None, deal_scores: Sequence[float],
+                forfeit_team: int | None) -> list[Outcome]:
+    """``games_of`` from a match's facts, as a report carries them or as ``results`` stores them
+    (re-rating after a void, ``ladder/rerate.py``, rates exactly what was rated)."""
     parsed = MatchFormat.parse(match_format)
     if parsed.kind is not FormatKind.DUPLICATE:
-        return [outcome_of(report)]
-    games = [sign_outcome(margin) for margin in report.deal_scores]
-    if report.forfeit_team is not None:
-        lost = Outcome.B_WINS if report.forfeit_team == 0 else Outcome.A_WINS
+        return [winner_outcome(winner_team)]
+    games = [sign_outcome(margin) for margin in deal_scores]
+    if forfeit_team is not None:
+        lost = Outcome.B_WINS if forfeit_team == 0 else Outcome.A_WINS
         games += [lost] * max(1, parsed.count - len(games))
     if not games:  # a duplicate match that reported no deal pairs: rate its result
-        games = [outcome_of(report)]
+        games = [winner_outcome(winner_team)]
     return games
 
 

@@ -23,10 +23,13 @@ def _rate(wins: int, draws: int, matches: int) -> float | None:
 
 
 def active_versions(session: Session) -> list[BotVersion]:
-    """The newest version of every bot: the ones the ladder schedules."""
+    """The newest version of every bot, unless an operator disabled it or its bot
+    (``ladder/operator.py``): the ones the ladder schedules. A disabled newest version leaves its
+    bot out; the older ones are not brought back."""
     newest = select(BotVersion.bot_id, func.max(BotVersion.number).label("number")).group_by(BotVersion.bot_id)
     sub = newest.subquery()
-    query = select(BotVersion).join(sub, (BotVersion.bot_id == sub.c.bot_id) & (BotVersion.number == sub.c.number))
+    query = select(BotVersion).join(sub, (BotVersion.bot_id == sub.c.bot_id) & (BotVersion.number == sub.c.number)) \
+        .join(Bot, Bot.id == BotVersion.bot_id).where(Bot.disabled_at.is_(None), BotVersion.disabled_at.is_(None))
     return list(session.scalars(query.order_by(BotVersion.id)))
 
 
@@ -46,10 +49,17 @@ class Standing:
     """(wins + draws / 2) / matches."""
     faults: int
     last_played: str | None
+    disabled: bool
+    """An operator disabled the version or its bot: shown, never scheduled."""
 
     def to_json(self) -> dict[str, Any]:
         """Its fields as a dict: shallow (every value is a plain one), not ``asdict``'s deep copy."""
         return {name: getattr(self, name) for name in STANDING_FIELDS}
+
+    @property
+    def note(self) -> str | None:
+        """What a table shows beside the numbers."""
+        return "disabled" if self.disabled else None
 
 
 STANDING_FIELDS = tuple(field.name for field in fields(Standing))
@@ -60,20 +70,26 @@ def version_names(session: Session) -> dict[int, str]:
             session.execute(select(BotVersion, Bot.name).join(Bot, Bot.id == BotVersion.bot_id))}
 
 
-def ranking(session: Session, all_versions: bool = False) -> list[Standing]:
-    """Versions by conservative rating (mu - 3 sigma), best first; by default each bot's newest.
-    One query of plain columns: a ladder-size leaderboard is read on every page view."""
+def ranking(session: Session, all_versions: bool = False, enabled_only: bool = False) -> list[Standing]:
+    """Versions by conservative rating (mu - 3 sigma), best first; by default each bot's newest,
+    disabled ones included (marked) unless ``enabled_only``. One query of plain columns: a
+    ladder-size leaderboard is read on every page view."""
     query = select(BotVersion.id, BotVersion.number, BotVersion.label, BotVersion.mu, BotVersion.sigma,
                    BotVersion.matches, BotVersion.wins, BotVersion.draws, BotVersion.faults,
-                   BotVersion.last_played_at, Bot.name, Bot.author).join(Bot, Bot.id == BotVersion.bot_id)
+                   BotVersion.last_played_at, Bot.name, Bot.author,
+                   (Bot.disabled_at.is_not(None) | BotVersion.disabled_at.is_not(None)).label("disabled")) \
+        .join(Bot, Bot.id == BotVersion.bot_id)
     if not all_versions:
         newest = select(BotVersion.bot_id, func.max(BotVersion.number).label("number")) \
             .group_by(BotVersion.bot_id).subquery()
         query = query.join(newest, (BotVersion.bot_id == newest.c.bot_id) & (BotVersion.number == newest.c.number))
+    if enabled_only:
+        query = query.where(Bot.disabled_at.is_(None), BotVersion.disabled_at.is_(None))
     rows = sorted(session.execute(query), key=lambda v: (-Skill(v[3], v[4]).conservative, v[0]))
     return [Standing(rank, name, author, f"#{number} ({label})", vid, round(Skill(mu, sigma).conservative, 3),
-                     round(mu, 3), round(sigma, 3), matches, _rate(wins, draws, matches), faults, _when(last))
-            for rank, (vid, number, label, mu, sigma, matches, wins, draws, faults, last, name, author)
+                     round(mu, 3), round(sigma, 3), matches, _rate(wins, draws, matches), faults, _when(last),
+                     bool(disabled))
+            for rank, (vid, number, label, mu, sigma, matches, wins, draws, faults, last, name, author, disabled)
             in enumerate(rows, 1)]
 
 
@@ -145,9 +161,15 @@ class MatchRow:
     faults: int
     record: str | None
     finished: str | None
+    voided: str | None = None
+    """The operator's reason, when an operator voided the match (or cancelled it before play)."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+    @property
+    def shown_status(self) -> str:
+        return "voided" if self.voided is not None else self.status.value
 
 
 def matches(session: Session, bot: str | None = None, limit: int = 50) -> list[MatchRow]:
@@ -162,12 +184,13 @@ def matches(session: Session, bot: str | None = None, limit: int = 50) -> list[M
     fault_counts = _fault_counts(session)
     for match, result in session.execute(query.order_by(Match.id.desc()).limit(limit)):
         winner = None
-        if result is not None and result.status is OutcomeStatus.DONE:
+        if result is not None and result.status is OutcomeStatus.DONE and match.voided_at is None:
             winner = "draw" if result.winner_team is None else "AB"[result.winner_team]
+        voided = (match.void_note or "") if match.voided_at is not None else None
         rows.append(MatchRow(match.id, match.status, f"{names[match.seat0_id]}+{names[match.seat2_id]}",
                              f"{names[match.seat1_id]}+{names[match.seat3_id]}",
                              (result.score_a, result.score_b) if result else None, winner,
-                             fault_counts.get(match.id, 0), match.record_path, _when(match.finished_at)))
+                             fault_counts.get(match.id, 0), match.record_path, _when(match.finished_at), voided))
     return rows
 
 

@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from arena.web import api, author_api, author_pages, pages, uploads
+from arena.web import api, author_api, author_pages, operator_api, pages, uploads
 from arena.web.board_cache import GenerationCache
 from arena.web.bot_logs import LogsWithheldError
 from arena.web.csrf import CsrfGuard
@@ -46,6 +46,7 @@ def create_app(data: ArenaData, intake: IntakeSettings | None = None, *, secure_
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(uploads.router)
     app.include_router(api.router)
+    app.include_router(operator_api.router)
     app.include_router(replay_routes.router)
     app.include_router(author_api.router)
     app.include_router(author_pages.router)

@@ -84,6 +84,13 @@ class GenerationCache:
         return value
 
 
+    def clear(self) -> None:
+        """Forget every value: for a change the generation cannot see (an operator's switch or
+        void moves ratings and marks without a new match, result or version id)."""
+        with self._lock:
+            self._entries.clear()
+
+
 def board_cache(request: Request) -> GenerationCache:
     """The service's cache (``create_app`` makes one per application)."""
     cache: GenerationCache = request.app.state.board_cache

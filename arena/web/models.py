@@ -24,6 +24,7 @@ class StandingModel(_Model):
     win_rate: float | None = Field(description="(wins + draws / 2) / matches; null before the first match.")
     faults: int = Field(description="Matches in which this version faulted.")
     last_played: str | None
+    disabled: bool = Field(default=False, description="An operator disabled it (or its bot): never scheduled.")
 
 
 class Leaderboard(_Model):
@@ -79,6 +80,8 @@ class MatchSummary(_Model):
     faults: int
     finished: str | None
     result: str | None = Field(default=None, description="On a bot's page: win, draw or loss for that bot.")
+    voided: str | None = Field(default=None, description="The operator's reason, if an operator voided the match "
+                                                         "(not rated) or cancelled it before play.")
 
 
 class MatchList(_Model):
@@ -94,7 +97,8 @@ class VersionInfo(_Model):
     label: str
     content_hash: str
     submitted: str | None
-    status: str = Field(description="`active` (the newest: the one the ladder schedules) or `superseded`.")
+    status: str = Field(description="`active` (the newest: the one the ladder schedules), `superseded` or "
+                                    "`disabled` (by an operator, or its bot is).")
     rating: float
     mu: float
     sigma: float

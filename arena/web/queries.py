@@ -234,14 +234,14 @@ def match_summaries(session: Session, *, version_ids: set[int] | None = None, of
 
 def summary(match: Match, result: Result | None, seat_bots: dict[int, SeatBot], faults: int) -> MatchSummary:
     winner = None
-    if result is not None and result.status is OutcomeStatus.DONE:
+    if result is not None and result.status is OutcomeStatus.DONE and match.voided_at is None:
         winner = "draw" if result.winner_team is None else "AB"[result.winner_team]
     return MatchSummary(
         match_id=match.id, status=match.status.value, preset=match.preset, match_format=match.match_format,
         team_a=[seat_bots[match.seat0_id], seat_bots[match.seat2_id]],
         team_b=[seat_bots[match.seat1_id], seat_bots[match.seat3_id]],
         score=(result.score_a, result.score_b) if result else None, winner=winner, faults=faults,
-        finished=when(match.finished_at))
+        finished=when(match.finished_at), voided=(match.void_note or "") if match.voided_at is not None else None)
 
 
 def match_list(session: Session, page: int, per_page: int) -> MatchList:
@@ -280,9 +280,15 @@ def bot_page(session: Session, name: str, recent: int = 20) -> BotPage:
     return BotPage(
         name=bot.name, author=bot.author, created=when(bot.created_at),
         versions=[VersionInfo(number=v.number, label=v.label, content_hash=v.content_hash,
-                              submitted=when(v.created_at), status="active" if v.id in active else "superseded",
+                              submitted=when(v.created_at), status=_version_status(bot, v, active),
                               rating=round(v.skill.conservative, 3), mu=round(v.mu, 3), sigma=round(v.sigma, 3),
                               matches=v.matches, faults=v.faults)
                   for v in versions],
         series=series, partnerships=partnership_rows(session, ids), recent_matches=recent_matches,
         faults_by_kind=[FaultCount(kind=kind.value, count=count) for kind, count in sorted(fault_kinds.items())])
+
+
+def _version_status(bot: Bot, version: BotVersion, active: set[int]) -> str:
+    if bot.disabled_at is not None or version.disabled_at is not None:
+        return "disabled"
+    return "active" if version.id in active else "superseded"
