@@ -7,12 +7,20 @@ sandbox's). The bot serves on a unix socket in its seat folder, bind-mounted at 
 as root the runner first mounts a 64 KiB tmpfs on that folder so the bot cannot fill the host's
 disk through it, and the referee dials only a socket the seat's uid bound there
 (``arena.sandbox.sockets``). Output is streamed to the referee (``--log-driver none``: the engine
-keeps no copy on disk). An image is never pulled (``--pull never``).
+keeps no copy on disk). An image is never pulled (``--pull never``). The container is not run
+with ``--rm``: ``finish`` reads how it ended (killed for memory?) before it removes it.
 
 Podman needs a few things said that docker does by default or not at all: the runtime (``runc``
 here: crun is not installed), no user namespace (the socket check compares the host uid), no
 tmpfs of its own on ``/run``, ``/tmp`` and ``/var/tmp`` of a read-only container (uncapped),
 no ``VOLUME`` of the image (a writable host folder), no proxy variables copied from the host.
+
+Podman's default seccomp profile lets any process call ``unshare``/``clone`` for a new user
+namespace (and inside it, ``mount`` and the rest); docker's refuses them without
+``CAP_SYS_ADMIN``. So under podman the runner passes a profile of its own (``seccomp_profile``):
+podman's default, minus the namespace calls, minus the sandbox's covert-channel and host-counter
+calls (``arena.sandbox.seccomp``: ``flock``, ``inotify``, ``mincore``, ``sysinfo``, ``ustat``;
+not ``statfs``/``fstatfs``, which runc needs after loading the filter, nor ``fcntl`` locks).
 
 A container does not die with the referee by itself: ``finish`` removes it, and every container
 carries the label ``dehla.arena=bot`` and its referee's pid for ``sweep`` after a crash.
@@ -22,7 +30,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import functools
+import hashlib
+import json
 import os
 import secrets
 import shutil
@@ -33,7 +44,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from arena.sandbox import sockets
+from arena.sandbox import seccomp, sockets
 from arena.sandbox.limits import Limits
 from arena.sandbox.runner import (
     ADDRESS_ENV,
@@ -44,6 +55,7 @@ from arena.sandbox.runner import (
     RunReport,
     SandboxError,
     SandboxUnavailable,
+    describe_exit,
     unix_path,
 )
 from arena.sandbox.uids import DEFAULT_FIRST_UID, DEFAULT_UID_COUNT, UidLease, UidPool
@@ -92,6 +104,8 @@ class ContainerConfig:
     first_uid: int = DEFAULT_FIRST_UID
     uid_count: int = DEFAULT_UID_COUNT
     lock_dir: Path = Path("/run/dehla-sandbox/uids")
+    seccomp_base: str = "/usr/share/containers/seccomp.json"
+    """Podman only: the engine's default seccomp profile, which ``seccomp_profile`` narrows."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, engine: Engine | None = None) -> ContainerConfig:
@@ -116,6 +130,54 @@ class ContainerConfig:
         return [*front, *args]
 
 
+NAMESPACE_CALLS = ("unshare", "setns", "mount", "umount", "umount2", "pivot_root", "chroot", "keyctl", "add_key",
+                   "request_key", "open_tree", "move_mount", "fsopen", "fsconfig", "fsmount", "fspick",
+                   "mount_setattr", "bpf", "perf_event_open", "userfaultfd")
+CLONE_NAMESPACES = 0x7E020000
+"""``CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET``: ``clone`` flags refused."""
+ENOSYS = 38
+RUNTIME_CALLS = frozenset({"statfs", "fstatfs"})
+"""Left allowed: runc itself calls ``fstatfs`` once the filter is loaded (is /proc procfs?)."""
+
+
+def seccomp_profile(base: dict[str, object]) -> dict[str, object]:
+    """The engine's default profile without namespace calls, covert channels or host counters:
+    they fail with EPERM; ``clone`` is allowed without namespace flags; ``clone3`` (whose flags
+    a filter cannot read) fails with ENOSYS, so libc falls back to ``clone``."""
+    abi = seccomp.host_abi()
+    denied = set(NAMESPACE_CALLS) | (set(abi.denied) | set(abi.counters) if abi else set())
+    denied -= RUNTIME_CALLS
+    profile = copy.deepcopy(base)
+    rules = [dict(rule) for rule in profile.get("syscalls", [])]  # type: ignore[attr-defined]
+    for rule in rules:
+        rule["names"] = [name for name in rule.get("names", []) if name not in denied | {"clone", "clone3"}]
+    rules = [rule for rule in rules if rule["names"]]
+    rules += [{"names": sorted(denied), "action": "SCMP_ACT_ERRNO", "errnoRet": 1},
+              {"names": ["clone3"], "action": "SCMP_ACT_ERRNO", "errnoRet": ENOSYS},
+              {"names": ["clone"], "action": "SCMP_ACT_ALLOW",
+               "args": [{"index": 0, "value": CLONE_NAMESPACES, "valueTwo": 0, "op": "SCMP_CMP_MASKED_EQ"}]}]
+    profile["syscalls"] = rules
+    return profile
+
+
+@functools.cache
+def seccomp_file(base: str, folder: Path) -> str:
+    """The narrowed profile of ``base``, written once under ``folder`` and named by its content
+    (referees of other versions on the host keep their own)."""
+    try:
+        with open(base, encoding="utf-8") as source:
+            text = json.dumps(seccomp_profile(json.load(source)), sort_keys=True)
+    except (OSError, ValueError) as exc:
+        raise SandboxUnavailable(f"cannot read podman's seccomp profile {base}: {exc}") from None
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"container-seccomp-{hashlib.sha256(text.encode()).hexdigest()[:16]}.json"
+    if not path.exists():
+        scratch = path.with_suffix(f".{os.getpid()}.tmp")
+        scratch.write_text(text, encoding="utf-8")
+        scratch.replace(path)
+    return str(path)
+
+
 def container_argv(config: ContainerConfig, program: Program, limits: Limits, uid: int, name: str,
                    seat_dir: str, image: str | None = None) -> list[str]:
     """The ``run`` command line for one seat: the bot's code mounted at ``/bot`` on the base
@@ -129,7 +191,7 @@ def container_argv(config: ContainerConfig, program: Program, limits: Limits, ui
     env = {"HOME": "/tmp", "TMPDIR": "/tmp", "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1",
            **dict(program.env), ADDRESS_ENV: f"unix:{INSIDE_SOCKETS}/bot.sock"}
     command = config.command(
-        "run", "--rm", "--pull=never", "--name", name, "--label", LABEL,
+        "run", "--pull=never", "--name", name, "--label", LABEL,
         "--label", f"{REFEREE_LABEL}={referee_mark()}", "--init",
         "--network", "none", "--read-only", "--cap-drop", "ALL",
         "--security-opt", "no-new-privileges", "--user", f"{uid}:{uid}",
@@ -147,7 +209,8 @@ def container_argv(config: ContainerConfig, program: Program, limits: Limits, ui
         "--hostname", "dehla-bot", "--log-driver", "none", "--stop-timeout", "1")
     if config.engine is Engine.PODMAN:
         command += ["--userns", "host", "--read-only-tmpfs=false", "--image-volume", "ignore",
-                    "--http-proxy=false", "--systemd", "false"]
+                    "--http-proxy=false", "--systemd", "false",
+                    "--security-opt", f"seccomp={seccomp_file(config.seccomp_base, config.lock_dir.parent)}"]
     if program.code and image is None:
         command += ["--mount", f"type=bind,source={os.path.realpath(program.code)},target={INSIDE_CODE},readonly"]
     command += ["--workdir", INSIDE_CODE if program.code else "/tmp"]
@@ -192,7 +255,19 @@ class ContainerLaunch(Launch):
         return None if self.socket_fd is None else sockets.fd_address(self.socket_fd)
 
     async def finish(self) -> RunReport:
-        """Remove the container (a client killed outright leaves it running) and release the seat."""
+        """Read how the container ended (the client's own exit says little: the referee may have
+        stopped it after the bot died), remove the container (a client killed outright leaves it
+        running) and release the seat."""
+        inspect = await asyncio.create_subprocess_exec(
+            *self.config.command("inspect", "--type", "container", "--format",
+                                 "{{.State.OOMKilled}} {{.State.ExitCode}}", self.name),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        state, _ = await inspect.communicate()
+        oom_killed, _, code = state.decode(errors="replace").strip().partition(" ")
+        if oom_killed == "true":
+            self.report.events["oom_kill"] = 1
+        if code.lstrip("-").isdigit() and int(code):
+            self.report.notes.append(f"container {describe_exit(int(code))}")
         remove = await asyncio.create_subprocess_exec(
             *self.config.command("rm", "--force", "--time", "0", self.name),
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)

@@ -345,7 +345,7 @@ def test_the_docker_command_is_hardened(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("DATABASE_PASSWORD", "hunter2")
     argv = container_argv(ContainerConfig(Engine.DOCKER, image="bots:1"), PROGRAM, LIMITS, 1_900_000_003,
                           "dehla-bot-x", "/run/seats/s0")
-    assert argv[:4] == ["docker", "run", "--rm", "--pull=never"]
+    assert argv[:3] == ["docker", "run", "--pull=never"]
     assert option(argv, "--network") == "none" and "--read-only" in argv and "--init" in argv
     assert option(argv, "--cap-drop") == "ALL" and option(argv, "--security-opt") == "no-new-privileges"
     assert option(argv, "--user") == "1900000003:1900000003"
