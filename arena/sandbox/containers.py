@@ -304,9 +304,16 @@ class ContainerRunner(Runner):
     def _problem(self) -> str:
         return container_problem(self.config, self.config.image)
 
+    @functools.cached_property
+    def _swept(self) -> list[str]:
+        return sweep(self.config)
+
     def check(self) -> None:
+        """Raise if the engine cannot run bots here; the first time, also remove what referees
+        that died before their ``finish`` left (``sweep``)."""
         if self._problem:
             raise SandboxUnavailable(f"{self.config.engine.value} runner unavailable: {self._problem}")
+        _ = self._swept
 
     def prepare(self, program: Program, address: str, limits: Limits) -> Launch:
         self.check()
