@@ -204,6 +204,8 @@ class VersionImages:
     table would eat the other seats' start-up time."""
 
     config: ContainerConfig = field(default_factory=ContainerConfig.from_env)
+    known: set[str] = field(default_factory=set)
+    """Tags seen to exist: an image is never changed under its tag, so it is asked about once."""
 
     def __call__(self, program: Program) -> str | None:
         if not program.code:
@@ -212,7 +214,10 @@ class VersionImages:
         if not VERSION_FOLDER.fullmatch(f"{folder.parent.name}/{folder.name}"):
             return None
         tag = f"{REPOSITORY}/{folder.parent.name}:{folder.name}"
+        if tag in self.known:
+            return tag
         if not image_exists(self.config, tag):
             raise SandboxError(f"the image {tag} of version folder {folder} is missing (build it: "
                                "python tools/build_base_image.py --versions DATA)")
+        self.known.add(tag)
         return tag

@@ -10,6 +10,7 @@ local`` (plain processes with the operator's own rights: only for bots you trust
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from arena.engine.errors import ArenaError
@@ -37,15 +38,27 @@ def make_runner(name: str) -> Any | None:
             "pass --runner local to run them as plain processes anyway"
         ) from None
     if name == "container":
-        from arena.sandbox.containers import ContainerConfig, ContainerRunner  # noqa: PLC0415
-        from ladder.images import VersionImages  # noqa: PLC0415
+        from arena.sandbox.containers import ContainerConfig  # noqa: PLC0415
 
         try:
-            config = ContainerConfig.from_env()
+            return _container_runner(ContainerConfig.from_env())
         except SandboxUnavailable as exc:
-            raise RunnerUnavailable(str(exc)) from None
-        return ContainerRunner(config, VersionImages(config))
+            raise RunnerUnavailable(f"the container runner cannot run here ({exc}); pass --runner local to run "
+                                    "submitted bots as plain, unconfined processes") from None
     return runner_for("sandbox")
+
+
+@functools.cache
+def _container_runner(config: Any) -> Any:
+    """One container runner per configuration in a process, checked here, before any table: its
+    first check asks the engine (``info``, the base image, the sweep) for seconds, which must
+    not come out of the first seat's start-up budget, nor block the referee's event loop then."""
+    from arena.sandbox.containers import ContainerRunner  # noqa: PLC0415
+    from ladder.images import VersionImages  # noqa: PLC0415
+
+    runner = ContainerRunner(config, VersionImages(config))
+    runner.check()
+    return runner
 
 
 def check_runner(name: str) -> None:

@@ -45,8 +45,11 @@ def base_image() -> str:
 
 @pytest.fixture
 def podman(base_image: str) -> ContainerRunner:
-    """Bots under podman, on the base image with their code mounted at /bot."""
-    return ContainerRunner(PODMAN)
+    """Bots under podman, on the base image with their code mounted at /bot (checked before
+    the table, as the ladder does: the first check takes seconds)."""
+    runner = ContainerRunner(PODMAN)
+    runner.check()
+    return runner
 
 
 class WithoutRunner(ContainerRunner):
@@ -57,6 +60,7 @@ class WithoutRunner(ContainerRunner):
     def __init__(self, without: tuple[str, ...]) -> None:
         super().__init__(PODMAN)
         self.without = without
+        self.check()
 
     def prepare(self, program: Program, address: str, limits: Limits) -> Launch:
         launch = super().prepare(program, address, limits)
