@@ -216,7 +216,9 @@ def container_argv(config: ContainerConfig, program: Program, limits: Limits, ui
     command += ["--workdir", INSIDE_CODE if program.code else "/tmp"]
     for key, value in env.items():
         command += ["--env", f"{key}={value}"]
-    return [*command, image or config.image, *argv]
+    # The command itself, never the image's ENTRYPOINT (a version's Dockerfile may set one).
+    command += ["--entrypoint", argv[0]] if argv else []
+    return [*command, image or config.image, *argv[1:]]
 
 
 def referee_mark(pid: int | None = None) -> str:

@@ -23,7 +23,7 @@ from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand, resolve_bot
 from arena.referee.local import play_local_match
 from arena.referee.table import TableConfig
-from arena.sandbox import Limits
+from arena.sandbox import Limits, Program
 from arena.sandbox.containers import BASE_IMAGE, ContainerLaunch, ContainerRunner, image_exists
 from ladder.base_image import RootFs, build_base_image, inputs_digest, pinned_requirements
 from ladder.images import (
@@ -243,5 +243,32 @@ def test_control_the_same_build_reaches_the_network_without_network_none(base_im
     try:
         done = unchecked_build(tmp_path, f"{BASE}{CONNECT}", tag, BuildPolicy(allow_run=True), without=("--network",))
         assert done.returncode == 0, done.stderr[-500:]
+    finally:
+        subprocess.run(PODMAN.command("rmi", "--force", tag), capture_output=True, check=False)
+
+
+def test_the_manifests_command_runs_never_the_images_entrypoint(base_image: str, tmp_path: Path) -> None:
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "Dockerfile").write_text(f'{BASE}ENTRYPOINT ["sh", "-c", "echo ENTRYPOINT-RAN; exec \\"$@\\"", "x"]\n')
+    tag = build_version_image(folder, "entry", "3" * 64, PODMAN, POLICY)
+    try:
+        runner = ContainerRunner(PODMAN, lambda program: tag)
+        said = []
+        for without in ((), ("--entrypoint",)):
+            launch = runner.prepare(Program(("python", "-c", "print('the command ran')")),
+                                    f"unix:{tmp_path / 'seats' / str(len(said))}/bot.sock", Limits())
+            assert isinstance(launch, ContainerLaunch)
+            argv = list(launch.argv)
+            for option in without:  # the control: the same run without the override
+                at = argv.index(option)
+                del argv[at: at + 2]
+                argv.insert(argv.index(tag) + 1, "python")
+            try:
+                said.append(subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False).stdout)
+            finally:
+                asyncio.run(launch.finish())
+        assert said[0].split("\n") == ["the command ran", ""]
+        assert said[1].split("\n") == ["ENTRYPOINT-RAN", "the command ran", ""]
     finally:
         subprocess.run(PODMAN.command("rmi", "--force", tag), capture_output=True, check=False)

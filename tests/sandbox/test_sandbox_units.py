@@ -361,7 +361,8 @@ def test_the_docker_command_is_hardened(monkeypatch: pytest.MonkeyPatch) -> None
     envs = [argv[i + 1] for i, a in enumerate(argv) if a == "--env"]
     assert "DEHLA_BOT_ADDRESS=unix:/run/dehla/bot.sock" in envs and "ALICE_MODE=fast" in envs
     assert not [e for e in envs if "hunter2" in e]
-    assert argv[argv.index("bots:1"):] == ["bots:1", "python", "/bot/bot.py", "--depth", "3"]
+    assert argv[argv.index("bots:1"):] == ["bots:1", "/bot/bot.py", "--depth", "3"]
+    assert option(argv, "--entrypoint") == "python"  # the command, never the image's ENTRYPOINT
 
 
 # ------------------------------------------------------------------ the bot's socket
