@@ -57,9 +57,11 @@ class WithoutRunner(ContainerRunner):
     name in ``without`` is a whole argument (``--http-proxy=false``), an option and its value
     (``--network``), or an option and the start of its value (``--security-opt seccomp=``)."""
 
-    def __init__(self, without: tuple[str, ...]) -> None:
+    def __init__(self, without: tuple[str, ...], instead: dict[str, str] | None = None) -> None:
         super().__init__(PODMAN)
         self.without = without
+        self.instead = instead or {}
+        """Arguments replaced (``nproc=34:34`` by a high one: podman cannot run without one here, and this VM has no CAP_SYS_RESOURCE to go above the hard limit 96363)."""
         self.check()
 
     def prepare(self, program: Program, address: str, limits: Limits) -> Launch:
@@ -69,5 +71,7 @@ class WithoutRunner(ContainerRunner):
             option, _, value = name.partition(" ")
             at = next(i for i, a in enumerate(argv) if a == option and argv[i + 1].startswith(value))
             del argv[at: at + (1 if "=" in option else 2)]
+        for start, value in self.instead.items():
+            argv = [value if a.startswith(start) else a for a in argv]
         launch.argv = tuple(argv)
         return launch

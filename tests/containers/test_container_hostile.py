@@ -179,6 +179,15 @@ def test_a_fork_bomb_is_contained_by_the_pids_limit(tmp_path: Path, podman: Cont
     assert subprocess.run(["true"], check=False).returncode == 0  # the host can still fork
 
 
+def test_control_without_the_pids_and_nproc_limits_the_fork_bomb_reaches_its_ceiling(tmp_path: Path,
+                                                                                     base_image: str) -> None:
+    bomb = hostile("fork_bomb", "--ceiling", "64", "--seconds", "5")
+    played = play(table_config("c-bomb-control"), alone(bomb), tmp_path / "records",
+                  WithoutRunner(("--pids-limit",), {"nproc=": "nproc=4096:4096"}))
+    report = next(f for f in played.findings(0) if f["attack"] == "fork-bomb")
+    assert report["outcome"] == "escaped" and report["born"] >= 63
+
+
 def test_a_child_left_running_dies_with_the_container(tmp_path: Path, podman: ContainerRunner) -> None:
     played = play(table_config("c-orphan"), alone(hostile("orphan")), tmp_path / "records", podman)
     assert played.outcome.faults == []
