@@ -61,7 +61,8 @@ class WithoutRunner(ContainerRunner):
         super().__init__(PODMAN)
         self.without = without
         self.instead = instead or {}
-        """Arguments replaced (``nproc=34:34`` by a high one: podman cannot run without one here, and this VM has no CAP_SYS_RESOURCE to go above the hard limit 96363)."""
+        """Arguments replaced (``nproc=34:34`` by a high one: podman cannot run without one
+        here, and without CAP_SYS_RESOURCE nothing goes above this VM's hard limit 96363)."""
         self.check()
 
     def prepare(self, program: Program, address: str, limits: Limits) -> Launch:
