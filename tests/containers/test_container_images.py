@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from arena.referee.table import TableConfig
 from arena.sandbox import Limits, Program
 from arena.sandbox.containers import BASE_IMAGE, ContainerLaunch, ContainerRunner, image_exists
 from ladder.base_image import RootFs, build_base_image, inputs_digest, pinned_requirements
+from ladder.folders import content_hash
 from ladder.images import (
     DEFAULT_DOCKERFILE,
     BuildPolicy,
@@ -124,13 +126,19 @@ CLOCK = TimeControl(per_move=2.0, bank=3.0, startup=60.0)
 
 
 @pytest.fixture(scope="module")
-def submitted(base_image: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, Submission]:
+def submitted(base_image: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, Submission]]:
     """A ``dehla bot new`` bot submitted with the container runner: its image built from its own
-    Dockerfile, then validated by two matches in containers."""
+    Dockerfile (an image left by an earlier run is removed first), then validated by two
+    matches in containers."""
     parent = tmp_path_factory.mktemp("submitted")
     store = open_store(parent / "data")
     folder = scaffold_bot("boxed", parent / "folders")
-    return store, submit(store, RatingEnv(), folder, "container")
+    tag = image_tag("boxed", content_hash(folder))
+    subprocess.run(PODMAN.command("rmi", "--force", tag), capture_output=True, check=False)
+    try:
+        yield store, submit(store, RatingEnv(), folder, "container")
+    finally:
+        subprocess.run(PODMAN.command("rmi", "--force", tag), capture_output=True, check=False)
 
 
 def version_command(store: Store, submission: Submission) -> BotCommand:
