@@ -195,4 +195,17 @@ def build_base_image(config: ContainerConfig | None = None, rootfs: RootFs | Non
                 "build", *pull, "--network", "none", *BUILD_LIMITS, "--build-arg", f"ROOTFS={parent}",
                 "--label", f"dehla.inputs={tag.rsplit(':', 1)[1]}", "-f", str(DOCKERFILE), "-t", tag, str(context)))
     _run("tagging the base image", config.command("tag", tag, BASE_IMAGE))
+    if built:
+        prune(config, BASE_REPOSITORY, {tag, BASE_IMAGE})
+        prune(config, ROOTFS_REPOSITORY, {rootfs_tag})
     return Built(tag, rootfs_tag, built, time.monotonic() - start)
+
+
+def prune(config: ContainerConfig, repository: str, keep: set[str]) -> None:
+    """Untag the older builds of ``repository`` (a CI machine builds one per change of the
+    code); an image that versions' images are built on stays (the engine refuses to remove it)."""
+    listed = subprocess.run(config.command("images", "--format", "{{.Repository}}:{{.Tag}}", repository),
+                            capture_output=True, text=True, check=False).stdout.split()
+    stale = [name for name in listed if name.removeprefix("localhost/") not in keep]
+    for name in stale:
+        subprocess.run(config.command("rmi", name), capture_output=True, check=False)

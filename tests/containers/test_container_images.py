@@ -26,7 +26,7 @@ from arena.referee.local import play_local_match
 from arena.referee.table import TableConfig
 from arena.sandbox import Limits, Program
 from arena.sandbox.containers import BASE_IMAGE, ContainerLaunch, ContainerRunner, image_exists
-from ladder.base_image import RootFs, build_base_image, inputs_digest, pinned_requirements
+from ladder.base_image import RootFs, build_base_image, inputs_digest, pinned_requirements, prune
 from ladder.folders import content_hash
 from ladder.images import (
     DEFAULT_DOCKERFILE,
@@ -119,6 +119,14 @@ def test_the_base_image_is_named_by_its_inputs_and_not_rebuilt(base_image: str, 
     assert inputs_digest(RootFs(packages=("python3",)), requirements, root) != inputs_digest(RootFs(), requirements,
                                                                                               root)
     assert any(r.startswith("grpcio==") for r in requirements)
+
+
+def test_older_base_images_are_untagged_after_a_build(base_image: str) -> None:
+    old = f"{BASE_IMAGE.rsplit(':', 1)[0]}:0000000000000000"
+    subprocess.run(PODMAN.command("tag", base_image, old), check=True)
+    prune(PODMAN, BASE_IMAGE.rsplit(":", 1)[0], {base_image, BASE_IMAGE})
+    assert not image_exists(PODMAN, old)
+    assert image_exists(PODMAN, base_image) and image_exists(PODMAN, BASE_IMAGE)
 
 
 # ------------------------------------------------------------------ a submission for real
