@@ -23,6 +23,7 @@ from arena.sandbox import Program
 from arena.sandbox.containers import LABEL, REFEREE_LABEL, ContainerLaunch, ContainerRunner, sweep
 from arena.sandbox.limits import Limits
 from arena.sandbox.uids import processes_of
+from sample_bots.random.bot import RandomBot
 from sdk.bot import Bot
 from tests.containers.conftest import PODMAN, WithoutRunner
 from tests.hostile.harness import BOTS, SMALL, Played, alone, hostile, play, socket_folder, table_config
@@ -267,3 +268,36 @@ def test_control_without_the_memory_limit_the_hog_gets_what_it_asks(tmp_path: Pa
                   WithoutRunner(("--memory", "--memory-swap")))
     assert outcomes(played, "memory") == ["escaped"]
     assert played.outcome.faults == []
+
+
+# ------------------------------------------------------------------------ collusion
+@pytest.fixture
+def collusion_tag() -> str:
+    return secrets.token_hex(4)
+
+
+def colluders(tag: str) -> list[BotCommand | Bot]:
+    colluder = hostile("colluder", "--tag", tag)
+    return [colluder, RandomBot(1), colluder, RandomBot(3)]
+
+
+def test_partners_in_containers_cannot_pass_their_hands(tmp_path: Path, podman: ContainerRunner,
+                                                        collusion_tag: str) -> None:
+    played = play(table_config("c-collude"), colluders(collusion_tag), tmp_path / "records", podman)
+    assert played.outcome.status == "done" and played.outcome.faults == []
+    for seat in (0, 2):
+        assert played.escapes(seat) == []
+        channels = {f["channel"] for f in played.findings(seat) if f["outcome"] == "contained"}
+        assert {"file:/tmp", "file:/dev/shm", "abstract-socket", "unix-socket", "tcp-localhost", "sysv-shm",
+                "process-list", "signals", "flock", "inotify"} <= channels
+
+
+def test_control_under_podmans_own_seccomp_profile_partners_signal_through_the_images_files(
+        tmp_path: Path, base_image: str, collusion_tag: str) -> None:
+    """The image's files lie in one lower layer under every container made from it: a file one
+    partner opens raises an inotify event in the other's watch, unless the profile refuses
+    ``inotify``. (``flock`` does not cross here: each container's overlay has its own inodes.)"""
+    played = play(table_config("c-collude-control"), colluders(collusion_tag), tmp_path / "records",
+                  WithoutRunner(("--security-opt seccomp=",)))
+    for seat in (0, 2):
+        assert "inotify" in {f["channel"] for f in played.escapes(seat)}
