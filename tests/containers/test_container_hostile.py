@@ -6,6 +6,7 @@ that one option left out of the ``run`` command line gets through."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import secrets
 import signal
@@ -20,7 +21,7 @@ import pytest
 from arena.contract.faults import FaultKind
 from arena.referee.launcher import BotCommand
 from arena.sandbox import Program
-from arena.sandbox.containers import LABEL, REFEREE_LABEL, ContainerLaunch, ContainerRunner, sweep
+from arena.sandbox.containers import BASE_IMAGE, LABEL, REFEREE_LABEL, ContainerLaunch, ContainerRunner, sweep
 from arena.sandbox.limits import Limits
 from arena.sandbox.uids import processes_of
 from sample_bots.random.bot import RandomBot
@@ -261,6 +262,32 @@ def test_a_memory_hog_is_killed_at_its_limit_and_recorded_as_a_crash(tmp_path: P
     # kill, and the container's cgroup is gone by then), so the kill shows as the exit code only.
     assert "container exit code 137 (killed by SIGKILL)" in played.log(0)
     assert_all_gone(played)
+
+
+@functools.cache
+def oom_reported() -> bool:
+    """Whether this host's podman tells an OOM kill (``State.OOMKilled``) of a probe container."""
+    name = f"dehla-oom-probe-{secrets.token_hex(4)}"
+    try:
+        probe = subprocess.run(PODMAN.command("run", "--name", name, "--memory", "16m", "--memory-swap", "16m",
+                                              "--ulimit", "nofile=64:64", "--ulimit", "nproc=16:16",
+                                              "--network", "none", BASE_IMAGE,
+                                              "python", "-c", "bytearray(256 * 1024 * 1024)"),
+                               capture_output=True, timeout=120, check=False)
+        assert probe.returncode == 137, f"the probe was not killed: exit {probe.returncode}"
+        state = subprocess.run(PODMAN.command("inspect", "--type", "container", "--format", "{{.State.OOMKilled}}",
+                                              name), capture_output=True, text=True, check=False).stdout
+        return state.strip() == "true"
+    finally:
+        subprocess.run(PODMAN.command("rm", "--force", name), capture_output=True, check=False)
+
+
+def test_an_oom_kill_is_reported_as_an_event(tmp_path: Path, podman: ContainerRunner) -> None:
+    if not oom_reported():
+        pytest.skip("podman here never sets State.OOMKilled after an OOM kill (podman 4.3.1, cgroup v1, cgroupfs: "
+                    "a probe container killed at 16m reads false), so the kill is only its exit code 137")
+    played = play(table_config("c-memory-event"), memory_hog(), tmp_path / "records", podman)
+    assert played.events(0)["oom_kill"] == 1
 
 
 def test_control_without_the_memory_limit_the_hog_gets_what_it_asks(tmp_path: Path, base_image: str) -> None:
