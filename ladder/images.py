@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ DEFAULT_DOCKERFILE = f"FROM {BASE_IMAGE}\nCOPY . /bot\nWORKDIR /bot\n"
 ALLOWED = frozenset({"FROM", "COPY", "RUN", "ENV", "ARG", "WORKDIR", "USER", "LABEL", "CMD", "ENTRYPOINT", "EXPOSE"})
 COPY_FLAGS = ("--chown=", "--chmod=", "--link")
 MAX_DOCKERFILE_BYTES = 64 * 1024
+BUILD_OUTPUT_TAIL = 1500
 VERSION_FOLDER = re.compile(r"[a-z][a-z0-9_-]{1,31}/[0-9a-f]{12}")
 """``NAME/HASH12``: the tail of a stored version's folder (``ladder.submit``)."""
 
@@ -43,7 +43,18 @@ class BaseImageMissing(ArenaError):  # noqa: N818 - reads as a state
 
 
 class ImageRefused(ArenaError):  # noqa: N818 - reads as what happened
-    """The version's Dockerfile breaks a rule, or its build failed; one line saying where and why."""
+    """The version's Dockerfile breaks a rule, or its build failed: one line in the arena's own
+    words (no text of the Dockerfile); ``output`` is the tail of the build's output, the
+    author's to see only, like a bot's log."""
+
+    def __init__(self, message: str, output: str = "") -> None:
+        super().__init__(message)
+        self.output = output
+
+
+def _named(word: str, pattern: str = r"[A-Za-z-]{1,20}") -> str:
+    """An instruction or flag of the Dockerfile, repeated in a message only if it is a plain word."""
+    return word if re.fullmatch(pattern, word) else "this"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +115,7 @@ def check_dockerfile(text: str, policy: BuildPolicy) -> None:
         where = f"{DOCKERFILE} line {number}"
         if word not in allowed:
             why = " (the operator has not allowed RUN in builds)" if word == "RUN" else ""
-            raise ImageRefused(f"{where}: {word} is not allowed{why}; use {', '.join(sorted(allowed))}")
+            raise ImageRefused(f"{where}: {_named(word)} is not allowed{why}; use {', '.join(sorted(allowed))}")
         if "<<" in rest and word in ("RUN", "COPY"):
             raise ImageRefused(f"{where}: heredocs are not allowed")
         if word == "FROM" and (number != instructions[0][0] or rest not in bases):
@@ -114,7 +125,7 @@ def check_dockerfile(text: str, policy: BuildPolicy) -> None:
             flags = [token for token in rest.split() if token.startswith("--")]
             bad = [flag for flag in flags if not flag.startswith(COPY_FLAGS)]
             if bad:
-                raise ImageRefused(f"{where}: COPY {bad[0].split('=')[0]} is not allowed (only the bot's own "
+                raise ImageRefused(f"{where}: COPY {_named(bad[0].split('=')[0])} is not allowed (only the bot's own "
                                    "folder may be copied)")
         if word == "RUN" and re.match(r"--[a-z]", rest):
             raise ImageRefused(f"{where}: RUN flags (--mount, --network, --security) are not allowed")
@@ -180,8 +191,8 @@ def build_version_image(folder: Path, name: str, digest: str, config: ContainerC
             raise ImageRefused(f"the image build took longer than {policy.timeout:g} s") from None
     if done.returncode != 0:
         _remove(config, tag)
-        lines = [line for line in (done.stderr or done.stdout).splitlines() if line.strip()]
-        raise ImageRefused(f"the image build failed: {shlex.quote(lines[-1].strip()) if lines else 'no output'}")
+        output = (done.stdout + done.stderr)[-BUILD_OUTPUT_TAIL:]
+        raise ImageRefused(f"the image build failed (exit {done.returncode}; its output follows)", output)
     size = subprocess.run(config.command("image", "inspect", "--format", "{{.Size}}", tag), capture_output=True,
                           text=True, check=False).stdout.strip()
     if size.isdigit() and int(size) > policy.max_image_mb * 1024 * 1024:

@@ -143,7 +143,7 @@ def _build_image(runner: str, folder: Path, name: str, digest: str) -> None:
         try:
             build_version_image(folder, name, digest)
         except ImageRefused as exc:
-            raise SubmissionRejected("image", str(exc)) from None
+            raise SubmissionRejected("image", str(exc), exc.output) from None
 
 
 def _manifest_of(staging: Path, folder: Path) -> BotManifest:
