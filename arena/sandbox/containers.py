@@ -304,7 +304,13 @@ class ContainerRunner(Runner):
 
     @functools.cached_property
     def _problem(self) -> str:
-        return container_problem(self.config, self.config.image)
+        problem = container_problem(self.config, self.config.image)
+        if not problem and self.config.engine is Engine.PODMAN:
+            try:  # here, not while a seat's uid and folder are held
+                seccomp_file(self.config.seccomp_base, self.config.lock_dir.parent)
+            except SandboxUnavailable as exc:
+                problem = str(exc)
+        return problem
 
     @functools.cached_property
     def _swept(self) -> list[str]:

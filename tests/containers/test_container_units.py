@@ -11,6 +11,7 @@ from arena.sandbox import Limits, Program, SandboxUnavailable
 from arena.sandbox.containers import (
     CLONE_NAMESPACES,
     ContainerConfig,
+    ContainerRunner,
     Engine,
     container_argv,
     default_engine,
@@ -74,3 +75,12 @@ def test_the_profile_narrows_podmans_default() -> None:
     assert clone["args"] == [{"index": 0, "value": CLONE_NAMESPACES, "valueTwo": 0, "op": "SCMP_CMP_MASKED_EQ"}]
     for name in ("read", "fstatfs", "execve"):
         assert [r["action"] for r in rules_for(profile, name)] == ["SCMP_ACT_ALLOW"], name
+
+
+def test_a_missing_seccomp_profile_makes_podman_unavailable_before_any_seat(tmp_path: Path) -> None:
+    config = ContainerConfig(Engine.PODMAN, client="true", runtime="", image="", seccomp_base=str(tmp_path / "none"),
+                             lock_dir=tmp_path / "run" / "uids")
+    runner = ContainerRunner(config)
+    with pytest.raises(SandboxUnavailable, match=r"^podman runner unavailable: cannot read podman's seccomp profile"):
+        runner.check()
+    assert not (tmp_path / "run" / "uids").exists() or list((tmp_path / "run" / "uids").iterdir()) == []
