@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -110,10 +109,8 @@ def test_any_text_is_accepted_or_refused_in_one_line(text: str) -> None:
 
 # ------------------------------------------------------------------------ the base image
 def test_the_base_image_is_named_by_its_inputs_and_not_rebuilt(base_image: str, tmp_path: Path) -> None:
-    start = time.monotonic()
     again = build_base_image(PODMAN)
-    assert again.image == base_image and not again.built
-    assert time.monotonic() - start < 30
+    assert again.image == base_image and not again.built, (again, base_image)
     root = tmp_path / "project"
     for name in ("arena", "protocol", "sdk", "sample_bots", "ladder"):
         (root / name).mkdir(parents=True)
