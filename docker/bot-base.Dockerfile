@@ -1,16 +1,15 @@
-# The base image every submitted bot builds on: Python and the Dehla Arena SDK, and a non-root
-# user. Build it from the repository root:
-#   docker build -f docker/bot-base.Dockerfile -t dehla-arena/bot-base:1 .
-# A bot's own Dockerfile (made by `dehla bot new`) starts FROM this image and copies its folder
-# to /bot. The docker runner (arena/sandbox/docker.py) then runs it with no network, a read-only
-# root, dropped capabilities and resource limits.
-FROM python:3.11-slim
-COPY pyproject.toml README.md /opt/dehla/
-COPY arena /opt/dehla/arena
-COPY protocol /opt/dehla/protocol
-COPY sdk /opt/dehla/sdk
-COPY sample_bots /opt/dehla/sample_bots
-COPY ladder /opt/dehla/ladder
-RUN pip install --no-cache-dir /opt/dehla && useradd --uid 10001 --create-home bot
+# The base image every submitted bot builds on: Debian bookworm's Python 3.11, the Dehla Arena
+# package and its libraries (the versions the referee itself runs), and a non-root user `bot`.
+# No registry is needed: `python tools/build_base_image.py` makes the root file system with
+# mmdebstrap, imports it as ROOTFS, puts the wheels in the build context and builds this file
+# with no network. A bot's own Dockerfile (made by `dehla bot new`) starts FROM
+# dehla-arena/bot-base:1 and copies its folder to /bot.
+ARG ROOTFS
+FROM ${ROOTFS}
+RUN --mount=type=bind,source=.,target=/context \
+    python3 /context/pip.whl/pip install --no-index --no-deps --no-cache-dir \
+        --break-system-packages --disable-pip-version-check --root-user-action ignore /context/wheels/*.whl \
+    && useradd --uid 10001 --create-home bot \
+    && mkdir -p /bot /run/dehla
 USER bot
 WORKDIR /bot

@@ -52,8 +52,8 @@ def data_option(function: F) -> F:
 def runner_option(function: F) -> F:
     return click.option("--runner", "runner", type=click.Choice(RUNNERS), default=DEFAULT_RUNNER, show_default=True,
                         envvar=RUNNER_ENV,
-                        help="How submitted bots are started: the sandbox, or (only for bots you trust) "
-                             "plain local processes.")(function)
+                        help="How submitted bots are started: the sandbox, containers (each version in its own "
+                             "image), or (only for bots you trust) plain local processes.")(function)
 
 
 def open_store(data: Path | None) -> Store:

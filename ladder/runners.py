@@ -1,17 +1,21 @@
-"""Which runner starts submitted bots: ``sandbox`` (the default) or, by explicit choice, ``local``.
+"""Which runner starts submitted bots: ``sandbox`` (the default), ``container`` or, by explicit
+choice, ``local``.
 
-The sandbox comes from ``arena.sandbox``. Where it is missing or this host cannot run it, the
+``container`` runs each stored version in its own image (``ladder.images``), under the engine
+``$DEHLA_CONTAINER_ENGINE`` names (podman where installed, else docker). The runners come from
+``arena.sandbox``. Where it is missing or this host cannot run it, the
 ladder refuses to run submitted bots, and says so, unless the operator chooses ``--runner
 local`` (plain processes with the operator's own rights: only for bots you trust).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from arena.engine.errors import ArenaError
 
-RUNNERS = ("sandbox", "local")
+RUNNERS = ("sandbox", "container", "local")
 DEFAULT_RUNNER = "sandbox"
 RUNNER_ENV = "DEHLA_RUNNER"
 
@@ -24,16 +28,37 @@ def make_runner(name: str) -> Any | None:
     """The runner object for ``play_local_match`` (None: the referee's default local processes)."""
     if name == "local":
         return None
-    if name != "sandbox":
+    if name not in RUNNERS:
         raise RunnerUnavailable(f"unknown runner {name!r} (choose {' or '.join(RUNNERS)})")
     try:
-        from arena.sandbox import runner_for  # noqa: PLC0415 - optional until the sandbox lands
+        from arena.sandbox import SandboxUnavailable, runner_for  # noqa: PLC0415 - optional until the sandbox lands
     except ImportError:
         raise RunnerUnavailable(
             "the sandbox runner is not installed (no arena.sandbox); submitted bots would run unconfined: "
             "pass --runner local to run them as plain processes anyway"
         ) from None
+    if name == "container":
+        from arena.sandbox.containers import ContainerConfig  # noqa: PLC0415
+
+        try:
+            return _container_runner(ContainerConfig.from_env())
+        except SandboxUnavailable as exc:
+            raise RunnerUnavailable(f"the container runner cannot run here ({exc}); pass --runner local to run "
+                                    "submitted bots as plain, unconfined processes") from None
     return runner_for("sandbox")
+
+
+@functools.cache
+def _container_runner(config: Any) -> Any:
+    """One container runner per configuration in a process, checked here, before any table: its
+    first check asks the engine (``info``, the base image, the sweep) for seconds, which must
+    not come out of the first seat's start-up budget, nor block the referee's event loop then."""
+    from arena.sandbox.containers import ContainerRunner  # noqa: PLC0415
+    from ladder.images import VersionImages  # noqa: PLC0415
+
+    runner = ContainerRunner(config, VersionImages(config))
+    runner.check()
+    return runner
 
 
 def check_runner(name: str) -> None:
@@ -45,6 +70,6 @@ def check_runner(name: str) -> None:
         runner.check()
     except Exception as exc:  # SandboxUnavailable and friends: say why, never a traceback
         raise RunnerUnavailable(
-            f"the sandbox runner cannot run here ({exc}); pass --runner local to run submitted bots "
+            f"the {name} runner cannot run here ({exc}); pass --runner local to run submitted bots "
             "as plain, unconfined processes"
         ) from None

@@ -32,6 +32,7 @@ from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand, resolve_bot
 from arena.referee.table import MatchOutcome, TableConfig
 from ladder.folders import content_hash, put_in_place, remove_tree, store_copy
+from ladder.images import ImageRefused, build_version_image
 from ladder.ratings import RatingEnv
 from ladder.runners import make_runner
 from ladder.schema import Bot, BotVersion
@@ -145,6 +146,7 @@ def submit(store: Store, env: RatingEnv, folder: Path, runner: str,
         raise
     try:
         command = BotCommand(manifest.name, manifest.argv(), cwd=str(destination), resources=manifest.resources)
+        _build_image(runner, destination, manifest.name, digest)
         validate(command, store.data.validation / digest[:12], runner)
     except BaseException:
         remove_tree(destination)
@@ -157,6 +159,16 @@ def submit(store: Store, env: RatingEnv, folder: Path, runner: str,
         if stored is None:
             remove_tree(destination)
         raise
+
+
+def _build_image(runner: str, folder: Path, name: str, digest: str) -> None:
+    """Under the container runner the version runs in its own image: build it (from its own
+    Dockerfile) before the validation matches play it."""
+    if runner == "container":
+        try:
+            build_version_image(folder, name, digest)
+        except ImageRefused as exc:
+            raise SubmissionRejected("image", str(exc), exc.output) from None
 
 
 def _manifest_of(staging: Path, folder: Path) -> BotManifest:

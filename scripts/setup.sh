@@ -2,7 +2,8 @@
 # Set up Dehla Arena on a fresh Debian machine: a virtualenv with the project installed, and
 # bubblewrap for the bot sandbox where we may install it (as root, or with passwordless sudo).
 # Usage: bash scripts/setup.sh [dev]   ("dev" adds the test and lint tools, and Debian's chromium
-# for the browser tests: Playwright drives it, since its own browser download cannot work here)
+# for the browser tests: Playwright drives it, since its own browser download cannot work here;
+# and podman, runc and mmdebstrap for the container tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extra=""
@@ -24,6 +25,14 @@ if [ -n "$extra" ] && ! command -v chromium >/dev/null 2>&1; then
       || echo "setup: could not install chromium; the browser tests will be skipped" >&2
   else
     echo "setup: chromium is not installed; the browser tests will be skipped (apt-get install chromium)" >&2
+  fi
+fi
+if [ -n "$extra" ] && ! { command -v podman && command -v mmdebstrap && [ -x /usr/sbin/runc ]; } >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    (apt-get update -qq && apt-get install -y -qq podman runc mmdebstrap) >/dev/null 2>&1 \
+      || echo "setup: could not install podman; the container tests will be skipped" >&2
+  else
+    echo "setup: podman is not installed; the container tests will be skipped (apt-get install podman runc mmdebstrap)" >&2
   fi
 fi
 python3 -m venv .venv

@@ -2,7 +2,7 @@
 
 - ``local``: a plain subprocess, for an author's own development;
 - ``sandbox``: bubblewrap namespaces, a per-seat uid, cgroups and rlimits (the ladder's default);
-- ``docker``: the hardened ``docker run`` equivalent for hosts that run containers.
+- ``container`` (engine by configuration), ``docker``, ``podman``: hardened containers.
 
 See ``docs/sandbox.md`` for what each contains and what it does not.
 """
@@ -35,14 +35,15 @@ __all__ = [
 
 
 def runner_for(kind: str | RunnerKind) -> Runner:
-    """The runner named ``kind`` with its host configuration (``DEHLA_SANDBOX_*``, ``DEHLA_DOCKER_*``)."""
+    """The runner named ``kind`` with its host configuration (``DEHLA_SANDBOX_*``, ``DEHLA_CONTAINER_*``)."""
     kind = RunnerKind(kind)
     if kind is RunnerKind.SANDBOX:
         from arena.sandbox.bwrap import SandboxRunner  # noqa: PLC0415 - keeps the local path light
 
         return SandboxRunner()
-    if kind is RunnerKind.DOCKER:
-        from arena.sandbox.docker import DockerRunner  # noqa: PLC0415
+    if kind in (RunnerKind.CONTAINER, RunnerKind.DOCKER, RunnerKind.PODMAN):
+        from arena.sandbox.containers import ContainerConfig, ContainerRunner, Engine  # noqa: PLC0415
 
-        return DockerRunner()
+        engine = None if kind is RunnerKind.CONTAINER else Engine(kind.value)
+        return ContainerRunner(ContainerConfig.from_env(engine=engine))
     return LocalRunner()

@@ -26,11 +26,14 @@ ADDRESS_ENV = "DEHLA_BOT_ADDRESS"
 
 class RunnerKind(StrEnum):
     """``local``: a plain subprocess (an author's own machine). ``sandbox``: bubblewrap
-    namespaces, a per-seat uid, cgroups and rlimits. ``docker``: a hardened ``docker run``."""
+    namespaces, a per-seat uid, cgroups and rlimits. ``container``: a hardened container run by
+    the configured engine (``$DEHLA_CONTAINER_ENGINE``); ``docker``, ``podman``: by that engine."""
 
     LOCAL = "local"
     SANDBOX = "sandbox"
+    CONTAINER = "container"
     DOCKER = "docker"
+    PODMAN = "podman"
 
 
 class SandboxError(RuntimeError):

@@ -29,7 +29,7 @@ from arena.referee import commands
 from arena.referee.commands import match_command
 from arena.referee.launcher import resolve_bot
 from arena.sandbox.bwrap import SandboxConfig, SandboxRunner
-from arena.sandbox.docker import DockerRunner, docker_problem
+from arena.sandbox.containers import ContainerConfig, ContainerRunner, Engine, container_problem
 from arena.sandbox.uids import processes_of
 from sample_bots.random.bot import RandomBot
 from tests.hostile.harness import RANDOM, hostile, play, sandbox_problem, sandbox_runner, table_config, wait_gone
@@ -168,9 +168,12 @@ def test_dehla_match_explains_an_unavailable_runner(tmp_path: Path, monkeypatch:
     assert "--runner docker: docker runner unavailable: no 'no-such-docker-client' command" in result.output
 
 
-@pytest.mark.skipif(bool(docker_problem()), reason=f"docker: {docker_problem()}")
+DOCKER = ContainerConfig(Engine.DOCKER)
+
+
+@pytest.mark.skipif(bool(container_problem(DOCKER)), reason=f"docker: {container_problem(DOCKER)}")
 def test_docker_runner_plays_a_match(tmp_path: Path) -> None:  # pragma: no cover - needs a docker engine
-    runner = DockerRunner()
+    runner = ContainerRunner(DOCKER)
     runner.check()
     played = play(table_config("docker"), [RANDOM, RandomBot(1), RANDOM, RandomBot(3)], tmp_path / "records", runner)
     assert played.outcome.status == "done" and played.outcome.faults == []

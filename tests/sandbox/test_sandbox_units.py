@@ -44,7 +44,7 @@ from arena.sandbox.bwrap import (
     inside_argv,
     sandbox_argv,
 )
-from arena.sandbox.docker import DockerConfig, DockerLaunch, DockerRunner, docker_argv
+from arena.sandbox.containers import ContainerConfig, ContainerLaunch, ContainerRunner, Engine, container_argv
 from arena.sandbox.limits import MIB, match_cpu_seconds
 from arena.sandbox.runner import describe_exit, unix_path
 from arena.sandbox.uids import UidPool
@@ -105,7 +105,9 @@ def test_exit_codes_are_explained() -> None:
 def test_runners_are_chosen_by_name() -> None:
     assert isinstance(runner_for("local"), LocalRunner)
     assert isinstance(runner_for("sandbox"), SandboxRunner)
-    assert isinstance(runner_for(RunnerKind.DOCKER), DockerRunner)
+    for kind, engine in ((RunnerKind.DOCKER, Engine.DOCKER), (RunnerKind.PODMAN, Engine.PODMAN)):
+        container = runner_for(kind)
+        assert isinstance(container, ContainerRunner) and container.config.engine is engine
     with pytest.raises(ValueError):
         runner_for("chroot")
 
@@ -341,8 +343,9 @@ def test_the_seccomp_filter_refuses_locks_and_notifications_only(name: str) -> N
 # ----------------------------------------------------------------------- docker
 def test_the_docker_command_is_hardened(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DATABASE_PASSWORD", "hunter2")
-    argv = docker_argv(DockerConfig(image="bots:1"), PROGRAM, LIMITS, 1_900_000_003, "dehla-bot-x", "/run/seats/s0")
-    assert argv[:3] == ["docker", "run", "--rm"]
+    argv = container_argv(ContainerConfig(Engine.DOCKER, image="bots:1"), PROGRAM, LIMITS, 1_900_000_003,
+                          "dehla-bot-x", "/run/seats/s0")
+    assert argv[:3] == ["docker", "run", "--pull=never"]
     assert option(argv, "--network") == "none" and "--read-only" in argv and "--init" in argv
     assert option(argv, "--cap-drop") == "ALL" and option(argv, "--security-opt") == "no-new-privileges"
     assert option(argv, "--user") == "1900000003:1900000003"
@@ -358,7 +361,8 @@ def test_the_docker_command_is_hardened(monkeypatch: pytest.MonkeyPatch) -> None
     envs = [argv[i + 1] for i, a in enumerate(argv) if a == "--env"]
     assert "DEHLA_BOT_ADDRESS=unix:/run/dehla/bot.sock" in envs and "ALICE_MODE=fast" in envs
     assert not [e for e in envs if "hunter2" in e]
-    assert argv[argv.index("bots:1"):] == ["bots:1", "python", "/bot/bot.py", "--depth", "3"]
+    assert argv[argv.index("bots:1"):] == ["bots:1", "/bot/bot.py", "--depth", "3"]
+    assert option(argv, "--entrypoint") == "python"  # the command, never the image's ENTRYPOINT
 
 
 # ------------------------------------------------------------------ the bot's socket
@@ -444,7 +448,8 @@ def test_the_walk_follows_no_link(tmp_path: Path) -> None:
 @pytest.mark.skipif(os.geteuid() != 0, reason="chown needs root")
 def test_the_docker_runner_dials_only_the_socket_its_bot_bound(tmp_path: Path) -> None:
     lease = UidPool(SEAT_UID, 1, tmp_path / "uids").lease()
-    launch = DockerLaunch(["docker"], RunReport(RunnerKind.DOCKER), DockerConfig(), lease, "n", str(tmp_path), False)
+    launch = ContainerLaunch(["docker"], RunReport(RunnerKind.CONTAINER), ContainerConfig(), lease, "n",
+                             str(tmp_path), False)
     try:
         assert launch.dial_address("unix:ignored") is None
         with bind_socket(tmp_path / "bot.sock", uid=lease.uid):
@@ -453,7 +458,7 @@ def test_the_docker_runner_dials_only_the_socket_its_bot_bound(tmp_path: Path) -
         launch.abandon()
         (tmp_path / "bot.sock").unlink()
         (tmp_path / "bot.sock").symlink_to("/run/docker.sock")
-        launch = DockerLaunch(["docker"], RunReport(RunnerKind.DOCKER), DockerConfig(),
+        launch = ContainerLaunch(["docker"], RunReport(RunnerKind.CONTAINER), ContainerConfig(),
                               UidPool(SEAT_UID, 1, tmp_path / "uids").lease(), "n", str(tmp_path), False)
         with pytest.raises(sockets.UntrustedSocket, match="is a symbolic link"):
             launch.dial_address("unix:ignored")
