@@ -548,7 +548,10 @@ class HandState:
             trump_from = 0 if reveal is None else trump_counts_from(self._rules, reveal, number)
             down = self._face_down
             face_down = sum(1 << i for i, card in enumerate(trick) if down >> card & 1) if down else 0
-            position = trick_best(trick, self._active, trump_from, face_down) & 3
+            if trump_from or face_down:
+                position = trick_best(trick, self._active, trump_from, face_down) & 3
+            else:
+                position = best_of_four(a, b, c, d, self._active) & 3
         else:
             position = best_of_four(a, b, c, d, self._active) & 3
         leader = self._leader
