@@ -420,7 +420,7 @@ class HandState:
             self._legal = 0
             return
         hand = self._hands[self._to_move]
-        if self._hidden >= 0 and self._on_play and self._to_move == self._first:
+        if self._on_play and self._hidden >= 0 and self._to_move == self._first:
             hand |= 1 << self._hidden  # seed 001: it counts as part of its holder's hand
         if self._trick:
             follow = hand & SUIT_MASKS[self._led]
@@ -588,9 +588,10 @@ class HandState:
             return
         if self._hidden >= 0:
             self._turn_with_hidden_trump()
-            self._update_legal()
-            return
-        self._legal = self._hands[winner]
+            if self._on_play:  # its holder's face-down card counts in its hand
+                self._update_legal()
+                return
+        self._legal = self._hands[winner]  # leading: any card (a reveal's duty comes with the ask)
 
     def _finish_hand(self) -> None:
         self._decision = None
