@@ -167,7 +167,10 @@ def load_engine(tree: Path, preset: str) -> tuple[Any, Any, Any]:
         rules = importlib.import_module(f"{package}.rules")
         if not str(hand.__file__).startswith(str(tree)):
             raise SystemExit(f"--against {tree}: loaded {hand.__file__} instead")
-        return rules.rules_for(preset), hand.HandState, deal.Deal
+        try:
+            return rules.rules_for(preset), hand.HandState, deal.Deal
+        except ValueError as exc:  # the engine's RulesError: an unknown preset in that tree, say
+            raise SystemExit(f"--against {tree}: {exc}") from None
     finally:
         sys.path.remove(str(tree))
         sys.meta_path[:] = finders

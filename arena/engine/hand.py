@@ -517,7 +517,8 @@ class HandState:
         hand = self._hands[seat]
         if self._hidden_trump:  # the other methods skip the reveal's rules (the default's hot path)
             if self._hidden >= 0:
-                self._turn_with_hidden_trump()
+                if not self._on_play:  # on_play turns it up only when its holder plays it
+                    self._turn_with_hidden_trump()
                 self._update_legal()
                 return
             follow = hand & SUIT_MASKS[self._led]
@@ -587,10 +588,10 @@ class HandState:
             self._finish_hand()
             return
         if self._hidden >= 0:
-            self._turn_with_hidden_trump()
-            if self._on_play:  # its holder's face-down card counts in its hand
+            if self._on_play:  # no automatic reveal; its holder's face-down card counts in its hand
                 self._update_legal()
                 return
+            self._turn_with_hidden_trump()
         self._legal = self._hands[winner]  # leading: any card (a reveal's duty comes with the ask)
 
     def _finish_hand(self) -> None:
@@ -676,9 +677,8 @@ class HandState:
 
     def _turn_with_hidden_trump(self) -> None:
         """Automatic reveals: at the first void (on_void) or when only the hidden card is left.
-        On_play has none: the holder plays the card itself (its last card at the latest)."""
-        if self._on_play:
-            return
+        On_play has none (its callers skip it): the holder plays the card itself (its last card
+        at the latest)."""
         seat = self._to_move
         if seat == self._first and not self._hands[seat]:
             self._turn_up(seat, RevealReason.LAST_CARD)
