@@ -32,7 +32,14 @@ from arena.engine.rules import (
     TrumpMethod,
 )
 from arena.engine.seats import Seat, next_seats, play_order, play_orders
-from arena.engine.trick import NO_SUIT, claims_pile, trick_best, trump_counts_from, won_with_trumps
+from arena.engine.trick import (
+    NO_SUIT,
+    best_of_four,
+    claims_pile,
+    trick_best,
+    trump_counts_from,
+    won_with_trumps,
+)
 
 NOBODY = -1
 
@@ -136,6 +143,7 @@ class HandState:
         "_full_hide",
         "_hands",
         "_hidden",
+        "_hidden_trump",
         "_last_win_after",
         "_leader",
         "_led",
@@ -221,6 +229,9 @@ class HandState:
         self._cp_limits = rules.sweep_limits is SweepLimits.COURT_PIECE
         # Seed 003: whether a claim depends on the previous trick's win with trumps set.
         self._claims_need_trumps = self._cp_limits or self._method is TrumpMethod.FIRST_DISCARD
+        self._hidden_trump = self._method is TrumpMethod.HIDDEN
+        """A face-down trump (down or turned up): the reveal's rules apply. Decided once per
+        hand so that play and trick scoring of the other methods never look at them."""
         self._on_request = rules.reveal is Reveal.ON_REQUEST
         self._on_play = rules.reveal is Reveal.ON_PLAY
         self._full_hide = self._method is TrumpMethod.HIDDEN and rules.hide_from is HideFrom.FULL_HAND
@@ -409,7 +420,7 @@ class HandState:
             self._legal = 0
             return
         hand = self._hands[self._to_move]
-        if self._hidden >= 0 and self._on_play and self._to_move == self._first:
+        if self._on_play and self._hidden >= 0 and self._to_move == self._first:
             hand |= 1 << self._hidden  # seed 001: it counts as part of its holder's hand
         if self._trick:
             follow = hand & SUIT_MASKS[self._led]
@@ -487,7 +498,7 @@ class HandState:
         if card < 0 or not (self._legal >> card) & 1:
             raise IllegalActionError(self._why_not_playable(card))
         seat = self._to_move
-        if card == self._hidden:  # on_play: the face-down trump played by its holder
+        if self._on_play and card == self._hidden:  # the face-down trump played by its holder
             self._turn_up(seat, RevealReason.PLAYED if self._hands[seat] else RevealReason.LAST_CARD)
         self._hands[seat] ^= 1 << card
         suit = card // 13
@@ -503,15 +514,19 @@ class HandState:
             self._finish_trick(trick)
             return
         seat = self._to_move = self._next[seat]
-        if self._hidden >= 0:
-            self._turn_with_hidden_trump()
-            self._update_legal()
-            return
         hand = self._hands[seat]
-        follow = hand & SUIT_MASKS[self._led]
-        if follow and self._reveal is not None and seat == self._first:
-            follow = self._holder_follow(follow)
-        self._legal = follow or hand
+        if self._hidden_trump:  # the other methods skip the reveal's rules (the default's hot path)
+            if self._hidden >= 0:
+                if not self._on_play:  # on_play turns it up only when its holder plays it
+                    self._turn_with_hidden_trump()
+                self._update_legal()
+                return
+            follow = hand & SUIT_MASKS[self._led]
+            if follow and self._reveal is not None and seat == self._first:
+                follow = self._holder_follow(follow)
+            self._legal = follow or hand
+            return
+        self._legal = (hand & SUIT_MASKS[self._led]) or hand
 
     def _play_face_down(self, card: int) -> None:
         """Play ``card`` face down: legal only where ``DOWN[card]`` is among the legal actions."""
@@ -528,18 +543,21 @@ class HandState:
     def _finish_trick(self, trick: list[int]) -> None:
         tricks = self._tricks
         number = len(tricks) + 1
-        reveal = self._reveal
-        trump_from = 0 if reveal is None else trump_counts_from(self._rules, reveal, number)
-        down = self._face_down
-        if down:
-            face_down = sum(1 << i for i, c in enumerate(trick) if down >> c & 1)
-            position = trick_best(trick, self._active, trump_from, face_down) & 3
+        a, b, c, d = trick
+        if self._hidden_trump:  # the reveal's trick and face-down discards change who wins
+            reveal = self._reveal
+            trump_from = 0 if reveal is None else trump_counts_from(self._rules, reveal, number)
+            down = self._face_down
+            face_down = sum(1 << i for i, card in enumerate(trick) if down >> card & 1) if down else 0
+            if trump_from or face_down:
+                position = trick_best(trick, self._active, trump_from, face_down) & 3
+            else:
+                position = best_of_four(a, b, c, d, self._active) & 3
         else:
-            position = trick_best(trick, self._active, trump_from) & 3
+            position = best_of_four(a, b, c, d, self._active) & 3
         leader = self._leader
         winner = self._orders[leader][position]
         team = winner & 1
-        a, b, c, d = trick
         pile = self._pile | (1 << a) | (1 << b) | (1 << c) | (1 << d)
         pile_tricks = self._pile_tricks + 1
         last = number == self._n_tricks
@@ -560,7 +578,7 @@ class HandState:
             self._pile = pile
             self._pile_tricks = pile_tricks
         if self._claims_need_trumps:
-            self._last_win_after = won_with_trumps(self._rules, self._setting, reveal, number, position)
+            self._last_win_after = won_with_trumps(self._rules, self._setting, self._reveal, number, position)
         self._trick = []
         self._leader = winner
         self._to_move = winner
@@ -570,10 +588,11 @@ class HandState:
             self._finish_hand()
             return
         if self._hidden >= 0:
+            if self._on_play:  # no automatic reveal; its holder's face-down card counts in its hand
+                self._update_legal()
+                return
             self._turn_with_hidden_trump()
-            self._update_legal()
-            return
-        self._legal = self._hands[winner]
+        self._legal = self._hands[winner]  # leading: any card (a reveal's duty comes with the ask)
 
     def _finish_hand(self) -> None:
         self._decision = None
@@ -658,9 +677,8 @@ class HandState:
 
     def _turn_with_hidden_trump(self) -> None:
         """Automatic reveals: at the first void (on_void) or when only the hidden card is left.
-        On_play has none: the holder plays the card itself (its last card at the latest)."""
-        if self._on_play:
-            return
+        On_play has none (its callers skip it): the holder plays the card itself (its last card
+        at the latest)."""
         seat = self._to_move
         if seat == self._first and not self._hands[seat]:
             self._turn_up(seat, RevealReason.LAST_CARD)
@@ -747,6 +765,7 @@ class HandState:
         other._full_hide = self._full_hide
         other._hands = self._hands[:]
         other._hidden = self._hidden
+        other._hidden_trump = self._hidden_trump
         other._last_win_after = self._last_win_after
         other._leader = self._leader
         other._led = self._led
@@ -828,6 +847,8 @@ class HandState:
         for i in facts.current_face_down:
             down |= 1 << int(facts.current_trick[i][1])  # type: ignore[arg-type]
         state._face_down = down
+        if hidden_card is not None or facts.reveal is not None or down:
+            state._hidden_trump = True  # facts that show a face-down trump are played by its rules
         state._leader = facts.current_trick[0][0] if facts.current_trick else state._to_move
         state._led = facts.current_trick[0][1] // 13 if facts.current_trick else NO_SUIT  # type: ignore[operator]
         state._pile = facts.pile
