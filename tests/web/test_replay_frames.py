@@ -256,3 +256,24 @@ def test_a_face_down_discard_is_named_only_in_the_makers_eyes_and_all_hands_open
         if not sees and not step.result:
             assert step.action is not None and "a card face down" in step.action.text
             assert f'"{discarded}"' not in text, f"{perspective}: the face-down {discarded} is in the step's data"
+
+
+def test_the_holder_sees_the_face_down_trump_even_when_it_is_card_zero() -> None:
+    """Every step with the trump face down names it to its holder. Card 0 (the two of spades) is
+    a falsy ``int``: an ``or`` between cards once dropped it."""
+    rules = rules_for("dehla-pakad-hidden")
+    hidden_zero = 0
+    for seed in range(400):
+        if hidden_zero and seed >= 20:
+            break
+        state = HandState(rules, Deal.from_seed(rules, seed), seed % 4)
+        play_randomly(state, random.Random(seed + 100))
+        record = hand_record(state)
+        holder = next((entry["seat"] for entry in record["actions"] if entry["action"].startswith("hide")), None)
+        if holder is None:
+            continue
+        steps = replay_hand(record, holder).steps
+        face_down = [step.trump for step in steps if step.trump.face_down]
+        assert face_down and all(trump.card is not None for trump in face_down), seed
+        hidden_zero += face_down[0].card == "2S"
+    assert hidden_zero, "no seed hid the two of spades: the test shows nothing"

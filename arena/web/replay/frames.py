@@ -336,7 +336,7 @@ def _trump(rules: Rules, public: Observation, own: dict[Seat, Observation]) -> T
     if suit is None and hidden_card is not None:
         suit = hidden_card.suit
     revealed_card = public.reveal.card if public.reveal is not None else None
-    card = hidden_card or revealed_card
+    card = hidden_card if hidden_card is not None else revealed_card  # 2S is card 0, a falsy int
     setting = public.trump_setting
     return TrumpView(
         method=rules.trump.value,
