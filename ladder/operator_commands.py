@@ -6,6 +6,7 @@ one ``error:`` line, exit 2. Voiding a match again is not an error: it changes n
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -14,8 +15,9 @@ from arena.console.errors import fail
 from arena.console.options import utf8_text
 from arena.console.text import visible
 from ladder.commands import data_option, open_store, store_errors
-from ladder.operator import OperatorError, Target, disable, enable, switched_line, void_match
+from ladder.operator import OperatorError, Switched, Target, disable, enable, switched_line, void_match
 from ladder.ratings import RatingEnv
+from ladder.store import Store
 
 MAX_MATCH_ID = 2**63 - 1
 """The largest id SQLite's integers hold: a larger one is a typo, refused before the store is asked."""
@@ -33,18 +35,23 @@ def operator_group() -> None:
     """An operator's switches: disable or enable a bot or version, void a played match."""
 
 
+def _switch(action: Callable[[Store, Target], Switched], target: str, data: Path | None, done: str) -> None:
+    """Disable or enable ``target`` and say what changed, or fail with the one-line reason."""
+    parsed = _target(target)
+    store = open_store(data)
+    try:
+        click.echo(visible(switched_line(action(store, parsed), done)))
+    except OperatorError as exc:
+        fail(str(exc))
+
+
 @operator_group.command("disable")
 @click.argument("target", metavar="BOT|BOT@N", callback=utf8_text)
 @data_option
 @store_errors
 def disable_command(target: str, data: Path | None) -> None:
     """Never schedule BOT (every version) or BOT@N again; its queued matches are cancelled."""
-    parsed = _target(target)
-    store = open_store(data)
-    try:
-        click.echo(visible(switched_line(disable(store, parsed), "disabled")))
-    except OperatorError as exc:
-        fail(str(exc))
+    _switch(disable, target, data, "disabled")
 
 
 @operator_group.command("enable")
@@ -53,12 +60,7 @@ def disable_command(target: str, data: Path | None) -> None:
 @store_errors
 def enable_command(target: str, data: Path | None) -> None:
     """Schedule BOT or BOT@N again (the matches cancelled when it was disabled stay cancelled)."""
-    parsed = _target(target)
-    store = open_store(data)
-    try:
-        click.echo(visible(switched_line(enable(store, parsed), "enabled")))
-    except OperatorError as exc:
-        fail(str(exc))
+    _switch(enable, target, data, "enabled")
 
 
 @operator_group.command("void")
