@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from ladder.intake import log_path
 from ladder.paths import ArenaData
 from ladder.schema import Bot, BotVersion, Match, Upload, UploadStatus
 from ladder.store import Store
-from tests.web_helpers import copied_ladder
+from tests.web_helpers import copied_ladder, serving
 
 SCRIPT = '<script>alert("dehla")</script>'
 LOG_LINE = f"asha's secret plan {SCRIPT}"
@@ -106,3 +108,17 @@ def signed_in(url: str, token: str) -> httpx.Client:
     assert answer.status_code == 303, answer.text
     assert answer.headers["location"] == "/me"
     return client
+
+
+@dataclass(frozen=True)
+class Served:
+    ladder: Ladder
+    url: str
+
+
+@contextmanager
+def served_ladder(played: ArenaData, root: Path, extra_authors: tuple[str, ...] = ()) -> Iterator[Served]:
+    """An authored copy of the played ladder behind a real ``dehla serve`` (its queue off)."""
+    ladder = authored_ladder(played, root, extra_authors)
+    with serving(ladder.data.root, *QUEUE_OFF) as url:
+        yield Served(ladder, url)

@@ -5,7 +5,6 @@ shown as text, no script run), sign out; a wrong token; a session ended by rotat
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -14,21 +13,13 @@ from playwright.sync_api import Dialog, Page, expect
 from ladder.authors import rotate_token
 from ladder.paths import ArenaData
 from ladder.store import Store
-from tests.web.identity_fixtures import LOG_LINE, QUEUE_OFF, SCRIPT, Ladder, authored_ladder
-from tests.web_helpers import serving
-
-
-@dataclass(frozen=True)
-class Served:
-    ladder: Ladder
-    url: str
+from tests.web.identity_fixtures import LOG_LINE, SCRIPT, Served, served_ladder
 
 
 @pytest.fixture(scope="module")
 def served_authors(played: ArenaData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    ladder = authored_ladder(played, tmp_path_factory.mktemp("browser-identity") / "data", ("ravi",))
-    with serving(ladder.data.root, *QUEUE_OFF) as url:
-        yield Served(ladder, url)
+    with served_ladder(played, tmp_path_factory.mktemp("browser-identity") / "data", ("ravi",)) as served:
+        yield served
 
 
 def sign_in(page: Page, url: str, token: str) -> None:

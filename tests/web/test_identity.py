@@ -4,7 +4,6 @@ revoked and rotated tokens (at sign-in and for a session already open), and the 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import httpx2 as httpx
 import pytest
@@ -12,21 +11,14 @@ import pytest
 from ladder.authors import revoke_token, rotate_token
 from ladder.paths import ArenaData
 from ladder.store import Store
-from tests.web.identity_fixtures import QUEUE_OFF, SCRIPT, Ladder, authored_ladder, csrf_of, signed_in
+from tests.web.identity_fixtures import QUEUE_OFF, SCRIPT, Served, csrf_of, served_ladder, signed_in
 from tests.web_helpers import serving
-
-
-@dataclass(frozen=True)
-class Served:
-    ladder: Ladder
-    url: str
 
 
 @pytest.fixture(scope="module")
 def served_authors(played: ArenaData, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    ladder = authored_ladder(played, tmp_path_factory.mktemp("identity") / "data", ("ravi", "rina"))
-    with serving(ladder.data.root, *QUEUE_OFF) as url:
-        yield Served(ladder, url)
+    with served_ladder(played, tmp_path_factory.mktemp("identity") / "data", ("ravi", "rina")) as served:
+        yield served
 
 
 def test_signing_in_sets_a_signed_http_only_lax_cookie_with_an_expiry_and_no_token(served_authors: Served) -> None:
