@@ -23,6 +23,7 @@ from ladder.submit import submit
 from tests.ladder_helpers import add_bots, bot_folder, no_validation, open_store
 
 
+@pytest.mark.sqlite_only("SQLite's journal mode")
 def test_migrations_create_the_model_schema_in_wal_mode(tmp_path: Path) -> None:
     store = open_store(tmp_path)
     open_store(tmp_path).close()  # opening again upgrades nothing
