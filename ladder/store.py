@@ -18,7 +18,7 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.engine.errors import ArenaError
-from ladder.paths import ArenaData
+from ladder.paths import DATABASE_URL_ENV, ArenaData
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -172,6 +172,9 @@ class Store:
         try:
             engine = make_engine(data.database_url)
             upgrade(engine)
+        except ImportError as exc:  # e.g. postgresql+psycopg:// without the postgres extra
+            raise StoreError(f"{describe(data.database_url)}: its database driver is not installed ({exc}); "
+                             "for PostgreSQL: pip install 'dehla-arena[postgres]'") from None
         except SQLAlchemyError as exc:
             raise damaged(data.database_url, exc) from None
         return cls(data, engine)
@@ -207,6 +210,9 @@ class Store:
 
 
 def damaged(url: str, exc: SQLAlchemyError) -> StoreError:
-    """A database error as one line: which store, what the driver said."""
-    return StoreError(f"{describe(url)}: cannot use it ({_describe_error(exc)}); if it is damaged, restore it "
-                      "from a backup")
+    """A database error as one line: which store, what the driver said, what to check."""
+    if sqlite_file(url) is None and not url.startswith("sqlite"):
+        hint = f"check that its server runs, the database exists and ${DATABASE_URL_ENV} names it"
+    else:
+        hint = "if it is damaged, restore it from a backup"
+    return StoreError(f"{describe(url)}: cannot use it ({_describe_error(exc)}); {hint}")

@@ -11,10 +11,11 @@ from ladder.paths import ArenaData
 from ladder.ratings import RatingEnv
 from ladder.store import Store
 from ladder.submit import Submission, submit
+from tests.database import database_url
 
 
 def open_store(root: Path) -> Store:
-    return Store.open(ArenaData(root, f"sqlite:///{root / 'ladder.db'}"))
+    return Store.open(ArenaData(root, database_url(root)))
 
 
 def bot_folder(parent: Path, name: str, body: str = "") -> Path:

@@ -12,23 +12,26 @@ from pathlib import Path
 import pytest
 
 from ladder.paths import ArenaData
+from tests.database import copy_database, database_env, database_url, snapshot
 
 LADDER_MATCHES = 2
 """Two duplicate matches of one deal pair each: every page has rows, records and replays."""
 
 
-def dehla(*args: str) -> None:
-    subprocess.run([sys.executable, "-m", "arena", *args], check=True, capture_output=True, timeout=600)
+def dehla(root: Path, *args: str) -> None:
+    subprocess.run([sys.executable, "-m", "arena", *args], check=True, capture_output=True, timeout=600,
+                   env=database_env(root))
 
 
 def played_ladder(root: Path, preset: str = "dehla-pakad") -> ArenaData:
     """``root`` as the data folder of a real ladder: the random and heuristic sample bots
     submitted (validated by real matches) and ``LADDER_MATCHES`` rated matches played."""
     data = ["--data", str(root), "--runner", "local"]
-    dehla("submit", "--sample", "random", "--sample", "heuristic", *data)
-    dehla("ladder", "run", "--matches", str(LADDER_MATCHES), "--deals", "1", "--per-move", "0.5",
+    dehla(root, "submit", "--sample", "random", "--sample", "heuristic", *data)
+    dehla(root, "ladder", "run", "--matches", str(LADDER_MATCHES), "--deals", "1", "--per-move", "0.5",
           "--preset", preset, *data)
-    return ArenaData(root, f"sqlite:///{root / 'ladder.db'}")
+    snapshot(root)
+    return ArenaData(root, database_url(root))
 
 
 @contextmanager
@@ -36,7 +39,7 @@ def serving(root: Path, *options: str) -> Iterator[str]:
     """A real ``dehla serve`` process on a free loopback port over the data folder ``root`` (with
     more of its ``options``): its URL."""
     server = subprocess.Popen([sys.executable, "-m", "arena", "serve", "--port", "0", "--data", str(root), *options],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=database_env(root))
     assert server.stdout is not None
     try:
         line = server.stdout.readline()
@@ -53,4 +56,4 @@ def copied_ladder(played: ArenaData, root: Path) -> ArenaData:
     """A copy of the played ladder's data folder at ``root``, for a test that changes it (the
     session's own stays as it is)."""
     shutil.copytree(played.root, root)
-    return ArenaData(root, f"sqlite:///{root / 'ladder.db'}")
+    return ArenaData(root, copy_database(played.root, root))

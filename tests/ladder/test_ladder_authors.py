@@ -21,6 +21,7 @@ from ladder.authors import (
 )
 from ladder.schema import Author, Role
 from ladder.store import Store
+from tests.database import contents
 from tests.ladder_helpers import open_store
 
 
@@ -41,6 +42,7 @@ def test_a_new_token_works_and_only_its_hash_is_stored(store: Store) -> None:
         assert secret not in repr(vars(row))
     store.close()
     assert secret.encode() not in b"".join(path.read_bytes() for path in store.data.root.glob("ladder.db*"))
+    assert secret not in repr(contents(store.data.database_url))  # on PostgreSQL, the rows
 
 
 def test_rotation_replaces_the_token_and_revocation_ends_it(store: Store) -> None:

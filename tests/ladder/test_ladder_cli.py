@@ -11,11 +11,12 @@ import pytest
 
 from ladder.commands import BROWSER_HINT
 from ladder.runners import RunnerUnavailable, check_runner
+from tests.database import database_env
 
 
 def dehla(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "arena", *args, "--data", str(data)], capture_output=True,
-                          text=True, timeout=240, check=False)
+                          text=True, timeout=240, check=False, env=database_env(data))
 
 
 def test_submit_run_show_and_replay(tmp_path: Path) -> None:

@@ -124,7 +124,7 @@ def stalled_run(tmp_path: Path, *goal: str) -> Iterator[tuple[subprocess.Popen[b
     add_staller(data)
     fifo = tmp_path / "stall"
     os.mkfifo(fifo)
-    env = {**clean_env(), "DEHLA_TEST_STALL": str(fifo)}
+    env = {**clean_env(data), "DEHLA_TEST_STALL": str(fifo)}
     log = (tmp_path / "run.log").open("wb")
     run = subprocess.Popen([sys.executable, "-m", "arena", "ladder", "run", *goal, "--workers", "2", "--seed", "3",
                             *SLOW_CLOCK, "--data", str(data)], stdin=subprocess.DEVNULL, stdout=log, stderr=log,
@@ -202,7 +202,7 @@ def test_a_killed_coordinator_takes_its_workers_and_bots_along_and_the_match_is_
                 os.close(fd)
     again = subprocess.run([sys.executable, "-m", "arena", "ladder", "run", "--matches", "2", "--workers", "1",
                             *SLOW_CLOCK, "--data", str(data)], capture_output=True, text=True, timeout=180,
-                           check=False, env={**clean_env(), "DEHLA_TEST_STALL": str(tmp_path / "stall")})
+                           check=False, env={**clean_env(data), "DEHLA_TEST_STALL": str(tmp_path / "stall")})
     assert again.returncode == 0, again.stderr
     store = store_at(data)
     try:
@@ -223,7 +223,7 @@ def test_a_second_coordinator_on_the_same_store_is_refused(tmp_path: Path) -> No
     with stalled_run(tmp_path, "--matches", "50") as (run, _, data):
         second = subprocess.run([sys.executable, "-m", "arena", "ladder", "run", "--matches", "1", *SLOW_CLOCK,
                                  "--data", str(data)], capture_output=True, text=True, timeout=120, check=False,
-                                env={**clean_env(), "DEHLA_TEST_STALL": str(tmp_path / "stall")})
+                                env={**clean_env(data), "DEHLA_TEST_STALL": str(tmp_path / "stall")})
         assert second.returncode == 2, second.stderr
         assert second.stderr == (f"error: another `dehla ladder run` (pid {run.pid}) is using the data folder "
                                  f"{data.resolve()}; one coordinator at a time: wait for it to end, or stop it "

@@ -29,6 +29,7 @@ from ladder.runners import RUNNER_ENV
 from ladder.schema import BotVersion, Match, MatchStatus, Partnership, RatingChange, Result
 from ladder.store import Store
 from ladder.submit import submit
+from tests.database import database_env, database_url
 from tests.ladder_helpers import no_validation
 
 FAST = ("--deals", "1", "--per-move", "0.05", "--runner", "local")
@@ -39,7 +40,7 @@ COUNTED = re.compile(rb"\b([1-9]\d*)/(?:\?|\d+)")
 
 def store_at(root: Path) -> Store:
     root = root.resolve()
-    return Store.open(ArenaData(root, f"sqlite:///{root / 'ladder.db'}"))
+    return Store.open(ArenaData(root, database_url(root)))
 
 
 def add_random_bots(root: Path, names: list[str]) -> None:
@@ -56,14 +57,16 @@ def add_random_bots(root: Path, names: list[str]) -> None:
         store.close()
 
 
-def clean_env() -> dict[str, str]:
-    """This environment without the arena's own variables (the tests pass ``--data``, ``--runner``)."""
-    return {k: v for k, v in os.environ.items() if k not in (DATA_ENV, DATABASE_URL_ENV, RUNNER_ENV)}
+def clean_env(data: Path) -> dict[str, str]:
+    """This environment without the arena's own variables (the tests pass ``--data``, ``--runner``),
+    but for the test database of ``data`` when it is not SQLite's file in the folder."""
+    own = (DATA_ENV, DATABASE_URL_ENV, RUNNER_ENV)
+    return database_env(data, {k: v for k, v in os.environ.items() if k not in own})
 
 
 def dehla(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "arena", *args, "--data", str(data)], capture_output=True,
-                          text=True, timeout=120, check=False, env=clean_env())
+                          text=True, timeout=120, check=False, env=clean_env(data))
 
 
 def read_until(fd: int, pattern: re.Pattern[bytes], times: int, deadline: float) -> bytes:
@@ -161,7 +164,7 @@ def test_ctrl_c_stops_the_run_and_leaves_no_match_half_counted(tmp_path: Path, c
         goal = ["--forever"] if ctrl_c == "terminal" else ["--matches", "1000"]
         run = subprocess.Popen([sys.executable, "-m", "arena", "ladder", "run", *goal, "--workers", "2",
                                 "--seed", "7", *FAST, "--data", str(data)],
-                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=terminal, env=clean_env(),
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=terminal, env=clean_env(data),
                                start_new_session=True)
         os.close(terminal)
         try:

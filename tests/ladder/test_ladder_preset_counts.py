@@ -21,6 +21,7 @@ from ladder.ratings import RatingEnv, TeamResult
 from ladder.scheduler import Mode, Scheduler
 from ladder.schema import BotVersion, FaultRow, Match, MatchStatus, PresetCounts, RatingChange
 from ladder.store import Store, alembic_config
+from tests.database import database_url
 from tests.ladder_helpers import add_bots, fake_play, forfeit_play, open_store, void_play
 
 Counts = dict[tuple[str, int], tuple[int, int, int, int, Any]]
@@ -97,7 +98,7 @@ def test_migration_0005_backfills_the_counts_of_a_store_that_had_results(tmp_pat
         written = _kept(session)
     store.close()
     config = alembic_config()
-    plain = create_engine(f"sqlite:///{tmp_path / 'ladder.db'}")
+    plain = create_engine(database_url(tmp_path))
     with plain.begin() as connection:  # the store as 0004 left it: results, no counts
         config.attributes["connection"] = connection
         command.downgrade(config, "0004")
@@ -113,7 +114,7 @@ def test_the_benchmark_store_generator_writes_the_counts_the_ladder_would(tmp_pa
     """``bench/web_store.py`` inserts rows in bulk, past ``ladder/results.py``: it writes the counts itself."""
     from bench.web_store import generate  # noqa: PLC0415 - the benchmark's generator, not a ladder module
 
-    data = ArenaData(tmp_path, f"sqlite:///{tmp_path / 'ladder.db'}")
+    data = ArenaData(tmp_path, database_url(tmp_path))
     generate(data, versions=30, matches=400, seed=3, records=[])
     store = Store.open(data)
     with store.reading() as session:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import func, select
+from sqlalchemy import func, inspect, select
 
 from ladder.folders import FolderError, content_hash
 from ladder.jobs import MatchReport, SeatFault
@@ -23,16 +22,23 @@ from ladder.submit import submit
 from tests.ladder_helpers import add_bots, bot_folder, no_validation, open_store
 
 
-def test_migrations_create_the_model_schema_in_wal_mode(tmp_path: Path) -> None:
+def test_migrations_create_the_model_schema(tmp_path: Path) -> None:
+    """On SQLite and on PostgreSQL: 0001-HEAD give exactly the tables, columns and types of the model."""
     store = open_store(tmp_path)
     open_store(tmp_path).close()  # opening again upgrades nothing
     with store.engine.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
         assert compare_metadata(context, Base.metadata) == []
-        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
-    tables = {r[0] for r in sqlite3.connect(tmp_path / "ladder.db").execute("select name from sqlite_master")}
+        tables = set(inspect(connection).get_table_names())
     assert {"bots", "bot_versions", "partnerships", "matches", "results", "faults", "rating_history",
             "alembic_version"} <= tables
+
+
+@pytest.mark.sqlite_only("SQLite's journal mode")
+def test_the_sqlite_store_is_in_wal_mode(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    with store.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
 
 
 def test_the_store_knows_the_newest_migration() -> None:

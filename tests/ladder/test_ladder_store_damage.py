@@ -25,10 +25,12 @@ COMMANDS = [
     ("submit", "--sample", "random", "--runner", "local"),
 ]
 
+pytestmark = pytest.mark.sqlite_only("the store file itself: damaged pages, foreign files, the SQLite header")
+
 
 def dehla(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "arena", *args, "--data", str(data)], capture_output=True,
-                          text=True, timeout=120, check=False, env=clean_env())
+                          text=True, timeout=120, check=False, env=clean_env(data))
 
 
 def a_store(root: Path) -> Path:

@@ -3,7 +3,6 @@ same strings as before; a string outside the enum is refused, never passed on as
 
 from __future__ import annotations
 
-import sqlite3
 import subprocess
 import sys
 from enum import StrEnum
@@ -11,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from alembic import command
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, select, text
 from sqlalchemy.exc import StatementError
 
 from arena.contract.faults import FaultKind
@@ -24,6 +23,7 @@ from ladder.scheduler import Pairing
 from ladder.schema import BotVersion, FaultRow, Match, MatchStatus, RatingChange, Result
 from ladder.store import HEAD, Store, alembic_config
 from ladder.stored_enum import StoredEnum, UnknownStoredValueError
+from tests.database import database_env, database_url
 from tests.ladder_helpers import add_bots, open_store
 
 
@@ -38,13 +38,13 @@ def _queued_match(root: Path) -> tuple[Store, int]:
 
 def _raw(root: Path, sql: str) -> list[tuple[object, ...]]:
     """The store as an older arena (or another program) sees it: plain SQL, plain strings."""
-    connection = sqlite3.connect(root / "ladder.db")
+    plain = create_engine(database_url(root))  # no pragmas, no store: what any program would see
     try:
-        rows = connection.execute(sql).fetchall()
-        connection.commit()
+        with plain.begin() as connection:
+            result = connection.execute(text(sql))
+            return [tuple(row) for row in result] if result.returns_rows else []
     finally:
-        connection.close()
-    return rows
+        plain.dispose()
 
 
 def test_a_recorded_match_reads_back_as_members_stored_as_the_old_strings(tmp_path: Path) -> None:
@@ -76,7 +76,7 @@ def test_a_store_from_the_first_migration_upgrades_and_reads_back_members(tmp_pa
     _record_a_done_match(store, match_id, tmp_path)
     store.close()
     config = alembic_config()
-    plain = create_engine(f"sqlite:///{tmp_path / 'ladder.db'}")  # no pragmas: foreign keys off
+    plain = create_engine(database_url(tmp_path))  # no pragmas: foreign keys off on SQLite
     with plain.begin() as connection:  # back to the schema of the first release, rows kept
         config.attributes["connection"] = connection
         command.downgrade(config, "0001")
@@ -84,8 +84,9 @@ def test_a_store_from_the_first_migration_upgrades_and_reads_back_members(tmp_pa
     assert _raw(tmp_path, "SELECT version_num FROM alembic_version") == [("0001",)]
     upgraded = open_store(tmp_path)
     assert _raw(tmp_path, "SELECT version_num FROM alembic_version") == [(HEAD,)]
-    with upgraded.engine.connect() as connection:  # the upgrade turned them off, and back on
-        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    if upgraded.engine.dialect.name == "sqlite":
+        with upgraded.engine.connect() as connection:  # the upgrade turned them off, and back on
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
     with upgraded.reading() as session:
         assert session.get_one(Match, match_id).status is MatchStatus.DONE
         assert session.scalars(select(Result.status)).one() is OutcomeStatus.DONE
@@ -118,7 +119,7 @@ def test_the_ladder_command_reports_an_unknown_status_in_one_line(tmp_path: Path
     store.close()
     _raw(tmp_path, f"UPDATE matches SET status = 'paused' WHERE id = {match_id}")
     out = subprocess.run([sys.executable, "-m", "arena", "ladder", "matches", "--data", str(tmp_path)],
-                         capture_output=True, text=True, timeout=60, check=False)
+                         capture_output=True, text=True, timeout=60, check=False, env=database_env(tmp_path))
     assert out.returncode == 2, out.stderr
     assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
     assert "'paused' is not a MatchStatus" in out.stderr

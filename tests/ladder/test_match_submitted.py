@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 from arena.bots.scaffold import scaffold_bot
+from tests.database import database_env
 
 
 def dehla(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, DEHLA_DATA=str(data))
+    env = dict(database_env(data), DEHLA_DATA=str(data))
     return subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True,
                           timeout=240, check=False, env=env)
 

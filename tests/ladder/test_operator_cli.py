@@ -4,7 +4,6 @@ and ``dehla ladder matches`` then say; bad input is one line, exit 2, and change
 from __future__ import annotations
 
 import json
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -12,13 +11,14 @@ from pathlib import Path
 import pytest
 
 from ladder.scheduler import Pairing
+from tests.database import contents, database_env, database_url
 from tests.ladder_helpers import add_bots, open_store
 from tests.operator_helpers import Played, play_history
 
 
 def dehla(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "arena", *args, "--data", str(data)], capture_output=True,
-                          text=True, timeout=120, check=False)
+                          text=True, timeout=120, check=False, env=database_env(data))
 
 
 def ok(out: subprocess.CompletedProcess[str]) -> str:
@@ -32,9 +32,8 @@ def one_line_error(out: subprocess.CompletedProcess[str], fragment: str) -> None
     assert fragment in out.stderr, out.stderr
 
 
-def dump(data: Path) -> str:
-    with sqlite3.connect(data / "ladder.db") as connection:
-        return "\n".join(connection.iterdump())
+def dump(data: Path) -> dict[str, list[tuple[object, ...]]]:
+    return contents(database_url(data))
 
 
 def win(a: int, b: int) -> Played:

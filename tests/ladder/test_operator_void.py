@@ -22,6 +22,7 @@ from ladder.rerate import plan_undo
 from ladder.scheduler import Pairing
 from ladder.schema import BotVersion, Match, MatchStatus, Partnership, PresetCounts, RatingChange
 from ladder.store import Store
+from tests import database
 from tests.ladder_helpers import add_bots, open_store
 from tests.operator_helpers import Played, play_history
 
@@ -57,12 +58,17 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     store = open_store(root)
     add_bots(store, [f"s{n}" for n in range(1, VERSIONS + 1)], root / "src")
     store.close()
-    return root / "ladder.db"
+    database.snapshot(root)
+    return root
 
 
 def store_from(template: Path, root: Path) -> Store:
+    """A copy of the ``template`` folder's store as ``root``'s."""
     root.mkdir()
-    shutil.copy(template, root / "ladder.db")
+    if database.POSTGRES:
+        database.copy_database(template, root)
+    else:
+        shutil.copy(template / "ladder.db", root / "ladder.db")
     return open_store(root)
 
 

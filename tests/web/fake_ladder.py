@@ -15,6 +15,7 @@ from ladder.queue import MatchSettings
 from ladder.ratings import RatingEnv
 from ladder.scheduler import Mode, Scheduler
 from ladder.store import Store
+from tests.database import database_url
 from tests.ladder_helpers import add_bots, fake_play, open_store
 
 
@@ -28,4 +29,4 @@ def fake_ladder(root: Path, bots: list[str], matches: int, seed: int = 1) -> Sto
 
 
 def client_of(root: Path) -> TestClient:
-    return TestClient(create_app(ArenaData(root, f"sqlite:///{root / 'ladder.db'}")))
+    return TestClient(create_app(ArenaData(root, database_url(root))))

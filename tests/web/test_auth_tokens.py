@@ -9,11 +9,12 @@ import httpx2 as httpx
 from ladder.authors import add_author, revoke_token, rotate_token
 from ladder.paths import ArenaData
 from ladder.store import Store
+from tests.database import database_url
 from tests.web_helpers import serving
 
 
 def test_missing_wrong_revoked_and_rotated_tokens(tmp_path: Path) -> None:
-    data = ArenaData(tmp_path / "data", f"sqlite:///{tmp_path / 'data' / 'ladder.db'}")
+    data = ArenaData(tmp_path / "data", database_url(tmp_path / "data"))
     (tmp_path / "data").mkdir()
     store = Store.open(data)
     first = add_author(store, "asha", "asha@example.org")

@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, Response, expect
 
 from ladder.paths import ArenaData
+from tests.database import database_env
 from tests.web.table_facts import Sweep, TableFacts, cards_in, hand_records, match_ids, replayed, sweeps
 from tests.web_helpers import copied_ladder, serving
 
@@ -322,7 +323,7 @@ def ladder_run(data: ArenaData) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "arena", "ladder", "run", "--matches", "1", "--deals", "1", "--per-move", "0.5",
          "--preset", HIDDEN_TRUMP, "--data", str(data.root), "--runner", "local"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=database_env(data.root))
 
 
 def test_the_pages_show_a_new_match_without_a_reload(browser: Browser, live: Live, artifacts: Path) -> None:

@@ -146,6 +146,7 @@ def _unindexed(statement: str, step: str) -> bool:
                 and "LIMIT" in statement)
 
 
+@pytest.mark.sqlite_only("SQLite's query planner (EXPLAIN QUERY PLAN)")
 def test_the_pages_read_matches_and_rating_history_through_indexes(bulk: tuple[Path, TestClient]) -> None:
     """No page scans the matches or rating history table: on a ladder-size store each scan costs
     hundreds of milliseconds (bench/web.py). Allowed: a counting scan of an index (``COVERING INDEX``),

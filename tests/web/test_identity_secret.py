@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from arena.web.web_secret import SECRET_ENV, SECRET_FILE, WebSecretError, web_secret
+from tests.database import database_env
 
 
 @pytest.fixture(autouse=True)
@@ -62,7 +63,7 @@ def test_dehla_serve_refuses_a_readable_secret_in_one_line_without_showing_it(tm
     path = tmp_path / SECRET_FILE
     path.write_text("k" * 64)
     path.chmod(0o640)
-    env = {key: value for key, value in os.environ.items() if key != SECRET_ENV}
+    env = database_env(tmp_path, {key: value for key, value in os.environ.items() if key != SECRET_ENV})
     done = subprocess.run([sys.executable, "-m", "arena", "serve", "--port", "0", "--data", str(tmp_path)],
                           check=False, capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 2

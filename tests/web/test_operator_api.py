@@ -4,7 +4,6 @@ anything; the leaderboard, the API and the pages show the result at once."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 from ladder.authors import add_author
 from ladder.scheduler import Pairing
 from ladder.schema import Role
+from tests.database import contents, database_url
 from tests.ladder_helpers import add_bots, open_store
 from tests.operator_helpers import Played, play_history
 from tests.web_helpers import serving
@@ -31,9 +31,8 @@ class Arena:
         headers = {} if token is None else {"Authorization": f"Bearer {token}"}
         return httpx.request(method, self.url + path, headers=headers, timeout=30, **kwargs)  # type: ignore[arg-type]
 
-    def dump(self) -> str:
-        with sqlite3.connect(self.root / "ladder.db") as connection:
-            return "\n".join(connection.iterdump())
+    def dump(self) -> dict[str, list[tuple[object, ...]]]:
+        return contents(database_url(self.root))
 
 
 @pytest.fixture()

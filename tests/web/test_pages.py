@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from arena.web.app import create_app
 from arena.web.queries import predicted_mu
 from ladder.paths import ArenaData
+from tests.database import database_env
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +25,8 @@ def client(played: ArenaData) -> TestClient:
 def test_ladder_show_json_and_the_api_give_the_same_rows(client: TestClient, played: ArenaData) -> None:
     for flag, query in (([], ""), (["--all"], "?all=1")):
         shown = subprocess.run([sys.executable, "-m", "arena", "ladder", "show", "--json", "--data", str(played.root),
-                                *flag], check=True, capture_output=True, text=True, timeout=60).stdout
+                                *flag], check=True, capture_output=True, text=True, timeout=60,
+                               env=database_env(played.root)).stdout
         assert json.loads(shown) == client.get("/api/leaderboard" + query).json()
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import urllib.request
@@ -13,10 +12,11 @@ from fastapi.testclient import TestClient
 
 from arena.web.app import create_app
 from ladder.paths import ArenaData
+from tests.database import database_env, database_url
 
 
 def test_serve_prints_the_address_it_serves_and_the_empty_leaderboard_says_how_to_submit(tmp_path: Path) -> None:
-    env = {**os.environ, "DEHLA_DATA": str(tmp_path / "data")}
+    env = {**database_env(tmp_path / "data"), "DEHLA_DATA": str(tmp_path / "data")}
     server = subprocess.Popen([sys.executable, "-m", "arena", "serve", "--port", "0"], env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -42,7 +42,8 @@ def test_a_port_in_use_is_one_line_not_a_traceback(tmp_path: Path) -> None:
         taken.listen()
         port = taken.getsockname()[1]
         done = subprocess.run([sys.executable, "-m", "arena", "serve", "--port", str(port), "--data",
-                               str(tmp_path / "data")], check=False, capture_output=True, text=True, timeout=60)
+                               str(tmp_path / "data")], check=False, capture_output=True, text=True, timeout=60,
+                              env=database_env(tmp_path / "data"))
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert f"--port {port}: cannot listen there" in done.stderr
@@ -58,7 +59,7 @@ def test_the_leaderboard_page_escapes_a_bot_name(tmp_path: Path) -> None:
 
         session.query(Bot).filter(Bot.name == "s1").update({"name": "<b>x</b>"})
     store.close()
-    client = TestClient(create_app(ArenaData(tmp_path, f"sqlite:///{tmp_path / 'ladder.db'}")))
+    client = TestClient(create_app(ArenaData(tmp_path, database_url(tmp_path))))
     page = client.get("/").text
     assert "<b>x</b>" not in page
     assert "&lt;b&gt;x&lt;/b&gt;" in page

@@ -11,6 +11,7 @@ import pytest
 
 from ladder.ratings import RatingEnv
 from ladder.submit import submit
+from tests.database import database_env
 from tests.ladder_helpers import bot_folder, no_validation
 from tests.web.uploads_helpers import Arena, arena, verdict
 from tests.web_helpers import serving
@@ -20,6 +21,8 @@ def dehla_submit(*args: str, token: str | None = None) -> subprocess.CompletedPr
     env = {k: v for k, v in os.environ.items() if k != "DEHLA_TOKEN"}
     if token is not None:
         env["DEHLA_TOKEN"] = token
+    if "--data" in args:  # a local submission: into the test database of that folder
+        env = database_env(Path(args[args.index("--data") + 1]), env)
     return subprocess.run([sys.executable, "-m", "arena", "submit", *args], check=False, capture_output=True,
                           text=True, timeout=300, env=env)
 

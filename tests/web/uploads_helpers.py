@@ -12,6 +12,7 @@ import pytest
 from ladder.authors import add_author
 from ladder.paths import ArenaData
 from ladder.store import Store
+from tests.database import database_url
 
 LONG_POLL = 20
 """Seconds each status request may wait on the server for a verdict (``?wait=``)."""
@@ -30,7 +31,7 @@ class Arena:
 
 def arena(tmp_path: Path) -> Arena:
     root = tmp_path / "data"
-    store = Store.open(ArenaData(root, f"sqlite:///{root / 'ladder.db'}"))
+    store = Store.open(ArenaData(root, database_url(root)))
     asha, bela = add_author(store, "asha"), add_author(store, "bela")
     return Arena(root, store, asha.token, bela.token, asha.author.id, bela.author.id)
 

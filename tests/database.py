@@ -1,0 +1,115 @@
+"""Which database the tests' stores live in: an SQLite file in the data folder (the default), or,
+with ``DEHLA_TEST_DATABASE=postgresql``, a fresh database on a real PostgreSQL server.
+
+The server is ``$DEHLA_TEST_PG_URL`` (a SQLAlchemy URL of any database on it, e.g.
+``postgresql+psycopg://me@/postgres?host=/run/postgresql``), or else libpq's own ``PG*`` variables
+(what ``pg_virtualenv`` exports). Every data folder gets a database of its own, named after the
+folder, so a test's stores are as separate as its folders are; the ``dehla`` subprocesses a test
+starts reach the same one through ``$DEHLA_DATABASE_URL`` (``database_env``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from sqlalchemy import URL, ColumnElement, MetaData, Table, create_engine, make_url, select, text
+
+from ladder.paths import DATABASE_URL_ENV
+
+TEST_DATABASE_ENV = "DEHLA_TEST_DATABASE"
+TEST_PG_URL_ENV = "DEHLA_TEST_PG_URL"
+POSTGRES = os.environ.get(TEST_DATABASE_ENV, "sqlite") == "postgresql"
+PREFIX = "dehla_test_"
+
+_created: set[str] = set()
+
+
+def server_url() -> URL:
+    """The test server; without ``$DEHLA_TEST_PG_URL`` libpq fills in host, port, user, password."""
+    return make_url(os.environ.get(TEST_PG_URL_ENV) or "postgresql+psycopg:///postgres")
+
+
+def database_name(root: Path) -> str:
+    return PREFIX + hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:20]
+
+
+def _admin(sql: str) -> None:
+    """One statement outside a transaction (CREATE/DROP DATABASE cannot run inside one)."""
+    engine = create_engine(server_url().set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            connection.execute(text(sql))
+    finally:
+        engine.dispose()
+
+
+def database_url(root: Path) -> str:
+    """The store URL of the data folder ``root`` (created empty on first use on PostgreSQL)."""
+    if not POSTGRES:
+        return f"sqlite:///{root / 'ladder.db'}"
+    name = database_name(root)
+    if name not in _created:
+        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        _admin(f'CREATE DATABASE "{name}"')
+        _created.add(name)
+    return server_url().set(database=name).render_as_string(hide_password=False)
+
+
+def copy_database(source: Path, root: Path) -> str:
+    """A copy of ``source``'s store as ``root``'s (the SQLite file travels with the folder)."""
+    if not POSTGRES:
+        return database_url(root)
+    name = database_name(root)
+    _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    _admin(f'CREATE DATABASE "{name}" TEMPLATE "{snapshot_name(source)}"')
+    _created.add(name)
+    return server_url().set(database=name).render_as_string(hide_password=False)
+
+
+def snapshot_name(root: Path) -> str:
+    return database_name(root) + "_s"
+
+
+def snapshot(root: Path) -> None:
+    """Keep a copy of ``root``'s store as it is now for ``copy_database`` (a template database
+    cannot be copied while anything is connected to it, and a served store always is)."""
+    if POSTGRES:
+        _admin(f'DROP DATABASE IF EXISTS "{snapshot_name(root)}" WITH (FORCE)')
+        _admin(f'CREATE DATABASE "{snapshot_name(root)}" TEMPLATE "{database_name(root)}"')
+        _created.add(snapshot_name(root))
+
+
+def drop_created() -> None:
+    """Drop every database this test session created (the end of the session)."""
+    for name in sorted(_created):
+        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    _created.clear()
+
+
+def database_env(root: Path, env: dict[str, str] | None = None) -> dict[str, str]:
+    """``env`` (this process's by default) for a ``dehla --data ROOT`` subprocess: on PostgreSQL
+    with ``$DEHLA_DATABASE_URL`` naming ``root``'s database; on SQLite unchanged."""
+    base = dict(os.environ if env is None else env)
+    if POSTGRES:
+        base[DATABASE_URL_ENV] = database_url(root)
+    return base
+
+
+def _order(table: Table) -> list[ColumnElement[object]]:
+    """Rows by primary key (PostgreSQL cannot order by a JSON column), else by every column."""
+    return list(table.primary_key.columns or table.columns)
+
+
+def contents(url: str) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table, in a fixed order: what "changes nothing" compares, on any database."""
+    engine = create_engine(url)
+    try:
+        metadata = MetaData()
+        metadata.reflect(engine)
+        with engine.connect() as connection:
+            return {name: [tuple(row) for row in connection.execute(select(table).order_by(*_order(table)))]
+                    for name, table in sorted(metadata.tables.items())}
+    finally:
+        engine.dispose()
