@@ -197,8 +197,11 @@ def test_ctrl_c_stops_the_run_and_leaves_no_match_half_counted(tmp_path: Path, c
     finished = [m for m in matches if m.status in (MatchStatus.DONE.value, MatchStatus.VOID.value)]
     assert len(finished) == int(summary[1]) >= 1
     assert sum(m.status == MatchStatus.QUEUED.value for m in matches) == int(summary[3])
-    if ctrl_c == "coordinator":  # its worker finished the match it was playing; it was recorded
-        assert int(summary[3]) == 0 and len(finished) == len(matches)
+    if ctrl_c == "coordinator":  # its worker finished the match it had leased: none went back to the queue
+        # (a match scheduled but not yet leased when the signal came is queued with no attempt: under
+        # load the signal can come before the next hand-off)
+        assert all(m.attempt == 0 for m in matches if m.status == MatchStatus.QUEUED.value), \
+            [(m.id, m.attempt) for m in matches if m.status == MatchStatus.QUEUED.value]
     assert bot_processes_under(data.resolve()) == []
     assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
 
