@@ -196,7 +196,8 @@ def test_a_child_left_running_dies_with_the_container(tmp_path: Path, podman: Co
     assert_all_gone(played)
 
 
-SLEEPER = Program((sys.executable, "-c", "import time; print('up', flush=True); time.sleep(600)"))
+SLEEPER = Program((sys.executable, "-c", "import signal; print('up', flush=True); signal.pause()"))
+"""A bot that says it is up, then waits for a signal that never comes (the test reads "up")."""
 
 
 def spawn(launch: ContainerLaunch) -> subprocess.Popen[str]:

@@ -225,7 +225,7 @@ class CountingFile(io.BytesIO):
 
 
 class TrippedError(Exception):
-    pass
+    """The negative control's tripwire: tarfile read past the bound."""
 
 
 class Tripwire(io.RawIOBase):
