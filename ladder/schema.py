@@ -18,6 +18,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -192,6 +193,8 @@ class Match(Base):
     attempt: Mapped[int] = mapped_column(Integer, default=0)
     """Incremented at each lease; a report for an older attempt is stale and ignored."""
     lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True, nullable=True)
+    """When the lease ends unless its holder renews it; an expired lease is swept back to the queue."""
     record_path: Mapped[str | None] = mapped_column(String(500), nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -301,5 +304,36 @@ class Upload(Base):
     content_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     size_bytes: Mapped[int] = mapped_column(BigInteger, default=0)
     """The upload's size as received (compressed)."""
+    lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The validating service that holds it while it is checked."""
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Archive(Base):
+    """A bot version's files as one deterministic archive (``arena.bots.archive.pack``), keyed by
+    the version's ``content_hash``: what a worker on any machine fetches, checks and caches."""
+
+    __tablename__ = "archives"
+
+    content_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    archive_sha256: Mapped[str] = mapped_column(String(64))
+    """Of the archive's bytes: checked before they are unpacked."""
+    size_bytes: Mapped[int] = mapped_column(BigInteger)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class MatchFile(Base):
+    """One file of a counted match (its record ``m000042.jsonl``, a seat's log), stored with the
+    match so that replays, the web and the API read it from the store, not from a disk."""
+
+    __tablename__ = "match_files"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), primary_key=True)
+    size_bytes: Mapped[int] = mapped_column(BigInteger)
+    """Uncompressed."""
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+    """zlib-compressed."""
