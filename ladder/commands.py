@@ -24,7 +24,8 @@ from arena.console.errors import fail
 from arena.console.options import MAX_PER_MOVE, FiniteFloatRange, utf8_text
 from arena.console.text import plain, visible
 from arena.engine.errors import ArenaError
-from ladder.coordinator import CoordinatorBusy, CoordinatorLock
+from ladder.coordinator import CoordinatorBusy, CoordinatorLock, several_coordinators
+from ladder.leases import DEFAULT_LEASE_SECONDS, MAX_LEASE_SECONDS, MIN_LEASE_SECONDS, LeaseTerms
 from ladder.paths import ArenaData
 from ladder.queue import DEFAULT_DEALS, MatchSettings
 from ladder.ratings import RatingEnv
@@ -133,11 +134,16 @@ def ladder_group() -> None:
 @click.option("--per-move", type=FiniteFloatRange(min=0.01, max=MAX_PER_MOVE), default=1.0, show_default=True,
               help="Seconds.")
 @click.option("--seed", type=int, default=None, help="Seed the scheduler (for a reproducible run).")
+@click.option("--lease-seconds", type=FiniteFloatRange(min=MIN_LEASE_SECONDS, max=MAX_LEASE_SECONDS),
+              default=DEFAULT_LEASE_SECONDS, show_default=True,
+              help="How long a match stays leased to this run unless it renews the lease (every third of it); "
+                   "a coordinator that dies leaves its matches to others after this long.")
 @runner_option
 @data_option
 @store_errors
 def run_command(count: int | None, until_stable: bool, forever: bool, workers: int, mode: str, deals: int,
-                preset: str, per_move: float, seed: int | None, runner: str, data: Path | None) -> None:
+                preset: str, per_move: float, seed: int | None, lease_seconds: float, runner: str,
+                data: Path | None) -> None:
     """Play rated matches (duplicate format) between the newest version of every bot."""
     from ladder.loop import StopRule  # noqa: PLC0415 - the referee loads only to play
 
@@ -156,7 +162,7 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
     if bots < 2:
         fail(f"the ladder needs at least two submitted bots that are not disabled (have {bots}): "
              "`dehla submit FOLDER` or `dehla submit --sample random --sample heuristic`")
-    lock = CoordinatorLock(store.data)
+    lock = CoordinatorLock(store.data, several=several_coordinators(store.data.database_url))
     try:
         lock.acquire()
     except CoordinatorBusy as exc:
@@ -165,7 +171,8 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
         summary = _run_ladder(store, StopRule(matches=None if until_stable or forever else (count or 30),
                                               until_stable=until_stable),
                               MatchSettings(preset=preset, match_format=f"duplicate:{deals}", runner=runner,
-                                            per_move=per_move), Mode(mode), workers, seed)
+                                            per_move=per_move), Mode(mode), workers, seed,
+                              LeaseTerms(lease_seconds))
     finally:
         lock.release()
     state = "interrupted; " if summary.interrupted else ""
@@ -178,7 +185,7 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
 
 
 def _run_ladder(store: Store, stop: StopRule, settings: MatchSettings, mode: Mode, workers: int,
-                seed: int | None) -> RunSummary:
+                seed: int | None, terms: LeaseTerms) -> RunSummary:
     """The run itself, with a progress bar on stderr (the caller holds the coordinator lock)."""
     from ladder.executors import pool_factory  # noqa: PLC0415 - the referee loads only to play
     from ladder.loop import LadderRun, RunProgress  # noqa: PLC0415
@@ -197,7 +204,7 @@ def _run_ladder(store: Store, stop: StopRule, settings: MatchSettings, mode: Mod
             progress.update(task, completed=update.counted, description=visible(f"ladder{note}"))
 
         run = LadderRun(store, env, Scheduler(env, mode, random.Random(rng.getrandbits(64))), settings,
-                        pool_factory(workers), workers=workers, rng=rng, on_progress=advance)
+                        pool_factory(workers), workers=workers, rng=rng, on_progress=advance, terms=terms)
         return run.run(stop)
 
 

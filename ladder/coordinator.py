@@ -1,15 +1,18 @@
-"""One coordinator per data folder: an OS lock held for the whole of ``dehla ladder run``.
+"""Coordinators per data folder: one on an SQLite store, several on a PostgreSQL one.
 
-A coordinator assumes it is alone: as it starts it puts every ``running`` match back in the
-queue and clears the attempt folders of runs that died (``ladder/loop.py``). A second one on
-the same folder would take the first one's matches from under it, so it is refused with one
-line. ``flock`` on ``DATA/ladder.lock`` is dropped by the kernel when its holder dies, however
-it dies (``kill -9`` included): a stale lock never needs clearing. The pid in the file is only
-there for the message.
+An SQLite store has one writer, and a coordinator starting on it puts every ``running`` match
+back in the queue (``ladder/loop.py``): a second one would take the first one's matches from
+under it, so it is refused with one line. It holds ``DATA/ladder.lock`` exclusively (``flock``)
+for the whole of ``dehla ladder run``. A PostgreSQL store takes several coordinators at once, on
+one host or many: their leases expire and only expired ones are swept (``ladder/leases.py``).
+Each holds the same file *shared*, which says only that it is alive.
 
-Extension point: several coordinators on one PostgreSQL store (the scale-out issue) need
-per-owner leases with heartbeats and a requeue of only the dead owners' matches
-(``requeue_abandoned(owners=...)``) instead of this lock.
+Attempt folders (``ladder/records.py``) left by runs that died are cleared by a coordinator that
+starts alone on its data folder (it could take the lock exclusively); one that starts beside a
+live coordinator leaves them for later. ``DATA/ladder.start.lock``, held while a coordinator
+starts, keeps two starting ones from both thinking they are alone. The kernel drops a ``flock``
+when its holder dies, however it dies (``kill -9`` included): a stale lock never needs clearing.
+The pid in the file is only there for the message.
 """
 
 from __future__ import annotations
@@ -17,43 +20,93 @@ from __future__ import annotations
 import fcntl
 import os
 
+from sqlalchemy import make_url
+from sqlalchemy.exc import ArgumentError
+
 from arena.engine.errors import ArenaError
 from ladder.paths import ArenaData
+from ladder.records import clear_stale
 
 LOCK_FILE = "ladder.lock"
+START_LOCK_FILE = "ladder.start.lock"
 
 
 class CoordinatorBusy(ArenaError):  # noqa: N818 - reads as a state
     """Another coordinator holds the data folder; the message names its pid and the folder."""
 
 
-class CoordinatorLock:
-    """``acquire()`` (or ``CoordinatorBusy``) before the run, ``release()`` after it."""
+def _open_lock(path: os.PathLike[str] | str) -> int:
+    return os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
 
-    def __init__(self, data: ArenaData) -> None:
+
+def _try(fd: int, operation: int) -> bool:
+    try:
+        fcntl.flock(fd, operation | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+class CoordinatorLock:
+    """``acquire()`` (or ``CoordinatorBusy``) before the run, ``release()`` after it. ``several``:
+    the store takes several coordinators at once (PostgreSQL)."""
+
+    def __init__(self, data: ArenaData, several: bool = False) -> None:
         self.data = data
+        self.several = several
+        self.alone = False
+        """Whether no other coordinator used the data folder when this one started."""
         self._fd: int | None = None
 
     def acquire(self) -> None:
-        path = self.data.root / LOCK_FILE
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        start = _open_lock(self.data.root / START_LOCK_FILE)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-            os.close(fd)
-            pid = f" (pid {holder})" if holder.isdigit() else ""
-            raise CoordinatorBusy(f"another `dehla ladder run`{pid} is using the data folder {self.data.root}; "
-                                  "one coordinator at a time: wait for it to end, or stop it with Ctrl-C") from None
-        except BaseException:
-            os.close(fd)
-            raise
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        self._fd = fd
+            fcntl.flock(start, fcntl.LOCK_EX)  # held by a starting coordinator for milliseconds
+            fd = _open_lock(self.data.root / LOCK_FILE)
+            try:
+                self._take(fd)
+            except BaseException:
+                os.close(fd)
+                raise
+            self._fd = fd
+        finally:
+            os.close(start)  # drops the start lock
+
+    def _take(self, fd: int) -> None:
+        self.alone = _try(fd, fcntl.LOCK_EX)
+        if self.alone:
+            clear_stale(self.data.matches)
+            os.ftruncate(fd, 0)
+            if not self.several:
+                os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+                return
+        elif not self.several:
+            self._refuse(fd)
+        # several coordinators: hold it shared (only an SQLite store's coordinator holds it exclusively)
+        if not _try(fd, fcntl.LOCK_SH):
+            self._refuse(fd)
+
+    def _refuse(self, fd: int) -> None:
+        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        pid = f" (pid {holder})" if holder.isdigit() else ""
+        if self.several:
+            raise CoordinatorBusy(f"a `dehla ladder run`{pid} on an SQLite store uses the data folder "
+                                  f"{self.data.root}; this store takes several coordinators, that one does not: "
+                                  "wait for it to end, or stop it with Ctrl-C")
+        raise CoordinatorBusy(f"another `dehla ladder run`{pid} is using the data folder {self.data.root}; "
+                              "one coordinator at a time: wait for it to end, or stop it with Ctrl-C")
 
     def release(self) -> None:
         if self._fd is not None:
-            os.ftruncate(self._fd, 0)
+            if not self.several:
+                os.ftruncate(self._fd, 0)
             os.close(self._fd)  # closing the only descriptor drops the lock
             self._fd = None
+
+
+def several_coordinators(database_url: str) -> bool:
+    """Whether the store takes several coordinators at once: any server database, not SQLite."""
+    try:
+        return make_url(database_url).get_backend_name() != "sqlite"
+    except ArgumentError:
+        return False

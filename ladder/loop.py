@@ -1,14 +1,17 @@
 """Running the ladder: schedule, lease, play through an executor, record, until told to stop.
 
-The coordinator (this process) is the only writer of the store; workers only play. Matches
-left ``running`` by a run that died are put back in the queue when the next run starts. On
-Ctrl-C the run stops leasing, records the matches that had already finished, and gives every
+The coordinators write the store; workers only play. Each lease a coordinator takes expires
+unless it renews it (``ladder/leases.py``): the loop waits for its matches with a timeout and
+renews them on time, and sweeps the expired leases of coordinators that died back to the queue.
+On SQLite (one coordinator per store) a starting run puts every ``running`` match back at once.
+On Ctrl-C the run stops leasing, records the matches that had already finished, and gives every
 unfinished one back to the queue: no match is ever half-counted.
 """
 
 from __future__ import annotations
 
 import random
+import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
@@ -20,9 +23,10 @@ from arena.contract.status import OutcomeStatus
 from ladder.executors import ExecutorFactory
 from ladder.interrupts import DeferredInterrupt
 from ladder.jobs import MatchJob, MatchReport, play_match_job
-from ladder.queue import MatchSettings, enqueue, entries, job_for, lease, queued, release, requeue_abandoned
+from ladder.leases import Held, LeaseTerms, renew, sweep, take, take_match
+from ladder.queue import MatchSettings, enqueue, entries, job_for, release, requeue_abandoned
 from ladder.ratings import RatingEnv
-from ladder.records import clear_stale, discard, put_in_place
+from ladder.records import discard, put_in_place
 from ladder.results import record_report
 from ladder.scheduler import Scheduler
 from ladder.schema import MatchStatus
@@ -70,7 +74,8 @@ class LadderRun:
     def __init__(self, store: Store, env: RatingEnv, scheduler: Scheduler, settings: MatchSettings,
                  executor_factory: ExecutorFactory, workers: int = 1, play: PlayFn = play_match_job,
                  rng: random.Random | None = None,
-                 on_progress: Callable[[RunProgress], None] | None = None) -> None:
+                 on_progress: Callable[[RunProgress], None] | None = None,
+                 terms: LeaseTerms | None = None) -> None:
         self.store = store
         self.env = env
         self.scheduler = scheduler
@@ -81,22 +86,25 @@ class LadderRun:
         self.rng = rng or random.Random()
         self.on_progress = on_progress
         self.owner = f"run-{uuid.uuid4().hex[:12]}"
+        self.terms = terms or LeaseTerms()
+        self._renew_at = 0.0
+        self._orphans: dict[Future[MatchReport], Held] = {}
+        """Futures whose lease was lost: whatever they report is never recorded."""
         self.counted = self.voided = self.requeued = self.failed = 0
         self.stable_for = 0
         self._order: tuple[int, ...] = ()
 
     def run(self, stop: StopRule) -> RunSummary:
-        """Play until ``stop``. The caller holds the coordinator lock (``ladder/coordinator.py``):
-        what a run that died left (running matches, attempt folders) is taken back here."""
-        with self.store.transaction() as session:
-            self.requeued += requeue_abandoned(session)
-        clear_stale(self.store.data.matches)
-        inflight: dict[Future[MatchReport], tuple[int, int]] = {}
+        """Play until ``stop``. The caller holds the coordinator lock (``ladder/coordinator.py``),
+        which has cleared the attempt folders of runs that died; their matches are taken back here."""
+        self._take_back()
+        inflight: dict[Future[MatchReport], Held] = {}
         executor = self.executor_factory()
         interrupted = False
         with DeferredInterrupt() as guard:
             try:
                 while not self._should_stop(stop):
+                    self._tend_leases(inflight)
                     while len(inflight) < self.workers and not self._budget_full(stop, len(inflight)):
                         with guard.critical():  # a leased match is always in `inflight`
                             job = self._next_job()
@@ -110,7 +118,7 @@ class LadderRun:
                             inflight[future] = (job.match_id, job.attempt)
                     if not inflight:
                         break
-                    done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+                    done, _ = wait(list(inflight), timeout=self._until_renewal(), return_when=FIRST_COMPLETED)
                     for future in done:
                         with guard.critical():  # recorded and forgotten together
                             broken = self._collect(future, *inflight[future])
@@ -127,7 +135,7 @@ class LadderRun:
         return RunSummary(self.counted, self.voided, self.requeued, self.failed, interrupted,
                           stop.until_stable and self._is_stable(stop))
 
-    def _wind_down(self, executor: Executor, inflight: dict[Future[MatchReport], tuple[int, int]]) -> None:
+    def _wind_down(self, executor: Executor, inflight: dict[Future[MatchReport], Held]) -> None:
         """Stop the executor (matches in play end first: workers that got the Ctrl-C too give
         theirs up); record what finished and give the rest back to the queue."""
         for future in inflight:
@@ -139,27 +147,71 @@ class LadderRun:
             else:
                 self._give_back(match_id, attempt)
         inflight.clear()
+        self._drop_orphans()
 
     def _give_back(self, match_id: int, attempt: int) -> None:
         with self.store.transaction() as session:
             release(session, match_id, attempt)
         self.requeued += 1
 
+    # ----------------------------------------------------------------- leases
+    def _take_back(self) -> None:
+        """What runs that died left running: on SQLite (this run is the store's only coordinator)
+        all of it; on a store that several coordinators share, only the leases that expired."""
+        with self.store.transaction() as session:
+            if session.get_bind().dialect.name == "sqlite":
+                self.requeued += requeue_abandoned(session)
+            else:
+                swept = sweep(session)
+                self.requeued += swept.requeued
+                self.failed += swept.failed
+        self._renew_at = time.monotonic() + self.terms.renew_every
+
+    def _until_renewal(self) -> float:
+        return max(0.0, self._renew_at - time.monotonic())
+
+    def _tend_leases(self, inflight: dict[Future[MatchReport], Held]) -> None:
+        """When it is time: renew this run's leases, forget the matches whose lease is gone (their
+        results would count nothing), and sweep every coordinator's expired leases."""
+        self._drop_orphans()
+        if self._until_renewal() > 0:
+            return
+        with self.store.transaction() as session:
+            kept = renew(session, self.owner, set(inflight.values()), self.terms)
+            swept = sweep(session)
+        self._renew_at = time.monotonic() + self.terms.renew_every
+        self.requeued += swept.requeued
+        self.failed += swept.failed
+        for future, held in list(inflight.items()):
+            if held not in kept:
+                future.cancel()
+                self._orphans[future] = held
+                del inflight[future]
+
+    def _drop_orphans(self) -> None:
+        """Throw away what the finished futures of lost leases played (never counted)."""
+        for future in [f for f in self._orphans if f.done()]:
+            del self._orphans[future]
+            if future.cancelled() or future.exception() is not None:
+                continue
+            staged = future.result().staged
+            if staged is not None:
+                discard(Path(staged), self.store.data.matches)
+
     # ------------------------------------------------------------------ steps
     def _next_job(self) -> MatchJob | None:
         with self.store.transaction() as session:
-            candidates = queued(session, 8)
-            if not candidates:
+            held = take(session, self.owner, self.terms)
+            if held is None:
                 pairing = self.scheduler.next(entries(session))
                 if pairing is None:
                     return None
                 seed = self.rng.getrandbits(MATCH_SEED_BITS)
-                candidates = [enqueue(session, self.env, pairing, seed, self.settings).id]
-            for match_id in candidates:
-                attempt = lease(session, match_id, self.owner)
-                if attempt is not None:
-                    return job_for(session, match_id, attempt, self.store.data.root, self.settings)
-        return None
+                scheduled = enqueue(session, self.env, pairing, seed, self.settings).id
+                held = take_match(session, scheduled, self.owner, self.terms)
+            if held is None:
+                return None
+            return job_for(session, *held, self.store.data.root, self.settings)
 
     def _collect(self, future: Future[MatchReport], match_id: int, attempt: int) -> bool:
         """Record one finished future; True if the executor broke and must be replaced."""

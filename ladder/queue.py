@@ -1,14 +1,16 @@
 """The match queue: scheduling into the store, leasing, requeueing, and building jobs.
 
-A lease is an ``UPDATE ... WHERE status = 'queued'`` that bumps ``attempt``: only one worker
-can win it, on SQLite or PostgreSQL alike. A match whose worker died goes back to ``queued``;
-a report carrying an older attempt is stale and ignored.
+A lease is an ``UPDATE ... WHERE status = 'queued'`` that bumps ``attempt``: only one coordinator
+can win it, on SQLite or PostgreSQL alike (``ladder/leases.py`` picks the row, gives the lease its
+expiry, renews and sweeps). A match whose worker died goes back to ``queued``; a report carrying
+an older attempt is stale and ignored.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from sqlalchemy import func, select, update
@@ -84,12 +86,14 @@ def queued(session: Session, limit: int) -> list[int]:
     return list(session.scalars(query))
 
 
-def lease(session: Session, match_id: int, owner: str) -> int | None:
-    """Take a queued match for ``owner``; the new attempt number, or None if someone else has it."""
+def lease(session: Session, match_id: int, owner: str, until: datetime | None = None) -> int | None:
+    """Take a queued match for ``owner`` (until ``until``: None, a lease that never expires by
+    itself); the new attempt number, or None if someone else has it."""
     result = session.execute(
         update(Match)
         .where(Match.id == match_id, Match.status == MatchStatus.QUEUED)
-        .values(status=MatchStatus.RUNNING, attempt=Match.attempt + 1, lease_owner=owner, started_at=utcnow())
+        .values(status=MatchStatus.RUNNING, attempt=Match.attempt + 1, lease_owner=owner, lease_until=until,
+                started_at=utcnow())
     )
     if result.rowcount != 1:  # type: ignore[attr-defined]
         return None
@@ -103,19 +107,19 @@ def release(session: Session, match_id: int, attempt: int, error: str | None = N
     result = session.execute(
         update(Match)
         .where(Match.id == match_id, Match.status == MatchStatus.RUNNING, Match.attempt == attempt)
-        .values(status=status, lease_owner=None, error=error,
+        .values(status=status, lease_owner=None, lease_until=None, error=error,
                 finished_at=utcnow() if status is MatchStatus.FAILED else None)
     )
     return status if result.rowcount == 1 else None  # type: ignore[attr-defined]
 
 
 def requeue_abandoned(session: Session, owners: Sequence[str | None] | None = None) -> int:
-    """Put running matches back in the queue: all of them (a single-host ladder starting up,
-    where no other run can be alive), or those leased by ``owners``."""
+    """Put running matches back in the queue: all of them (a coordinator starting on an SQLite
+    store, where no other run can be alive), or those leased by ``owners``."""
     query = update(Match).where(Match.status == MatchStatus.RUNNING)
     if owners is not None:
         query = query.where(Match.lease_owner.in_([o for o in owners if o is not None]))
-    result = session.execute(query.values(status=MatchStatus.QUEUED, lease_owner=None))
+    result = session.execute(query.values(status=MatchStatus.QUEUED, lease_owner=None, lease_until=None))
     return int(result.rowcount)  # type: ignore[attr-defined]
 
 

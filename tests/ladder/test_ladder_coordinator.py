@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select as query
 
 from ladder.jobs import MatchJob, MatchReport
@@ -219,6 +220,7 @@ def test_a_killed_coordinator_takes_its_workers_and_bots_along_and_the_match_is_
     assert list((data / "matches" / ".attempts").iterdir()) == []
 
 
+@pytest.mark.sqlite_only("a PostgreSQL store takes several coordinators (tests/ladder/test_ladder_coordinators.py)")
 def test_a_second_coordinator_on_the_same_store_is_refused(tmp_path: Path) -> None:
     with stalled_run(tmp_path, "--matches", "50") as (run, _, data):
         second = subprocess.run([sys.executable, "-m", "arena", "ladder", "run", "--matches", "1", *SLOW_CLOCK,
