@@ -68,7 +68,7 @@ def test_take_leases_the_oldest_queued_match_until_now_plus_the_lease(tmp_path: 
 
 
 def test_renew_keeps_only_the_leases_still_held(tmp_path: Path) -> None:
-    store, ids = store_with_queue(tmp_path, 3)
+    store, _ = store_with_queue(tmp_path, 3)
     with store.transaction() as session:
         mine = [take(session, "me", TERMS), take(session, "me", TERMS)]
         theirs = take(session, "them", TERMS)
