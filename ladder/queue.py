@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ladder.jobs import MatchJob, SeatBot
@@ -57,15 +58,22 @@ def entries(session: Session) -> list[Entry]:
 
 
 def partnership(session: Session, env: RatingEnv, a: int, b: int) -> Partnership:
+    """The pair's row, created on its first match. Two coordinators may schedule the same new pair
+    at once (a shared store): the second insert fails on the pair's unique key, inside a savepoint,
+    and the row the first one made is read instead."""
     low, high = min(a, b), max(a, b)
-    found = session.scalar(select(Partnership).where(Partnership.low_id == low, Partnership.high_id == high))
+    query = select(Partnership).where(Partnership.low_id == low, Partnership.high_id == high)
+    found = session.scalar(query)
     if found is not None:
         return found
     skill = env.new()
     created = Partnership(low_id=low, high_id=high, mu=skill.mu, sigma=skill.sigma, matches=0, wins=0, draws=0,
                           losses=0)
-    session.add(created)
-    session.flush()
+    try:
+        with session.begin_nested():
+            session.add(created)
+    except IntegrityError:
+        return session.scalars(query).one()
     return created
 
 

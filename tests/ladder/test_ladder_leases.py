@@ -10,18 +10,18 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import event, func, select, update
 
 from ladder.coordinator import CoordinatorBusy, CoordinatorLock, several_coordinators
 from ladder.jobs import MatchJob, MatchReport
 from ladder.leases import DEFAULT_LEASE_SECONDS, LeaseTerms, renew, store_now, sweep, take, take_match
 from ladder.loop import LadderRun, PlayFn, StopRule
 from ladder.paths import ArenaData
-from ladder.queue import MAX_ATTEMPTS, MatchSettings, enqueue
+from ladder.queue import MAX_ATTEMPTS, MatchSettings, enqueue, partnership
 from ladder.ratings import RatingEnv
 from ladder.records import ATTEMPTS
 from ladder.scheduler import Mode, Pairing, Scheduler
-from ladder.schema import Match, MatchStatus
+from ladder.schema import Match, MatchStatus, Partnership
 from ladder.store import Store
 from tests.database import POSTGRES
 from tests.ladder_helpers import add_bots, fake_play, open_store
@@ -225,3 +225,31 @@ def test_sqlite_stores_take_one_coordinator_server_stores_several() -> None:
     assert not several_coordinators("sqlite+pysqlite:///:memory:")
     assert several_coordinators("postgresql+psycopg://u:secret@db/arena")
     assert not several_coordinators("::not a url")
+
+
+@pytest.mark.skipif(not POSTGRES, reason="SQLite has one writer: no two coordinators schedule at once")
+def test_a_pair_another_coordinator_creates_meanwhile_is_read_not_inserted_twice(tmp_path: Path) -> None:
+    """Between this transaction's look for the pair and its insert, another coordinator inserts
+    and commits the same pair: the insert fails on the unique key and the other's row is used."""
+    store = open_store(tmp_path / "data")
+    a, b = (s.version_id for s in add_bots(store, ["s1", "s2"], tmp_path / "src"))
+    other = Store.open(store.data)
+    raced: list[int] = []
+
+    def meanwhile(conn: object, cursor: object, statement: str, *rest: object) -> None:
+        if statement.startswith("INSERT INTO partnerships") and not raced:
+            with other.transaction() as session:
+                raced.append(partnership(session, RatingEnv(), a, b).id)
+
+    event.listen(store.engine, "before_cursor_execute", meanwhile)
+    try:
+        with store.transaction() as session:
+            found = partnership(session, RatingEnv(), b, a)
+            session.flush()
+            found_id = found.id
+    finally:
+        event.remove(store.engine, "before_cursor_execute", meanwhile)
+        other.close()
+    assert raced == [found_id]
+    with store.reading() as session:
+        assert session.scalar(select(func.count()).select_from(Partnership)) == 1
