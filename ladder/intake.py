@@ -7,7 +7,10 @@ first, at most ``concurrency`` at a time, and for each: unpacks it safely into a
 bot's owner (the same manifest checks, content hash and validation matches), and ends the row
 ``accepted`` (with its version) or ``rejected`` (with a one-line reason in the arena's words).
 The bot's own output from a failed validation goes to ``uploads/<id>.log``, for its author only.
-The queue is the table: a service restarted picks the pending rows up again.
+The queue is the table: a service restarted picks the pending rows up again. A service claims an
+upload before validating it, with a lease it renews while it works (``ladder/leases.py``), so
+several services on one store never validate one upload at once; the claim of a service that
+died expires and the upload is taken again; a verdict is written only by the claim's holder.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import re
 import shutil
 import tempfile
 import threading
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -32,6 +36,7 @@ from arena.bots.archive import DEFAULT_LIMITS, ArchiveError, ArchiveLimits, unpa
 from arena.bots.manifest import ManifestError, load_manifest
 from arena.engine.errors import ArenaError
 from ladder.folders import FolderError
+from ladder.leases import LeaseTerms, claim_upload, holds_claim, release_claim, renew_claims
 from ladder.paths import ArenaData
 from ladder.ratings import RatingEnv
 from ladder.runners import DEFAULT_RUNNER, RunnerUnavailable, check_runner
@@ -59,6 +64,8 @@ class IntakeSettings:
     uploads_per_hour: int = DEFAULT_UPLOADS_PER_HOUR
     concurrency: int = DEFAULT_CONCURRENCY
     limits: ArchiveLimits = DEFAULT_LIMITS
+    claim: LeaseTerms = field(default_factory=LeaseTerms)
+    """How long a claim on an upload lasts unless the service renews it (every third of it)."""
 
 
 class RateLimitedError(ArenaError):
@@ -189,6 +196,9 @@ class Intake:
     _workers: list[threading.Thread] = field(default_factory=list)
     _names: dict[str, threading.Lock] = field(default_factory=dict)
     _pollers: threading.BoundedSemaphore = field(default_factory=lambda: threading.BoundedSemaphore(LONG_POLLS))
+    owner: str = field(default_factory=lambda: f"intake-{uuid.uuid4().hex[:12]}")
+    """This service's name on the claims it holds."""
+    _stop_renewing: threading.Event = field(default_factory=threading.Event)
 
     def __post_init__(self) -> None:
         self._wake = threading.Condition(self._lock)
@@ -244,6 +254,10 @@ class Intake:
             worker = threading.Thread(target=self._work, name=f"intake-{number}", daemon=True)
             worker.start()
             self._workers.append(worker)
+        if self.settings.concurrency:
+            renewer = threading.Thread(target=self._renew, name="claims-renewal", daemon=True)
+            renewer.start()
+            self._workers.append(renewer)
 
     def stop(self, timeout: float = 5.0) -> None:
         """Ask the workers to stop after the upload each is validating (which stays pending if
@@ -251,6 +265,7 @@ class Intake:
         with self._wake:
             self._stopping = True
             self._wake.notify_all()
+        self._stop_renewing.set()
         for worker in self._workers:
             worker.join(timeout)
 
@@ -285,6 +300,8 @@ class Intake:
                 if self._stopping or upload_id is None:
                     if upload_id is not None:
                         self._claimed.discard(upload_id)
+                        with self.store.transaction() as session:
+                            release_claim(session, self.owner, upload_id)
                     return
             try:
                 self.process(upload_id)
@@ -294,17 +311,33 @@ class Intake:
                     self._wake.notify_all()  # long polls and ``wait_until_idle``
 
     def _claim(self) -> int | None:
-        """Take the oldest pending upload no worker has (the caller holds the lock)."""
-        found = self._next_pending()
+        """Claim the oldest pending upload nobody holds (the caller holds the lock)."""
+        with self.store.transaction() as session:
+            found = claim_upload(session, self.owner, self.settings.claim)
         if found is not None:
             self._claimed.add(found)
         return found
 
+    def _renew(self) -> None:
+        """Renew this service's claims on time while its workers validate (their threads are busy)."""
+        while not self._stop_renewing.wait(self.settings.claim.renew_every):
+            with self._wake:
+                held = set(self._claimed)
+            if not held:
+                continue
+            try:
+                with self.store.transaction() as session:
+                    kept = renew_claims(session, self.owner, held, self.settings.claim)
+            except Exception:
+                log.exception("renewing the claims on uploads %s", sorted(held))
+                continue
+            for lost in sorted(held - kept):
+                log.warning("upload %d: this service's claim on it ended (it was slower than its claim); "
+                            "its verdict will not be written here", lost)
+
     def _next_pending(self) -> int | None:
         with self.store.reading() as session:
             query = select(Upload.id).where(Upload.status == UploadStatus.PENDING)
-            if self._claimed:
-                query = query.where(Upload.id.not_in(self._claimed))
             return session.scalar(query.order_by(Upload.id).limit(1))
 
     # -- one upload ---------------------------------------------------------------------------
@@ -314,11 +347,13 @@ class Intake:
         data = self.store.data
         with self.store.reading() as session:
             row = session.get(Upload, upload_id)
-            if row is None or row.status is not UploadStatus.PENDING:
+            if row is None or row.status is not UploadStatus.PENDING or row.lease_owner != self.owner:
                 return
             author_id = row.author_id
-        workspace = uploads_folder(data) / "work" / str(upload_id)
-        shutil.rmtree(workspace, ignore_errors=True)  # a leftover of a run the service did not finish
+        work = uploads_folder(data) / "work"
+        workspace = work / f"{upload_id}.{self.owner}"
+        for leftover in work.glob(f"{upload_id}.*"):  # of earlier claims, which ended: their verdicts never count
+            shutil.rmtree(leftover, ignore_errors=True)
         workspace.mkdir(parents=True)
         try:
             self._validate(upload_id, author_id, workspace / "bot")
@@ -373,8 +408,12 @@ class Intake:
     def _finish(self, upload_id: int, status: UploadStatus, reason: str | None = None,
                 version_id: int | None = None, content_hash: str | None = None) -> None:
         with self.store.transaction() as session:
-            row = session.get(Upload, upload_id)
-            assert row is not None
+            if not holds_claim(session, self.owner, upload_id):
+                log.warning("upload %d: its claim ended before its verdict; another claim validates it", upload_id)
+                return
+            row = session.get_one(Upload, upload_id)
+            row.lease_owner = None
+            row.lease_until = None
             row.status = status
             row.reason = reason
             row.version_id = version_id

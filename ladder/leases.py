@@ -1,5 +1,6 @@
 """Leases that expire: a coordinator takes a queued match, keeps it while it plays, and the
-expired leases of coordinators that stopped renewing go back to the queue.
+expired leases of coordinators that stopped renewing go back to the queue. A validating service
+claims pending uploads the same way (``ladder/intake.py``).
 
 A lease is the match row itself: ``status = 'running'``, ``lease_owner``, ``lease_until`` and the
 ``attempt`` the lease bumped. Taking one is ``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL
@@ -9,6 +10,10 @@ A lease is the match row itself: ``status = 'running'``, ``lease_owner``, ``leas
 so, and the holder forgets that match. ``sweep`` puts every ``running`` match whose lease expired
 back in the queue (failed after ``MAX_ATTEMPTS`` attempts); a result of an attempt that is no
 longer the running one counts nothing (the attempt guard of ``ladder/results.py``).
+
+An upload's claim is ``lease_owner``/``lease_until`` on its ``pending`` row: a claim that expired
+is free again, so the next claim takes it (that is its sweep), and a verdict is written only
+while its writer holds the claim.
 
 The clock is the database's on PostgreSQL, so coordinators on several hosts agree on when a lease
 ends; SQLite's store is on this host, so this host's clock is its clock.
@@ -24,7 +29,7 @@ from sqlalchemy import func, or_, select, tuple_, update
 from sqlalchemy.orm import Session
 
 from ladder.queue import MAX_ATTEMPTS, lease
-from ladder.schema import Match, MatchStatus, utcnow
+from ladder.schema import Match, MatchStatus, Upload, UploadStatus, utcnow
 
 DEFAULT_LEASE_SECONDS = 60.0
 """How long a lease lasts unless renewed: long enough that a busy coordinator never misses a
@@ -118,3 +123,41 @@ def sweep(session: Session) -> Swept:
         update(Match).where(*expired).values(status=MatchStatus.QUEUED, lease_owner=None, lease_until=None)
     ).rowcount  # type: ignore[attr-defined]
     return Swept(int(requeued), int(failed))
+
+
+# ----------------------------------------------------------------------------- uploads
+def claim_upload(session: Session, owner: str, terms: LeaseTerms) -> int | None:
+    """Claim the oldest pending upload that nobody holds (or whose claim expired) for ``owner``:
+    one statement, so two validating services on one store never validate the same upload at once."""
+    now = store_now(session)
+    free = (Upload.status == UploadStatus.PENDING, or_(Upload.lease_until.is_(None), Upload.lease_until < now))
+    oldest = (select(Upload.id).where(*free).order_by(Upload.id).limit(1).with_for_update(skip_locked=True)
+              .scalar_subquery())
+    claimed = session.scalar(update(Upload).where(Upload.id == oldest, *free)
+                             .values(lease_owner=owner, lease_until=terms.until(now)).returning(Upload.id))
+    return claimed
+
+
+def renew_claims(session: Session, owner: str, held: Collection[int], terms: LeaseTerms) -> set[int]:
+    """Push ``owner``'s claims on the pending uploads ``held`` further out; the ones it still holds."""
+    if not held:
+        return set()
+    kept = session.scalars(update(Upload)
+                           .where(Upload.id.in_(list(held)), Upload.status == UploadStatus.PENDING,
+                                  Upload.lease_owner == owner)
+                           .values(lease_until=terms.until(store_now(session))).returning(Upload.id))
+    return set(kept)
+
+
+def release_claim(session: Session, owner: str, upload_id: int) -> None:
+    """Give a pending upload back (a service stopping before it began): free for the next claim."""
+    session.execute(update(Upload).where(Upload.id == upload_id, Upload.lease_owner == owner)
+                    .values(lease_owner=None, lease_until=None))
+
+
+def holds_claim(session: Session, owner: str, upload_id: int) -> bool:
+    """Whether ``owner`` still holds the upload's claim (locked until the transaction ends, so a
+    verdict is written only by the holder)."""
+    query = (select(Upload.id).where(Upload.id == upload_id, Upload.status == UploadStatus.PENDING,
+                                     Upload.lease_owner == owner).with_for_update())
+    return session.scalar(query) is not None
