@@ -331,6 +331,8 @@ class Intake:
             except Exception:
                 log.exception("renewing the claims on uploads %s", sorted(held))
                 continue
+            with self._wake:
+                self._claimed -= held - kept  # renewed no more; ``_finish`` drops their verdicts
             for lost in sorted(held - kept):
                 log.warning("upload %d: this service's claim on it ended (it was slower than its claim); "
                             "its verdict will not be written here", lost)

@@ -104,7 +104,8 @@ class LadderRun:
         with DeferredInterrupt() as guard:
             try:
                 while not self._should_stop(stop):
-                    self._tend_leases(inflight)
+                    with guard.critical():  # renewed and forgotten together
+                        self._tend_leases(inflight)
                     while len(inflight) < self.workers and not self._budget_full(stop, len(inflight)):
                         with guard.critical():  # a leased match is always in `inflight`
                             job = self._next_job()

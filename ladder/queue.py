@@ -89,11 +89,6 @@ def enqueue(session: Session, env: RatingEnv, pairing: Pairing, seed: int, setti
     return match
 
 
-def queued(session: Session, limit: int) -> list[int]:
-    query = select(Match.id).where(Match.status == MatchStatus.QUEUED).order_by(Match.id).limit(limit)
-    return list(session.scalars(query))
-
-
 def lease(session: Session, match_id: int, owner: str, until: datetime | None = None) -> int | None:
     """Take a queued match for ``owner`` (until ``until``: None, a lease that never expires by
     itself); the new attempt number, or None if someone else has it."""
