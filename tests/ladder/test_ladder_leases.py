@@ -5,23 +5,28 @@ from __future__ import annotations
 
 import random
 import threading
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import event, func, select, update
 
+from arena.contract.status import OutcomeStatus
 from ladder.coordinator import CoordinatorBusy, CoordinatorLock, several_coordinators
 from ladder.jobs import MatchJob, MatchReport
 from ladder.leases import DEFAULT_LEASE_SECONDS, LeaseTerms, renew, store_now, sweep, take, take_match
 from ladder.loop import LadderRun, PlayFn, StopRule
 from ladder.paths import ArenaData
-from ladder.queue import MAX_ATTEMPTS, MatchSettings, enqueue, partnership
+from ladder.queue import MAX_ATTEMPTS, MatchSettings, enqueue, partnership, release
 from ladder.ratings import RatingEnv
 from ladder.records import ATTEMPTS
+from ladder.results import record_report
 from ladder.scheduler import Mode, Pairing, Scheduler
-from ladder.schema import Match, MatchStatus, Partnership
+from ladder.schema import Match, MatchStatus, Partnership, Result
 from ladder.store import Store
 from tests.database import POSTGRES
 from tests.ladder_helpers import add_bots, fake_play, open_store
@@ -253,3 +258,73 @@ def test_a_pair_another_coordinator_creates_meanwhile_is_read_not_inserted_twice
     assert raced == [found_id]
     with store.reading() as session:
         assert session.scalar(select(func.count()).select_from(Partnership)) == 1
+
+
+# ------------------------------------------------------------------- interleavings
+OWNERS = ("a", "b", "c")
+STEPS = st.lists(st.tuples(st.sampled_from(["take", "renew", "expire", "sweep", "report", "release"]),
+                           st.sampled_from(OWNERS), st.integers(0, 3)), max_size=40)
+
+
+def test_any_interleaving_of_coordinators_counts_each_match_at_most_once(tmp_path: Path) -> None:
+    """Three coordinators take, renew, report and give back leases while time expires some and
+    sweeps run, in any order: a match is counted at most once, only by the attempt that holds it,
+    a renewal keeps exactly the leases their holder still has, and every running match is held."""
+    store = open_store(tmp_path / "data")
+    a, b = (s.version_id for s in add_bots(store, ["s1", "s2"], tmp_path / "src"))
+
+    @settings(max_examples=40, deadline=None)
+    @given(steps=STEPS)
+    @example(steps=[("take", "a", 0), ("expire", "a", 0), ("sweep", "b", 0), ("renew", "a", 0)])
+    def interleaving(steps: list[tuple[str, str, int]]) -> None:
+        with store.transaction() as session:  # the earlier examples' matches are out of the way
+            session.execute(update(Match).where(Match.status.in_([MatchStatus.QUEUED, MatchStatus.RUNNING]))
+                            .values(status=MatchStatus.FAILED, lease_owner=None))
+            ids = {enqueue(session, RatingEnv(), Pairing((a, a), (b, b)), n, MatchSettings()).id for n in range(3)}
+        play(steps, ids)
+
+    def play(steps: list[tuple[str, str, int]], ids: set[int]) -> None:
+        held: dict[str, set[tuple[int, int]]] = {owner: set() for owner in OWNERS}
+        counted: set[int] = set()
+        for op, owner, pick in steps:
+            mine = sorted(held[owner])
+            with store.transaction() as session:
+                if op == "take":
+                    taken = take(session, owner, TERMS)
+                    if taken is not None:
+                        held[owner].add(taken)
+                elif op == "renew":
+                    kept = renew(session, owner, held[owner], TERMS)
+                    assert kept <= held[owner]
+                    for match_id, attempt in kept:
+                        current = session.get_one(Match, match_id)
+                        assert (current.status, current.lease_owner, current.attempt) == (
+                            MatchStatus.RUNNING, owner, attempt)
+                    held[owner] = kept
+                elif op == "expire" and mine:
+                    session.execute(update(Match).where(Match.id == mine[pick % len(mine)][0])
+                                    .values(lease_until=store_now(session) - timedelta(seconds=1)))
+                elif op == "sweep":
+                    sweep(session)
+                elif op in ("report", "release") and mine:
+                    match_id, attempt = mine[pick % len(mine)]
+                    held[owner].discard((match_id, attempt))
+                    if op == "release":
+                        release(session, match_id, attempt)
+                        continue
+                    current = session.get_one(Match, match_id)
+                    holds = current.status is MatchStatus.RUNNING and current.attempt == attempt
+                    report = MatchReport(match_id, attempt, OutcomeStatus.DONE, 0, (1.0, 0.0), 1)
+                    assert record_report(session, RatingEnv(), report, store.data.root) == holds
+                    if holds:
+                        assert match_id not in counted
+                        counted.add(match_id)
+        with store.reading() as session:
+            results = Counter(session.scalars(select(Result.match_id).where(Result.match_id.in_(ids))))
+            done = set(session.scalars(select(Match.id).where(Match.id.in_(ids), Match.status == MatchStatus.DONE)))
+            running = list(session.scalars(select(Match).where(Match.id.in_(ids),
+                                                               Match.status == MatchStatus.RUNNING)))
+        assert set(results) == done == counted and all(n == 1 for n in results.values())
+        assert all(m.lease_owner is not None and (m.id, m.attempt) in held[m.lease_owner] for m in running)
+
+    interleaving()
