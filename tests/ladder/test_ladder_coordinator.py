@@ -174,6 +174,8 @@ def descendants(root: int) -> dict[int, str]:
     return found
 
 
+@pytest.mark.sqlite_only("on PostgreSQL the killed run's match waits for its lease to expire: "
+                         "tests/ladder/test_ladder_coordinators.py")
 def test_a_killed_coordinator_takes_its_workers_and_bots_along_and_the_match_is_replayed(tmp_path: Path) -> None:
     with stalled_run(tmp_path, "--matches", "50") as (run, staller, data):
         tree = descendants(run.pid)
