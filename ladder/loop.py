@@ -14,19 +14,19 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from pathlib import Path
 
 from arena.contract.status import OutcomeStatus
+from ladder.archives import ArchiveUnavailableError, session_source
 from ladder.executors import ExecutorFactory
 from ladder.interrupts import DeferredInterrupt
 from ladder.jobs import MatchJob, MatchReport, play_match_job
 from ladder.queue import MatchSettings, enqueue, entries, job_for, lease, queued, release, requeue_abandoned
 from ladder.ratings import RatingEnv
-from ladder.records import clear_stale, discard, put_in_place
 from ladder.results import record_report
 from ladder.scheduler import Scheduler
 from ladder.schema import MatchStatus
 from ladder.store import Store
+from ladder.version_cache import VersionCache
 from ladder.views import ranking
 
 MATCH_SEED_BITS = 63
@@ -87,10 +87,9 @@ class LadderRun:
 
     def run(self, stop: StopRule) -> RunSummary:
         """Play until ``stop``. The caller holds the coordinator lock (``ladder/coordinator.py``):
-        what a run that died left (running matches, attempt folders) is taken back here."""
+        what a run that died left (running matches) is taken back here."""
         with self.store.transaction() as session:
             self.requeued += requeue_abandoned(session)
-        clear_stale(self.store.data.matches)
         inflight: dict[Future[MatchReport], tuple[int, int]] = {}
         executor = self.executor_factory()
         interrupted = False
@@ -155,11 +154,31 @@ class LadderRun:
                     return None
                 seed = self.rng.getrandbits(MATCH_SEED_BITS)
                 candidates = [enqueue(session, self.env, pairing, seed, self.settings).id]
+            job = None
             for match_id in candidates:
                 attempt = lease(session, match_id, self.owner)
-                if attempt is not None:
-                    return job_for(session, match_id, attempt, self.store.data.root, self.settings)
-        return None
+                if attempt is None:
+                    continue
+                try:
+                    job = job_for(session, match_id, attempt, self.store.data, self.settings)
+                except ArchiveUnavailableError as exc:  # a version that can never be played
+                    status = release(session, match_id, attempt, str(exc)[:2000])
+                    self.failed += status is MatchStatus.FAILED
+                    continue
+                break
+        if job is not None:
+            self._cache_versions(job)
+        return job
+
+    def _cache_versions(self, job: MatchJob) -> None:
+        """Fill this machine's version cache for the job (checked, as a worker would): local
+        workers then find every version there, wherever their environment's store points."""
+        cache = VersionCache()
+        missing = [bot.ref for bot in job.seats if cache.cached(bot.ref) is None]
+        if missing:
+            with self.store.reading() as session:
+                for ref in missing:
+                    cache.resolve(ref, [session_source(session)])
 
     def _collect(self, future: Future[MatchReport], match_id: int, attempt: int) -> bool:
         """Record one finished future; True if the executor broke and must be replaced."""
@@ -186,17 +205,9 @@ class LadderRun:
         return False
 
     def record(self, report: MatchReport) -> bool:
-        """Count the report and put its record in place before the count commits (a crash in
-        between leaves a whole record of a match that will be played again); a report that does
-        not count leaves the counted record alone."""
-        records = self.store.data.matches
+        """Count the report, with its files, in one transaction (``ladder/results.py``)."""
         with self.store.transaction() as session:
-            counted = record_report(session, self.env, report, self.store.data.root)
-            if counted and report.staged is not None:
-                put_in_place(Path(report.staged), records)
-        if not counted and report.staged is not None:
-            discard(Path(report.staged), records)
-        return counted
+            return record_report(session, self.env, report)
 
     def _track_order(self) -> None:
         with self.store.reading() as session:
