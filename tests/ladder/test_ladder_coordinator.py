@@ -214,11 +214,12 @@ def test_a_killed_coordinator_takes_its_workers_and_bots_along_and_the_match_is_
         store.close()
     assert any(m.attempt == 2 for m in done), [(m.id, m.attempt) for m in done]  # the killed run's match
     for match in done:
-        assert match.record_path == f"matches/m{match.id:06d}.jsonl"
-        replay = subprocess.run([sys.executable, "-m", "arena", "replay", str(data / match.record_path)],
-                                capture_output=True, text=True, timeout=60, check=False)
+        assert match.record_path == f"m{match.id:06d}.jsonl"
+        replay = subprocess.run([sys.executable, "-m", "arena", "replay", "--match", str(match.id), "--data",
+                                 str(data)], capture_output=True, text=True, timeout=60, check=False,
+                                env=clean_env(data))
         assert replay.returncode == 0 and "result: team" in replay.stdout, (match.id, replay.stderr)
-    assert list((data / "matches" / ".attempts").iterdir()) == []
+    assert not (data / "matches").exists(), "a match's files go to the store, none under the data folder"
 
 
 def test_a_second_coordinator_on_the_same_store_is_refused(tmp_path: Path) -> None:
