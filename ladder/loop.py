@@ -15,6 +15,8 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
+from sqlalchemy.orm import Session
+
 from arena.contract.status import OutcomeStatus
 from ladder.archives import ArchiveUnavailableError, session_source
 from ladder.executors import ExecutorFactory
@@ -26,7 +28,7 @@ from ladder.results import record_report
 from ladder.scheduler import Scheduler
 from ladder.schema import MatchStatus
 from ladder.store import Store
-from ladder.version_cache import VersionCache
+from ladder.version_cache import VersionCache, VersionUnavailableError
 from ladder.views import ranking
 
 MATCH_SEED_BITS = 63
@@ -154,31 +156,29 @@ class LadderRun:
                     return None
                 seed = self.rng.getrandbits(MATCH_SEED_BITS)
                 candidates = [enqueue(session, self.env, pairing, seed, self.settings).id]
-            job = None
             for match_id in candidates:
                 attempt = lease(session, match_id, self.owner)
-                if attempt is None:
-                    continue
-                try:
-                    job = job_for(session, match_id, attempt, self.store.data, self.settings)
-                except ArchiveUnavailableError as exc:  # a version that can never be played
-                    status = release(session, match_id, attempt, str(exc)[:2000])
-                    self.failed += status is MatchStatus.FAILED
-                    continue
-                break
-        if job is not None:
-            self._cache_versions(job)
-        return job
+                if attempt is not None:
+                    job = self._job_for(session, match_id, attempt)
+                    if job is not None:
+                        return job
+        return None
 
-    def _cache_versions(self, job: MatchJob) -> None:
-        """Fill this machine's version cache for the job (checked, as a worker would): local
-        workers then find every version there, wherever their environment's store points."""
-        cache = VersionCache()
-        missing = [bot.ref for bot in job.seats if cache.cached(bot.ref) is None]
-        if missing:
-            with self.store.reading() as session:
-                for ref in missing:
-                    cache.resolve(ref, [session_source(session)])
+    def _job_for(self, session: Session, match_id: int, attempt: int) -> MatchJob | None:
+        """The leased match's job, its versions' archives stored and this machine's version cache
+        filled (checked, as a worker would: local workers then find every version there, wherever
+        their environment's store points). A version that cannot be played (its archive cannot be
+        made, or fails its checks) fails the match with that reason instead."""
+        try:
+            job = job_for(session, match_id, attempt, self.store.data, self.settings)
+            cache = VersionCache()
+            for bot in job.seats:
+                cache.resolve(bot.ref, [session_source(session)])
+        except (ArchiveUnavailableError, VersionUnavailableError) as exc:
+            status = release(session, match_id, attempt, str(exc)[:2000])
+            self.failed += status is MatchStatus.FAILED
+            return None
+        return job
 
     def _collect(self, future: Future[MatchReport], match_id: int, attempt: int) -> bool:
         """Record one finished future; True if the executor broke and must be replaced."""
