@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.bots.scaffold import scaffold_bot
-from arena.console.data import BOT_LOOKUPS
+from arena.console.data import BOT_LOOKUPS, RECORD_LOOKUP
 from arena.console.errors import fail
 from arena.console.files import load_record
 from arena.console.options import is_utf8, writable_folder
@@ -52,6 +52,14 @@ def _submitted_bot_folder(spec: str) -> Path | None:
     context = click.get_current_context(silent=True)
     data = context.params.get("data") if context is not None else None
     return submitted_bot_folder(spec, ArenaData.locate(data))
+
+
+def _stored_record(match_id: int, data: Path | None) -> tuple[str, str]:
+    """The ladder's reader of a match's record (SQLAlchemy loads only for ``--match``)."""
+    from ladder.lookup import stored_record  # noqa: PLC0415
+    from ladder.paths import ArenaData  # noqa: PLC0415
+
+    return stored_record(match_id, ArenaData.locate(data))
 
 
 LAZY_COMMANDS: dict[str, str] = {
@@ -118,6 +126,7 @@ class LazyGroup(click.Group):
 def main(ctx: click.Context) -> None:
     """Dehla Arena: rules engine, referee and ladder for Dehla Pakad and its family."""
     ctx.meta[BOT_LOOKUPS] = (_submitted_bot_folder,)  # `dehla match NAME` finds submitted bots
+    ctx.meta[RECORD_LOOKUP] = _stored_record  # `dehla replay --match ID` reads the store
 
 
 @main.command("rules")

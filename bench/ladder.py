@@ -81,7 +81,7 @@ def play_inprocess_job(job: MatchJob) -> MatchReport:
     """The ladder's match job, played in this process with the noisy bots."""
     bots = [bot_for(seat.name) for seat in job.seats]
     outcome = play_in_process(bots, seed=job.seed, match_format=job.match_format)
-    return report_from_outcome(job, outcome, None, 0.0)
+    return report_from_outcome(job, outcome, 0.0)
 
 
 def first_stable(correct: list[bool]) -> int | None:

@@ -68,7 +68,7 @@ def build(root: Path, bots: int, matches: int, deals: int, seed: int) -> tuple[f
                              (max(total, 0), max(-total, 0)), 2 * deals, deal_scores=margins)
         start = time.perf_counter()
         with store.transaction() as session:
-            assert record_report(session, env, report, root)
+            assert record_report(session, env, report)
         rating += time.perf_counter() - start
     store.close()
     return rating, ids

@@ -42,7 +42,26 @@ def real_records(folder: Path) -> list[Path]:
     for args in (["submit", "--sample", "random", "--sample", "heuristic"],
                  ["ladder", "run", "--matches", "2", "--deals", "1", "--per-move", "0.05"]):
         subprocess.run([sys.executable, "-m", "arena", *args, *data], check=True, capture_output=True)
-    return sorted((folder / "matches").glob("m*.jsonl"))
+    return stored_records(ArenaData.locate(folder), folder / "records")
+
+
+def stored_records(data: ArenaData, out: Path) -> list[Path]:
+    """The store's match records written out as files (the generator copies files)."""
+    from ladder.match_files import read_stored  # noqa: PLC0415
+    from ladder.schema import Match  # noqa: PLC0415
+    from ladder.store import Store  # noqa: PLC0415
+
+    out.mkdir(parents=True, exist_ok=True)
+    store = Store.open(data)
+    try:
+        with store.reading() as session:
+            for match in session.query(Match).filter(Match.record_path.is_not(None)):
+                found = read_stored(session, match.id, match.record_path, 1 << 26)
+                if found is not None:
+                    (out / match.record_path).write_bytes(found.content)
+    finally:
+        store.close()
+    return sorted(out.glob("m*.jsonl"))
 
 
 def filled_store(store: Path | None, versions: int, matches: int) -> tuple[ArenaData, dict[str, object]]:

@@ -284,13 +284,13 @@ def history_command(bot: str, as_json: bool, data: Path | None) -> None:
 @data_option
 @store_errors
 def matches_command(bot: str | None, limit: int, as_json: bool, data: Path | None) -> None:
-    """Recent matches with their record (replay with `dehla replay DATA/RECORD`)."""
+    """Recent matches with their record (replay with `dehla replay --match ID`)."""
     store = open_store(data)
     with store.reading() as session:
         if bot is not None and session.scalar(select(Bot.id).where(Bot.name == bot)) is None:
             fail(f"unknown bot {bot!r} (see `dehla bots`)")
         rows = matches(session, bot, limit)
-    print_rows(f"Matches (records under {store.data.root})", rows,
+    print_rows("Matches (replay one with `dehla replay --match ID`)", rows,
                [("match", "match_id"), ("status", "shown_status"), ("A (seats 0+2)", "team_a"),
                 ("B (seats 1+3)", "team_b"), ("score", "score"), ("winner", "winner"), ("faults", "faults"),
                 ("record", "record"), ("voided because", "voided")], as_json)

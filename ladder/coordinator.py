@@ -5,14 +5,10 @@ back in the queue (``ladder/loop.py``): a second one would take the first one's 
 under it, so it is refused with one line. It holds ``DATA/ladder.lock`` exclusively (``flock``)
 for the whole of ``dehla ladder run``. A PostgreSQL store takes several coordinators at once, on
 one host or many: their leases expire and only expired ones are swept (``ladder/leases.py``).
-Each holds the same file *shared*, which says only that it is alive.
-
-Attempt folders (``ladder/records.py``) left by runs that died are cleared by a coordinator that
-starts alone on its data folder (it could take the lock exclusively); one that starts beside a
-live coordinator leaves them for later. ``DATA/ladder.start.lock``, held while a coordinator
-starts, keeps two starting ones from both thinking they are alone. The kernel drops a ``flock``
-when its holder dies, however it dies (``kill -9`` included): a stale lock never needs clearing.
-The pid in the file is only there for the message.
+Each holds the same file *shared*, which says only that it is alive (and keeps an SQLite
+coordinator off a data folder they use). The kernel drops a ``flock`` when its holder dies,
+however it dies (``kill -9`` included): a stale lock never needs clearing. The pid in the file
+is only there for the message.
 """
 
 from __future__ import annotations
@@ -25,10 +21,8 @@ from sqlalchemy.exc import ArgumentError
 
 from arena.engine.errors import ArenaError
 from ladder.paths import ArenaData
-from ladder.records import clear_stale
 
 LOCK_FILE = "ladder.lock"
-START_LOCK_FILE = "ladder.start.lock"
 
 
 class CoordinatorBusy(ArenaError):  # noqa: N818 - reads as a state
@@ -54,37 +48,26 @@ class CoordinatorLock:
     def __init__(self, data: ArenaData, several: bool = False) -> None:
         self.data = data
         self.several = several
-        self.alone = False
-        """Whether no other coordinator used the data folder when this one started."""
         self._fd: int | None = None
 
     def acquire(self) -> None:
-        start = _open_lock(self.data.root / START_LOCK_FILE)
+        fd = _open_lock(self.data.root / LOCK_FILE)
         try:
-            fcntl.flock(start, fcntl.LOCK_EX)  # held by a starting coordinator for milliseconds
-            fd = _open_lock(self.data.root / LOCK_FILE)
-            try:
-                self._take(fd)
-            except BaseException:
-                os.close(fd)
-                raise
-            self._fd = fd
-        finally:
-            os.close(start)  # drops the start lock
+            self._take(fd)
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd = fd
 
     def _take(self, fd: int) -> None:
-        self.alone = _try(fd, fcntl.LOCK_EX)
-        if self.alone:
-            clear_stale(self.data.matches)
-            os.ftruncate(fd, 0)
-            if not self.several:
-                os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-                return
-        elif not self.several:
+        if self.several:  # held shared: only an SQLite store's coordinator holds it exclusively
+            if not _try(fd, fcntl.LOCK_SH):
+                self._refuse(fd)
+            return
+        if not _try(fd, fcntl.LOCK_EX):
             self._refuse(fd)
-        # several coordinators: hold it shared (only an SQLite store's coordinator holds it exclusively)
-        if not _try(fd, fcntl.LOCK_SH):
-            self._refuse(fd)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
 
     def _refuse(self, fd: int) -> None:
         holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()

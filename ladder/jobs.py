@@ -1,14 +1,17 @@
 """The match job: plain, picklable data in, plain data out, run by any ``Executor``.
 
-``play_match_job`` is a top-level function so a process pool (today) or a cluster backend
-(later: Dask) can ship it to a worker. It starts the four bots with the chosen runner, plays
-the match through the referee into a folder of its own attempt, and reports what happened; it
-never touches the store nor the counted records (``ladder/records.py``).
+``play_match_job`` is a top-level function so a process pool or a cluster backend (Dask) can
+ship it to a worker. A job needs nothing from the coordinator's disk and carries no secret: it
+names each seat's version by content hash (``ladder/version_cache.py`` resolves it on the
+worker). The worker starts the four bots with the chosen runner, plays the match through the
+referee into a private temporary folder, and reports what happened with the match's files as
+bytes (``ladder/records.py``); it never touches the store.
 """
 
 from __future__ import annotations
 
 import asyncio
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,17 +24,24 @@ from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand
 from arena.referee.table import MatchOutcome, TableConfig
-from ladder.records import attempt_folder
+from ladder.records import ReportFile, collect, match_key
 from ladder.runners import make_runner
+from ladder.version_cache import ArchiveRef, VersionCache, environment_sources
 
 
 @dataclass(frozen=True, slots=True)
 class SeatBot:
-    """A bot version as a worker needs it: its stored folder (with ``bot.toml``) and a display name."""
+    """A bot version as a worker needs it: its identity (content hash, and the sha256 of its
+    archive, both checked before it runs) and a display name."""
 
     version: int
     name: str
-    folder: str
+    content_hash: str
+    archive_sha256: str
+
+    @property
+    def ref(self) -> ArchiveRef:
+        return ArchiveRef(self.content_hash, self.archive_sha256)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,14 +53,13 @@ class MatchJob:
     match_format: str
     seats: tuple[SeatBot, SeatBot, SeatBot, SeatBot]
     """Seat order: 0 and 2 are partnership A, 1 and 3 partnership B."""
-    records: str
     runner: str = "local"
     per_move: float = 1.0
     bank: float = 30.0
 
     @property
     def key(self) -> str:
-        return f"m{self.match_id:06d}"
+        return match_key(self.match_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +74,7 @@ class SeatFault:
 
 @dataclass(frozen=True, slots=True)
 class MatchReport:
-    """What a worker reports: enough to rate the match and to find its record."""
+    """What a worker reports: enough to rate the match, and its files (record, seat logs)."""
 
     match_id: int
     attempt: int
@@ -76,25 +85,23 @@ class MatchReport:
     forfeit_team: int | None = None
     faults: tuple[SeatFault, ...] = ()
     void_reason: str | None = None
-    record: str | None = None
-    """Where the record is once this attempt is counted (``matches/m000042.jsonl``)."""
     seconds: float = 0.0
     deal_scores: tuple[float, ...] = field(default=())
-    staged: str | None = None
-    """This attempt's own folder holding the record and logs until then (``ladder/records.py``)."""
+    files: tuple[ReportFile, ...] = ()
+    """The match's record and seat logs as the referee wrote them (``ladder/records.py``)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", OutcomeStatus(self.status))  # a report may come from a plain-data worker
 
 
-def report_from_outcome(job: MatchJob, outcome: MatchOutcome, record: str | None, seconds: float,
-                        staged: str | None = None) -> MatchReport:
+def report_from_outcome(job: MatchJob, outcome: MatchOutcome, seconds: float,
+                        files: tuple[ReportFile, ...] = ()) -> MatchReport:
     return MatchReport(
         match_id=job.match_id, attempt=job.attempt, status=outcome.status, winner_team=outcome.winner_team,
         score=(outcome.score[0], outcome.score[1]), hands=len(outcome.hands), forfeit_team=outcome.forfeit_team,
         faults=tuple(SeatFault(f.seat, f.kind, f.detail) for f in outcome.faults),
-        void_reason=outcome.void_reason, record=record, seconds=seconds,
-        deal_scores=tuple(outcome.deal_scores), staged=staged,
+        void_reason=outcome.void_reason, seconds=seconds,
+        deal_scores=tuple(outcome.deal_scores), files=files,
     )
 
 
@@ -103,9 +110,17 @@ def table_config(job: MatchJob) -> TableConfig:
                        TimeControl(per_move=job.per_move, bank=job.bank), FaultPolicy.FORFEIT)
 
 
-def seat_command(bot: SeatBot) -> BotCommand:
-    manifest = load_manifest(Path(bot.folder))
-    return BotCommand(bot.name, manifest.argv(), cwd=bot.folder, resources=manifest.resources)
+def seat_command(bot: SeatBot, folder: Path) -> BotCommand:
+    manifest = load_manifest(folder)
+    return BotCommand(bot.name, manifest.argv(), cwd=str(folder), resources=manifest.resources)
+
+
+def resolve_seats(job: MatchJob, cache: VersionCache | None = None) -> list[Path]:
+    """Each seat's version folder, from this worker's cache (filled from its own sources):
+    a version that fails a check raises ``VersionUnavailableError`` before any bot starts."""
+    cache = cache or VersionCache()
+    sources = environment_sources()
+    return [cache.resolve(bot.ref, sources) for bot in job.seats]
 
 
 def play_match_job(job: MatchJob) -> MatchReport:
@@ -114,15 +129,15 @@ def play_match_job(job: MatchJob) -> MatchReport:
 
     start = time.perf_counter()
     config = table_config(job)
-    records = Path(job.records)
-    staged = attempt_folder(records, job.key, job.attempt)
-    commands = [seat_command(bot) for bot in job.seats]
+    commands = [seat_command(bot, folder) for bot, folder in zip(job.seats, resolve_seats(job), strict=True)]
     runner = make_runner(job.runner)
     a = (commands[0], commands[2])
     b = (commands[1], commands[3])
-    if runner is None:
-        outcome = asyncio.run(play_local_match(a, b, config, staged))
-    else:
-        outcome = asyncio.run(play_local_match(a, b, config, staged, None, runner))  # type: ignore[call-arg,unused-ignore]
-    record = str(records / f"{job.key}.jsonl")
-    return report_from_outcome(job, outcome, record, time.perf_counter() - start, str(staged))
+    with tempfile.TemporaryDirectory(prefix=f"dehla-{job.key}.a{job.attempt}-") as private:
+        played = Path(private)
+        if runner is None:
+            outcome = asyncio.run(play_local_match(a, b, config, played))
+        else:
+            outcome = asyncio.run(play_local_match(a, b, config, played, None, runner))  # type: ignore[call-arg,unused-ignore]
+        files = collect(played, job.match_id)
+    return report_from_outcome(job, outcome, time.perf_counter() - start, files)

@@ -1,15 +1,22 @@
-"""Finding a submitted bot's stored folder by name, for ``dehla match NAME`` and ``NAME#N``."""
+"""Finding a submitted bot's stored folder by name, for ``dehla match NAME`` and ``NAME#N``, and
+a ladder match's record, for ``dehla replay --match ID``."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+import stat
+from pathlib import Path, PurePosixPath
 
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
+from arena.engine.errors import ArenaError, RecordError
+from ladder.match_files import DamagedFileError, read_stored
 from ladder.paths import ArenaData
-from ladder.schema import Bot, BotVersion
+from ladder.schema import Bot, BotVersion, Match
 from ladder.store import Store, damaged
+
+RECORD_READ_CAP = 64 * 1024 * 1024
 
 
 def submitted_bot_folder(spec: str, data: ArenaData | None = None) -> Path | None:
@@ -36,3 +43,48 @@ def submitted_bot_folder(spec: str, data: ArenaData | None = None) -> Path | Non
         raise damaged(data.database_url, exc) from None
     finally:
         store.close()
+
+
+def stored_record(match_id: int, data: ArenaData) -> tuple[str, str]:
+    """``(where, text)`` of match ``match_id``'s record: its ``match_files`` row, else (a match
+    stored before) its file under the data folder. Every failure is an ``ArenaError``."""
+    if data.database_url.startswith("sqlite:///") and not Path(data.database_url[len("sqlite:///"):]).exists():
+        raise ArenaError(f"no ladder store in {data.root} (--data, or $DEHLA_DATA)")
+    store = Store.open(data)
+    try:
+        with store.reading() as session:
+            match = session.get(Match, match_id)
+            if match is None:
+                raise ArenaError(f"no match {match_id} in the ladder")
+            if match.record_path is None:
+                raise ArenaError(f"match {match_id} has no record")
+            where = f"match {match_id} ({match.record_path})"
+            try:
+                found = read_stored(session, match_id, PurePosixPath(match.record_path).name, RECORD_READ_CAP)
+            except DamagedFileError as exc:
+                raise RecordError(f"{where}: {exc}") from None
+            content = found.content if found is not None else _legacy_record(data, match.record_path, where)
+    except SQLAlchemyError as exc:
+        raise damaged(data.database_url, exc) from None
+    finally:
+        store.close()
+    try:
+        return where, content.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+
+
+def _legacy_record(data: ArenaData, stored_path: str, where: str) -> bytes:
+    """A record kept under the data folder by a store made before records were stored: by a path
+    inside the folder only, not through a link."""
+    relative = PurePosixPath(stored_path)
+    if relative.is_absolute() or ".." in relative.parts:
+        raise RecordError(f"{where}: the stored path is outside the data folder; not read")
+    try:
+        fd = os.open(data.root / relative, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise RecordError(f"{where}: cannot read ({exc.strerror})") from None
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise RecordError(f"{where}: not a file")
+        return file.read(RECORD_READ_CAP)

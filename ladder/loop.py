@@ -17,25 +17,31 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from pathlib import Path
+
+from sqlalchemy.orm import Session
 
 from arena.contract.status import OutcomeStatus
+from ladder.archives import ArchiveUnavailableError, session_source
 from ladder.executors import ExecutorFactory
 from ladder.interrupts import DeferredInterrupt
 from ladder.jobs import MatchJob, MatchReport, play_match_job
 from ladder.leases import Held, LeaseTerms, renew, sweep, take, take_match
 from ladder.queue import MatchSettings, enqueue, entries, job_for, release, requeue_abandoned
 from ladder.ratings import RatingEnv
-from ladder.records import discard, put_in_place
 from ladder.results import record_report
 from ladder.scheduler import Scheduler
 from ladder.schema import MatchStatus
 from ladder.store import Store
+from ladder.version_cache import VersionCache, VersionUnavailableError
 from ladder.views import ranking
 
 MATCH_SEED_BITS = 63
 """A match seed is drawn from this many bits: a bot that sees 13 cards must not be able to try
 every seed until one deals it its hand (and then know every other hand of the match)."""
+
+JOB_TRIES = 8
+"""Matches ``_next_job`` may fail in a row (versions that cannot be played) before it lets the
+loop go on with what is in flight."""
 
 PlayFn = Callable[[MatchJob], MatchReport]
 
@@ -88,15 +94,13 @@ class LadderRun:
         self.owner = f"run-{uuid.uuid4().hex[:12]}"
         self.terms = terms or LeaseTerms()
         self._renew_at = 0.0
-        self._orphans: dict[Future[MatchReport], Held] = {}
-        """Futures whose lease was lost: whatever they report is never recorded."""
         self.counted = self.voided = self.requeued = self.failed = 0
         self.stable_for = 0
         self._order: tuple[int, ...] = ()
 
     def run(self, stop: StopRule) -> RunSummary:
-        """Play until ``stop``. The caller holds the coordinator lock (``ladder/coordinator.py``),
-        which has cleared the attempt folders of runs that died; their matches are taken back here."""
+        """Play until ``stop``. The caller holds the coordinator lock (``ladder/coordinator.py``);
+        the matches of runs that died are taken back here."""
         self._take_back()
         inflight: dict[Future[MatchReport], Held] = {}
         executor = self.executor_factory()
@@ -148,7 +152,6 @@ class LadderRun:
             else:
                 self._give_back(match_id, attempt)
         inflight.clear()
-        self._drop_orphans()
 
     def _give_back(self, match_id: int, attempt: int) -> None:
         with self.store.transaction() as session:
@@ -174,7 +177,6 @@ class LadderRun:
     def _tend_leases(self, inflight: dict[Future[MatchReport], Held]) -> None:
         """When it is time: renew this run's leases, forget the matches whose lease is gone (their
         results would count nothing), and sweep every coordinator's expired leases."""
-        self._drop_orphans()
         if self._until_renewal() > 0:
             return
         with self.store.transaction() as session:
@@ -184,35 +186,46 @@ class LadderRun:
         self.requeued += swept.requeued
         self.failed += swept.failed
         for future, held in list(inflight.items()):
-            if held not in kept:
+            if held not in kept:  # what it reports is never recorded: its files go with it
                 future.cancel()
-                self._orphans[future] = held
                 del inflight[future]
-
-    def _drop_orphans(self) -> None:
-        """Throw away what the finished futures of lost leases played (never counted)."""
-        for future in [f for f in self._orphans if f.done()]:
-            del self._orphans[future]
-            if future.cancelled() or future.exception() is not None:
-                continue
-            staged = future.result().staged
-            if staged is not None:
-                discard(Path(staged), self.store.data.matches)
 
     # ------------------------------------------------------------------ steps
     def _next_job(self) -> MatchJob | None:
-        with self.store.transaction() as session:
-            held = take(session, self.owner, self.terms)
-            if held is None:
-                pairing = self.scheduler.next(entries(session))
-                if pairing is None:
+        """The next match to play: a queued one, else a newly scheduled one. A match whose version
+        cannot be played fails (``_job_for``) and the next is tried, a few times at most."""
+        for _ in range(JOB_TRIES):
+            with self.store.transaction() as session:
+                held = take(session, self.owner, self.terms)
+                if held is None:
+                    pairing = self.scheduler.next(entries(session))
+                    if pairing is None:
+                        return None
+                    seed = self.rng.getrandbits(MATCH_SEED_BITS)
+                    scheduled = enqueue(session, self.env, pairing, seed, self.settings).id
+                    held = take_match(session, scheduled, self.owner, self.terms)
+                if held is None:
                     return None
-                seed = self.rng.getrandbits(MATCH_SEED_BITS)
-                scheduled = enqueue(session, self.env, pairing, seed, self.settings).id
-                held = take_match(session, scheduled, self.owner, self.terms)
-            if held is None:
-                return None
-            return job_for(session, *held, self.store.data.root, self.settings)
+                job = self._job_for(session, *held)
+            if job is not None:
+                return job
+        return None
+
+    def _job_for(self, session: Session, match_id: int, attempt: int) -> MatchJob | None:
+        """The leased match's job, its versions' archives stored and this machine's version cache
+        filled (checked, as a worker would: local workers then find every version there, wherever
+        their environment's store points). A version that cannot be played (its archive cannot be
+        made, or fails its checks) fails the match with that reason instead."""
+        try:
+            job = job_for(session, match_id, attempt, self.store.data, self.settings)
+            cache = VersionCache()
+            for bot in job.seats:
+                cache.resolve(bot.ref, [session_source(session)])
+        except (ArchiveUnavailableError, VersionUnavailableError) as exc:
+            status = release(session, match_id, attempt, str(exc)[:2000])
+            self.failed += status is MatchStatus.FAILED
+            return None
+        return job
 
     def _collect(self, future: Future[MatchReport], match_id: int, attempt: int) -> bool:
         """Record one finished future; True if the executor broke and must be replaced."""
@@ -239,17 +252,9 @@ class LadderRun:
         return False
 
     def record(self, report: MatchReport) -> bool:
-        """Count the report and put its record in place before the count commits (a crash in
-        between leaves a whole record of a match that will be played again); a report that does
-        not count leaves the counted record alone."""
-        records = self.store.data.matches
+        """Count the report, with its files, in one transaction (``ladder/results.py``)."""
         with self.store.transaction() as session:
-            counted = record_report(session, self.env, report, self.store.data.root)
-            if counted and report.staged is not None:
-                put_in_place(Path(report.staged), records)
-        if not counted and report.staged is not None:
-            discard(Path(report.staged), records)
-        return counted
+            return record_report(session, self.env, report)
 
     def _track_order(self) -> None:
         with self.store.reading() as session:

@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from ladder.archives import ensure_archive
 from ladder.jobs import MatchJob, SeatBot
+from ladder.paths import ArenaData
 from ladder.ratings import RatingEnv
 from ladder.scheduler import Entry, Pairing
 from ladder.schema import Bot, BotVersion, Match, MatchStatus, Partnership, utcnow
@@ -126,14 +127,16 @@ def requeue_abandoned(session: Session, owners: Sequence[str | None] | None = No
     return int(result.rowcount)  # type: ignore[attr-defined]
 
 
-def job_for(session: Session, match_id: int, attempt: int, root: Path, settings: MatchSettings) -> MatchJob:
+def job_for(session: Session, match_id: int, attempt: int, data: ArenaData, settings: MatchSettings) -> MatchJob:
+    """The match's job: each seat named by content hash, its archive stored first if it had none
+    (``ladder/archives.py``)."""
     match = session.get_one(Match, match_id)
     rows = {v.id: (v, name) for v, name in session.execute(
         select(BotVersion, Bot.name).join(Bot, Bot.id == BotVersion.bot_id).where(BotVersion.id.in_(match.seats)))}
-    seats = tuple(SeatBot(vid, f"{rows[vid][1]}#{rows[vid][0].number}", str(root / rows[vid][0].path))
-                  for vid in match.seats)
+    refs = {vid: ensure_archive(session, data, version) for vid, (version, _) in rows.items()}
+    seats = tuple(SeatBot(vid, f"{rows[vid][1]}#{rows[vid][0].number}", refs[vid].content_hash,
+                          refs[vid].archive_sha256) for vid in match.seats)
     assert len(seats) == 4
     return MatchJob(match_id=match.id, attempt=attempt, seed=match.seed, preset=match.preset,
                     match_format=match.match_format, seats=(seats[0], seats[1], seats[2], seats[3]),
-                    records=str(root / "matches"), runner=settings.runner, per_move=settings.per_move,
-                    bank=settings.bank)
+                    runner=settings.runner, per_move=settings.per_move, bank=settings.bank)

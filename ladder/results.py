@@ -3,7 +3,9 @@
 The guard is the status change itself: ``UPDATE matches SET status = 'done' WHERE id = ? AND
 status = 'running' AND attempt = ?``. A second report of the same result, or a late report
 from a worker whose match was already given back to the queue, changes no row and is ignored,
-so a match counts exactly once. A void match (platform fault) is recorded but rates nobody; a
+so a match counts exactly once. The match's files (record, seat logs) are stored as
+``match_files`` rows in the same transaction, so a stale attempt stores nothing and a counted
+one never lacks them (``ladder/match_files.py``). A void match (platform fault) is recorded but rates nobody; a
 forfeit is a loss for the faulty side (the referee has already named the winner).
 
 Ratings move once per *game* (``games_of``): each deal pair of a duplicate match, in order.
@@ -15,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from pathlib import Path
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -23,7 +24,9 @@ from sqlalchemy.orm import Session
 from arena.contract.status import OutcomeStatus
 from arena.engine.match import FormatKind, MatchFormat
 from ladder.jobs import MatchReport
+from ladder.match_files import store_files
 from ladder.ratings import Outcome, RatingEnv
+from ladder.records import accepted, record_name
 from ladder.schema import (
     BotVersion,
     FaultRow,
@@ -35,15 +38,6 @@ from ladder.schema import (
     Result,
     utcnow,
 )
-
-
-def relative(path: str | None, root: Path) -> str | None:
-    if path is None:
-        return None
-    try:
-        return str(Path(path).relative_to(root))
-    except ValueError:
-        return path
 
 
 def outcome_of(report: MatchReport) -> Outcome:
@@ -85,19 +79,22 @@ def rated_games(match_format: str, winner_team: int | None, deal_scores: Sequenc
     return games
 
 
-def record_report(session: Session, env: RatingEnv, report: MatchReport, root: Path) -> bool:
+def record_report(session: Session, env: RatingEnv, report: MatchReport) -> bool:
     """Store a worker's report; False (and no change) if it is a repeat or stale."""
     now = utcnow()
+    files = accepted(report.files, report.match_id)
+    record = record_name(report.match_id)
     changed = session.execute(
         update(Match)
         .where(Match.id == report.match_id, Match.status == MatchStatus.RUNNING,
                Match.attempt == report.attempt)
         .values(status=MatchStatus.finished(report.status), finished_at=now, lease_owner=None,
-                record_path=relative(report.record, root))
+                record_path=record if any(file.name == record for file in files) else None)
     )
     if changed.rowcount != 1:  # type: ignore[attr-defined]
         return False
     match = session.get_one(Match, report.match_id)
+    store_files(session, match.id, files)
     session.add(Result(match_id=match.id, status=report.status, winner_team=report.winner_team,
                        score_a=report.score[0], score_b=report.score[1], hands=report.hands,
                        forfeit_team=report.forfeit_team, void_reason=report.void_reason, seconds=report.seconds,

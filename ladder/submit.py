@@ -5,7 +5,9 @@ into a staging folder; read ``bot.toml`` and hash the content *of the copy* (sam
 nothing to do); move the copy to ``bots/NAME/HASH12/`` read-only; play two validation matches
 from that copy (the bot in all four seats, then its copies against ``random``), one deal each
 in duplicate, with the ladder's runner and clock; accept only if both end without a fault. A
-rejection removes the copy and names the failing check with the tail of the bot's own log.
+rejection removes the copy and names the failing check with the tail of the bot's own log. An
+accepted version's archive (``ladder/archives.py``) is stored in the transaction that adds it,
+so workers on any machine can fetch it by content hash.
 
 An upload (``owner``: the author's id) may add a version only to a bot that author owns, or
 create a new bot they then own: checked before validating and again in the insert's transaction.
@@ -31,6 +33,7 @@ from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand, resolve_bot
 from arena.referee.table import MatchOutcome, TableConfig
+from ladder.archives import add_archive, pack_version
 from ladder.folders import content_hash, put_in_place, remove_tree, store_copy
 from ladder.images import ImageRefused, build_version_image
 from ladder.ratings import RatingEnv
@@ -148,11 +151,12 @@ def submit(store: Store, env: RatingEnv, folder: Path, runner: str,
         command = BotCommand(manifest.name, manifest.argv(), cwd=str(destination), resources=manifest.resources)
         _build_image(runner, destination, manifest.name, digest)
         validate(command, store.data.validation / digest[:12], runner)
+        archive = pack_version(destination, digest)
     except BaseException:
         remove_tree(destination)
         raise
     try:
-        return _insert(store, env, manifest, digest, str(relative), owner)
+        return _insert(store, env, manifest, digest, str(relative), owner, archive)
     except NotYourBotError:  # the name was taken by another author while this one validated
         with store.reading() as session:
             stored = session.scalar(select(BotVersion.id).where(BotVersion.content_hash == digest))
@@ -188,7 +192,7 @@ def _check_owner(session: Session, name: str, owner: int) -> Bot | None:
 
 
 def _insert(store: Store, env: RatingEnv, manifest: BotManifest, digest: str, path: str,
-            owner: int | None) -> Submission:
+            owner: int | None, archive: bytes) -> Submission:
     skill = env.new()
     try:
         with store.transaction() as session:
@@ -206,6 +210,7 @@ def _insert(store: Store, env: RatingEnv, manifest: BotManifest, digest: str, pa
             session.add(row)
             session.flush()
             version_id = row.id
+            add_archive(session, digest, archive)
     except IntegrityError:  # the same content stored by a concurrent submission: a no-op
         with store.reading() as session:
             version = session.scalars(select(BotVersion).where(BotVersion.content_hash == digest)).one()

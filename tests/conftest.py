@@ -1,7 +1,9 @@
-"""Fixtures of every test: the database the stores live in (tests/database.py)."""
+"""Fixtures of every test: the database the stores live in (tests/database.py), and the
+version cache the workers fill (``ladder/version_cache.py``), one per session."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -29,3 +31,16 @@ def test_databases() -> Iterator[None]:
     yield
     if database.POSTGRES:
         database.drop_created()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def version_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The session's workers (in process, spawned, or ``dehla`` subprocesses, which inherit the
+    environment) share one cache folder of their own, not the user's ``~/.cache``."""
+    saved = os.environ.get("DEHLA_CACHE")
+    os.environ["DEHLA_CACHE"] = str(tmp_path_factory.mktemp("version-cache"))
+    yield
+    if saved is None:
+        os.environ.pop("DEHLA_CACHE", None)
+    else:
+        os.environ["DEHLA_CACHE"] = saved

@@ -48,8 +48,7 @@ def fake_play(job: MatchJob) -> MatchReport:
     b = strength(job.seats[1].name) + strength(job.seats[3].name)
     diff = a - b + rng.gauss(0, 1.5)
     winner = None if abs(diff) < 0.2 else (0 if diff > 0 else 1)
-    return MatchReport(job.match_id, job.attempt, "done", winner, (max(diff, 0), max(-diff, 0)), 16,
-                       record=f"{job.records}/{job.key}.jsonl")
+    return MatchReport(job.match_id, job.attempt, "done", winner, (max(diff, 0), max(-diff, 0)), 16)
 
 
 def forfeit_play(job: MatchJob) -> MatchReport:

@@ -46,5 +46,5 @@ def play_history(store: Store, history: list[Played], skip: int | None = None) -
                                  (1.0, 0.0), 4, forfeit_team=match.forfeit_team if match.status == "done" else None,
                                  faults=match.faults, deal_scores=match.deal_scores,
                                  void_reason="PlatformError: x" if match.status == "void" else None)
-            assert record_report(session, env, report, store.data.root)
+            assert record_report(session, env, report)
     return ids

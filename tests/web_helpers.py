@@ -10,8 +10,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from sqlalchemy import delete, select, update
 
+from ladder.match_files import read_stored, store_files
 from ladder.paths import ArenaData
+from ladder.records import ReportFile
+from ladder.schema import Match, MatchFile
+from ladder.store import Store
 from tests.database import copy_database, database_env, database_url, snapshot
 
 LADDER_MATCHES = 2
@@ -57,3 +62,45 @@ def copied_ladder(played: ArenaData, root: Path) -> ArenaData:
     session's own stays as it is)."""
     shutil.copytree(played.root, root)
     return ArenaData(root, copy_database(played.root, root))
+
+
+def match_file(data: ArenaData, match_id: int, name: str) -> bytes:
+    """A stored file of a match (its record ``m000001.jsonl``, a seat's log)."""
+    store = Store.open(data)
+    try:
+        with store.reading() as session:
+            found = read_stored(session, match_id, name, 1 << 26)
+    finally:
+        store.close()
+    assert found is not None, f"match {match_id} has no stored {name}"
+    return found.content
+
+
+def put_match_file(data: ArenaData, match_id: int, name: str, content: bytes) -> None:
+    """Replace (or add) a stored file of a match, as someone with the store's credentials could."""
+    store = Store.open(data)
+    try:
+        with store.transaction() as session:
+            session.execute(delete(MatchFile).where(MatchFile.match_id == match_id, MatchFile.name == name))
+            store_files(session, match_id, [ReportFile(name, content)])
+    finally:
+        store.close()
+
+
+def as_legacy_files(data: ArenaData) -> None:
+    """The store as one made before matches' files were stored: each file under
+    ``DATA/matches/``, ``record_path`` naming it there, no ``match_files`` rows."""
+    store = Store.open(data)
+    folder = data.root / "matches"
+    folder.mkdir(exist_ok=True)
+    try:
+        with store.transaction() as session:
+            for row in session.scalars(select(MatchFile)):
+                found = read_stored(session, row.match_id, row.name, 1 << 26)
+                assert found is not None
+                (folder / row.name).write_bytes(found.content)
+            session.execute(update(Match).where(Match.record_path.is_not(None))
+                            .values(record_path="matches/" + Match.record_path))
+            session.execute(delete(MatchFile))
+    finally:
+        store.close()

@@ -102,8 +102,10 @@ def shown(name: str, limit: int = 80) -> str:
 # -- names ------------------------------------------------------------------------------------
 
 def is_skipped(relative: PurePosixPath) -> bool:
-    """A cache or version-control entry, not part of the bot."""
-    return (any(part in SKIPPED_FOLDERS for part in relative.parts[:-1]) or relative.name in SKIPPED_FOLDERS
+    """A file in a cache or version-control folder, or a cache file: not part of the bot. A *file*
+    named like a skipped folder is part of it, as ``ladder/folders.py``'s content hash counts it
+    (a version's archive must unpack to files of the same hash)."""
+    return (any(part in SKIPPED_FOLDERS for part in relative.parts[:-1])
             or relative.name in SKIPPED_FILES or relative.name.endswith(SKIPPED_SUFFIXES))
 
 

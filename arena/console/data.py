@@ -10,6 +10,9 @@ DATA_ENV = "DEHLA_DATA"
 BOT_LOOKUPS = "dehla.bot_lookups"
 """Key in the click context's ``meta`` under which the top-level command line hands the
 referee's commands the lookups for submitted bots (the referee never imports the ladder)."""
+RECORD_LOOKUP = "dehla.record_lookup"
+"""Key under which it hands ``dehla replay --match ID`` the ladder's reader of a match's record
+from the store: ``(match_id, data folder option) -> (where, text)``, raising an ``ArenaError``."""
 
 
 def data_root(option: Path | None = None) -> Path:

@@ -15,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from arena.console.data import BOT_LOOKUPS, data_root
+from arena.console.data import BOT_LOOKUPS, RECORD_LOOKUP, data_root
 from arena.console.errors import fail
 from arena.console.options import MAX_BANK, MAX_PER_MOVE, FiniteFloatRange, writable_folder
 from arena.console.text import plain, visible
@@ -28,7 +28,7 @@ from arena.engine.outcome import HandResult
 from arena.engine.rules import parse_option, rules_for
 from arena.referee.launcher import resolve_partnership
 from arena.referee.local import play_local_match
-from arena.referee.recorder import read_match_record
+from arena.referee.recorder import match_record_lines, read_match_record
 from arena.referee.replay import checked_lines, print_replay
 from arena.referee.stats import mean_interval
 from arena.referee.table import MatchOutcome, TableConfig
@@ -175,11 +175,26 @@ def print_match_report(report: dict[str, Any]) -> None:
 
 
 @click.command("replay")
-@click.argument("record", type=click.Path(path_type=Path))
-def replay_command(record: Path) -> None:
-    """Print a match record (JSON Lines) hand by hand."""
+@click.argument("record", type=click.Path(path_type=Path), required=False)
+@click.option("--match", "match_id", type=click.IntRange(min=1), default=None,
+              help="A ladder match's record, read from the store (instead of a RECORD file).")
+@click.option("--data", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="The arena's data folder, for --match (default: $DEHLA_DATA, else ~/.local/share/dehla-arena).")
+@click.pass_context
+def replay_command(ctx: click.Context, record: Path | None, match_id: int | None, data: Path | None) -> None:
+    """Print a match record (JSON Lines) hand by hand: a RECORD file, or a ladder match's (--match)."""
+    if (record is None) == (match_id is None):
+        fail("give a RECORD file or --match ID (one of them)")
     try:
-        lines = checked_lines(record, read_match_record(record))
+        if match_id is not None:
+            lookup = ctx.meta.get(RECORD_LOOKUP)
+            if lookup is None:
+                fail("--match needs the ladder (run `dehla replay` from the `dehla` command)")
+            where, text = lookup(match_id, data)
+            lines = checked_lines(Path(where), match_record_lines(text, where))
+        else:
+            assert record is not None
+            lines = checked_lines(record, read_match_record(record))
     except ArenaError as exc:
         fail(str(exc))
     print_replay(Console(), lines)

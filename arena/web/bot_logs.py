@@ -21,6 +21,7 @@ from arena.web.data_files import DataFileError, read_inside
 from arena.web.queries import NotFoundError
 from ladder.authors import AuthorView
 from ladder.intake import log_path, upload_of, uploads_folder
+from ladder.match_files import DamagedFileError, read_stored
 from ladder.paths import ArenaData
 from ladder.schema import Bot, BotVersion, Match
 from ladder.store import Store
@@ -70,8 +71,12 @@ def _read_log(data: ArenaData, relative: str, bot: str, source: str) -> BotLogMo
         found = read_inside(data.root, relative, LOG_SHOWN_BYTES)
     except DataFileError as exc:
         raise NotFoundError(f"{source}: its log {exc}") from None
-    return BotLogModel(bot=bot, source=source, size=found.size, truncated=found.size > len(found.content),
-                       shown_bytes=len(found.content), text=found.content.decode("utf-8", "replace"))
+    return _log_model(found.content, found.size, bot, source)
+
+
+def _log_model(content: bytes, size: int, bot: str, source: str) -> BotLogModel:
+    return BotLogModel(bot=bot, source=source, size=size, truncated=size > len(content),
+                       shown_bytes=len(content), text=content.decode("utf-8", "replace"))
 
 
 def match_log(session: Session, data: ArenaData, viewer: AuthorView | None, match_id: int, seat: int) -> BotLogModel:
@@ -88,7 +93,14 @@ def match_log(session: Session, data: ArenaData, viewer: AuthorView | None, matc
     if match.record_path is None:
         raise NotFoundError(f"{source}: the match has no record or logs yet")
     record = PurePosixPath(match.record_path)
-    return _read_log(data, str(record.with_name(f"{record.name.removesuffix('.jsonl')}.seat{seat}.log")), bot, source)
+    name = f"{record.name.removesuffix('.jsonl')}.seat{seat}.log"
+    try:
+        stored = read_stored(session, match_id, name, LOG_SHOWN_BYTES)
+    except DamagedFileError as exc:
+        raise NotFoundError(f"{source}: its log {exc}") from None
+    if stored is not None:
+        return _log_model(stored.content, stored.size, bot, source)
+    return _read_log(data, str(record.with_name(name)), bot, source)
 
 
 def validation_log(session: Session, data: ArenaData, viewer: AuthorView | None, version_id: int,

@@ -67,7 +67,7 @@ def viewed_match_detail(session: Session, data: ArenaData, match_id: int, viewer
 
 def viewed_record(session: Session, data: ArenaData, match_id: int, viewer: AuthorView | None) -> bytes:
     """The match record as stored, less the fault evidence of bots ``viewer`` does not own."""
-    content = read_record_bytes(data, match_id, record_path(session, data, match_id))
+    content = read_record_bytes(session, data, match_id, record_path(session, data, match_id))
     match = session.get(Match, match_id)
     assert match is not None
     seats = visible_seats(session, match, viewer)

@@ -56,7 +56,7 @@ def match_detail(session: Session, data: ArenaData, match_id: int) -> MatchDetai
         problem = f"match {match_id} has no record yet" if result is None else f"match {match_id} kept no record"
     else:
         try:
-            record = read_match(data, match_id, match.record_path)
+            record = read_match(session, data, match_id, match.record_path)
         except UnreadableRecordError as exc:
             problem = str(exc)
     if record is not None and record.end is not None:

@@ -37,8 +37,10 @@ def test_submit_run_show_and_replay(tmp_path: Path) -> None:
                for row in show)
     matches = json.loads(dehla("ladder", "matches", "--bot", "heuristic", "--json", data=data).stdout)
     assert len(matches) == 2 and all(m["status"] == "done" for m in matches)
-    replay = subprocess.run([sys.executable, "-m", "arena", "replay", str(data / matches[0]["record"])],
-                            capture_output=True, text=True, timeout=60, check=False)
+    assert not (data / "matches").exists(), "records are kept in the store, not in the data folder"
+    replay = subprocess.run([sys.executable, "-m", "arena", "replay", "--match", str(matches[0]["match_id"]),
+                             "--data", str(data)], capture_output=True, text=True, timeout=60, check=False,
+                            env=database_env(data))
     assert replay.returncode == 0 and replay.stdout.count("result: team") == 2, replay.stderr
     history = json.loads(dehla("ladder", "history", "heuristic", "--json", data=data).stdout)
     assert sorted(h["match_id"] for h in history) == sorted(m["match_id"] for m in matches)

@@ -25,11 +25,13 @@ from sqlalchemy import select as query
 
 from ladder.jobs import MatchJob, MatchReport
 from ladder.loop import StopRule
+from ladder.match_files import read_stored
 from ladder.queue import MatchSettings, enqueue, lease, requeue_abandoned
 from ladder.ratings import RatingEnv
-from ladder.records import attempt_folder
+from ladder.records import ReportFile
 from ladder.scheduler import Pairing
 from ladder.schema import Match, MatchStatus
+from ladder.store import Store
 from ladder.submit import submit
 from tests.ladder.test_ladder_interrupt import add_random_bots, clean_env, store_at
 from tests.ladder.test_ladder_run import make_run
@@ -67,10 +69,15 @@ SLOW_CLOCK = ("--deals", "1", "--per-move", "30", "--runner", "local")
 
 # ------------------------------------------------------------- per-attempt records, in process
 def staged_play(job: MatchJob) -> MatchReport:
-    """A fake match that writes its record into its attempt's folder, as a worker does."""
-    folder = attempt_folder(Path(job.records), job.key, job.attempt)
-    (folder / f"{job.key}.jsonl").write_text(f'{{"attempt": {job.attempt}}}\n')
-    return dataclasses.replace(fake_play(job), staged=str(folder))
+    """A fake match whose report carries its record, as a worker's does."""
+    record = ReportFile(f"{job.key}.jsonl", f'{{"attempt": {job.attempt}}}\n'.encode())
+    return dataclasses.replace(fake_play(job), files=(record,))
+
+
+def stored_record(store: Store, match_id: int) -> bytes | None:
+    with store.reading() as session:
+        found = read_stored(session, match_id, f"m{match_id:06d}.jsonl", 1 << 20)
+    return None if found is None else found.content
 
 
 def test_a_late_report_of_an_old_attempt_never_touches_the_counted_record(tmp_path: Path) -> None:
@@ -78,8 +85,7 @@ def test_a_late_report_of_an_old_attempt_never_touches_the_counted_record(tmp_pa
     add_bots(store, ["s1", "s2"], tmp_path / "src")
     run = make_run(store, play=staged_play)
     assert run.run(StopRule(matches=1)).counted == 1
-    record = store.data.matches / "m000001.jsonl"
-    assert record.read_text() == '{"attempt": 1}\n'
+    assert stored_record(store, 1) == b'{"attempt": 1}\n'
     with store.transaction() as session:  # match 2 leased by a run that then died, its worker still playing
         first = session.get_one(Match, 1)
         pairing = Pairing((first.seat0_id, first.seat2_id), (first.seat1_id, first.seat3_id))
@@ -87,17 +93,13 @@ def test_a_late_report_of_an_old_attempt_never_touches_the_counted_record(tmp_pa
         requeue_abandoned(session)  # what the next run does as it starts
     again = make_run(store, play=staged_play)
     assert again.run(StopRule(matches=1)).counted == 1  # match 2, attempt 2
-    second = store.data.matches / "m000002.jsonl"
-    assert second.read_text() == '{"attempt": 2}\n'
+    assert stored_record(store, 2) == b'{"attempt": 2}\n'
     # the dead run's worker finishes attempt 1 now and its report arrives late
-    late_folder = attempt_folder(store.data.matches, "m000002", 1)
-    (late_folder / "m000002.jsonl").write_text('{"attempt": 1, "late": true}\n')
-    late = MatchReport(2, 1, "done", 0, (1.0, 0.0), 2, record=str(second), staged=str(late_folder))
+    late = MatchReport(2, 1, "done", 0, (1.0, 0.0), 2,
+                       files=(ReportFile("m000002.jsonl", b'{"attempt": 1, "late": true}\n'),))
     assert not again.record(late)
-    assert second.read_text() == '{"attempt": 2}\n'
-    assert not late_folder.exists()
-    assert sorted(p.name for p in store.data.matches.iterdir()) == [".attempts", "m000001.jsonl", "m000002.jsonl"]
-    assert list((store.data.matches / ".attempts").iterdir()) == []
+    assert stored_record(store, 2) == b'{"attempt": 2}\n'
+    assert not store.data.matches.exists()  # nothing of a match is written under the data folder
 
 
 # ------------------------------------------------------------------- real coordinators
@@ -215,11 +217,12 @@ def test_a_killed_coordinator_takes_its_workers_and_bots_along_and_the_match_is_
         store.close()
     assert any(m.attempt == 2 for m in done), [(m.id, m.attempt) for m in done]  # the killed run's match
     for match in done:
-        assert match.record_path == f"matches/m{match.id:06d}.jsonl"
-        replay = subprocess.run([sys.executable, "-m", "arena", "replay", str(data / match.record_path)],
-                                capture_output=True, text=True, timeout=60, check=False)
+        assert match.record_path == f"m{match.id:06d}.jsonl"
+        replay = subprocess.run([sys.executable, "-m", "arena", "replay", "--match", str(match.id), "--data",
+                                 str(data)], capture_output=True, text=True, timeout=60, check=False,
+                                env=clean_env(data))
         assert replay.returncode == 0 and "result: team" in replay.stdout, (match.id, replay.stderr)
-    assert list((data / "matches" / ".attempts").iterdir()) == []
+    assert not (data / "matches").exists(), "a match's files go to the store, none under the data folder"
 
 
 @pytest.mark.sqlite_only("a PostgreSQL store takes several coordinators (tests/ladder/test_ladder_coordinators.py)")

@@ -65,7 +65,7 @@ def rate_one(root: Path, deal_scores: tuple[float, ...]) -> tuple[BotVersion, Bo
         assert attempt is not None
         winner = 0 if sum(deal_scores) > 0 else 1
         assert record_report(session, env, report(match_id=match.id, attempt=attempt, winner_team=winner,
-                                                  deal_scores=deal_scores), root)
+                                                  deal_scores=deal_scores))
     with store.reading() as session:
         first, second = (session.get_one(BotVersion, i) for i in ids)
         stored = session.scalars(select(Result.deal_scores)).one()

@@ -106,9 +106,9 @@ def test_a_result_reported_twice_counts_once(tmp_path: Path) -> None:
     store, match_id, attempt, ids = _running_match(tmp_path)
     env = RatingEnv()
     with store.transaction() as session:  # type: ignore[attr-defined]
-        assert record_report(session, env, _report(match_id, attempt), tmp_path)
+        assert record_report(session, env, _report(match_id, attempt))
     with store.transaction() as session:  # type: ignore[attr-defined]
-        assert not record_report(session, env, _report(match_id, attempt), tmp_path)
+        assert not record_report(session, env, _report(match_id, attempt))
     with store.reading() as session:  # type: ignore[attr-defined]
         winner, loser = (session.get_one(BotVersion, i) for i in ids)
         assert (winner.matches, winner.wins, loser.losses) == (1, 1, 1)  # self-partner rule: one match each
@@ -125,8 +125,8 @@ def test_a_stale_report_after_requeue_is_ignored(tmp_path: Path) -> None:
         assert requeue_abandoned(session) == 1  # the worker died: back to the queue
         assert lease(session, match_id, "next") == 2
     with store.transaction() as session:  # type: ignore[attr-defined]
-        assert not record_report(session, RatingEnv(), _report(match_id, attempt), tmp_path)
-        assert record_report(session, RatingEnv(), _report(match_id, 2), tmp_path)
+        assert not record_report(session, RatingEnv(), _report(match_id, attempt))
+        assert record_report(session, RatingEnv(), _report(match_id, 2))
     with store.reading() as session:  # type: ignore[attr-defined]
         assert session.get_one(BotVersion, ids[0]).matches == 1
 
@@ -136,7 +136,7 @@ def test_void_changes_no_rating_and_forfeit_is_a_loss_for_the_faulty_side(tmp_pa
     env = RatingEnv()
     with store.transaction() as session:  # type: ignore[attr-defined]
         assert record_report(session, env, _report(match_id, attempt, status="void", winner_team=None,
-                                                   void_reason="PlatformError: disk"), tmp_path)
+                                                   void_reason="PlatformError: disk"))
     with store.reading() as session:  # type: ignore[attr-defined]
         assert session.get_one(Match, match_id).status == "void"
         assert all(v.mu == 25 and v.matches == 0 for v in session.scalars(select(BotVersion)))
@@ -146,7 +146,7 @@ def test_void_changes_no_rating_and_forfeit_is_a_loss_for_the_faulty_side(tmp_pa
         second = lease(session, match.id, "me")
         assert second is not None
         forfeit = _report(match.id, second, winner_team=1, forfeit_team=0, faults=(SeatFault(2, "timeout", "slow"),))
-        assert record_report(session, env, forfeit, tmp_path)
+        assert record_report(session, env, forfeit)
     with store.reading() as session:  # type: ignore[attr-defined]
         faulty, other = (session.get_one(BotVersion, i) for i in ids)
         assert (faulty.losses, faulty.faults, other.wins, other.faults) == (1, 1, 1, 0)

@@ -67,7 +67,7 @@ def _record_a_done_match(store: Store, match_id: int, root: Path) -> None:
         assert attempt is not None
         report = MatchReport(match_id, attempt, OutcomeStatus.DONE, 1, (1.0, 5.0), 16, forfeit_team=0,
                              faults=(SeatFault(2, FaultKind.TIMEOUT, "slow"),))
-        assert record_report(session, RatingEnv(), report, root)
+        assert record_report(session, RatingEnv(), report)
 
 
 def test_a_store_from_the_first_migration_upgrades_and_reads_back_members(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from ladder.intake import log_path
 from ladder.paths import ArenaData
 from ladder.schema import Bot, BotVersion, Match, Upload, UploadStatus
 from ladder.store import Store
-from tests.web_helpers import copied_ladder, serving
+from tests.web_helpers import copied_ladder, match_file, put_match_file, serving
 
 SCRIPT = '<script>alert("dehla")</script>'
 LOG_LINE = f"asha's secret plan {SCRIPT}"
@@ -74,20 +74,20 @@ def authored_ladder(played: ArenaData, root: Path, extra_authors: tuple[str, ...
                    reason="bilal's own reason", size_bytes=10),
         ])
         session.flush()
-        record = data.root / (match.record_path or "")
+        record = match.record_path or ""
         ids = (match.id, version.id, version.content_hash, rejected.id)
     store.close()
-    (record.with_name(f"{record.stem}.seat{asha_seat}.log")).write_text(LOG_LINE + "\n")
+    put_match_file(data, ids[0], f"{record.removesuffix('.jsonl')}.seat{asha_seat}.log", (LOG_LINE + "\n").encode())
     (data.validation / ids[2][:12] / "validate-self.seat0.log").write_text(f"validation says {SCRIPT}\n")
     log_path(data, ids[3]).parent.mkdir(parents=True, exist_ok=True)
     log_path(data, ids[3]).write_text(UPLOAD_OUTPUT + "\n")
-    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    lines = [json.loads(line) for line in match_file(data, ids[0], record).splitlines()]
     for line in lines:
         if line["type"] == "match_end":
             line["faults"] = [{"seat": asha_seat, "kind": "crash", "detail": "exit code 1", "evidence": EVIDENCE},
                               {"seat": other_seat, "kind": "crash", "detail": "exit code 2",
                                "evidence": OTHER_EVIDENCE}]
-    record.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    put_match_file(data, ids[0], record, "".join(json.dumps(line) + "\n" for line in lines).encode())
     return Ladder(data, tokens, ids[0], asha_seat, other_seat, ids[1], ids[3])
 
 

@@ -12,7 +12,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
-from pathlib import Path
 from typing import Any
 
 from arena.engine.actions import HideTrump, parse_action
@@ -20,6 +19,7 @@ from arena.engine.cards import Card, Rank, cards_of
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
 from arena.engine.rules import make_rules
+from ladder.match_files import read_stored
 from ladder.paths import ArenaData
 from ladder.schema import Match
 from ladder.store import Store
@@ -76,16 +76,17 @@ class Sweep:
 
 
 def hand_records(data: ArenaData, match_id: int) -> list[dict[str, Any]]:
-    """The hand records of a match, read from the record file the store names for it."""
+    """The hand records of a match, read from the record the store keeps for it."""
     store = Store.open(data)
     try:
         with store.reading() as session:
             match = session.get(Match, match_id)
             assert match is not None and match.record_path, f"match {match_id} has no record"
-            path = data.root / match.record_path
+            found = read_stored(session, match_id, match.record_path, 1 << 26)
+            assert found is not None, f"match {match_id}: no stored record"
     finally:
         store.engine.dispose()
-    lines = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    lines = [json.loads(line) for line in found.content.decode("utf-8").splitlines() if line.strip()]
     hands = sorted((line for line in lines if line["type"] == "hand"), key=lambda line: line["index"])
     return [line["record"] for line in hands]
 

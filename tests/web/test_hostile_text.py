@@ -16,7 +16,7 @@ from ladder.paths import ArenaData
 from ladder.schema import Bot, BotVersion, FaultRow, Match, Role
 from ladder.store import Store
 from tests.web.identity_fixtures import CSRF_INPUT
-from tests.web_helpers import copied_ladder
+from tests.web_helpers import as_legacy_files, copied_ladder, match_file, put_match_file
 
 MARKUP = '"><img src=x onerror=alert(1)><script>alert(2)</script>{{ "zq" ~ "jx" }}'
 """Breaks out of an attribute, runs script two ways, and tries template injection."""
@@ -30,15 +30,15 @@ def hostile_copy(played: ArenaData, root: Path) -> ArenaData:
         session.execute(update(Bot).where(Bot.name == "random").values(name="r" + MARKUP[:30], author=MARKUP))
         session.execute(update(BotVersion).values(label=MARKUP[:64]))
         session.add(FaultRow(match_id=1, version_id=1, seat=0, kind="crash", detail=MARKUP))
-        record = root / session.scalars(select(Match.record_path).where(Match.id == 1)).one()
+        name = session.scalars(select(Match.record_path).where(Match.id == 1)).one()
     store.close()
-    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    lines = [json.loads(line) for line in match_file(data, 1, name).splitlines()]
     for line in lines:
         if line["type"] == "match_start":
             line["seats"] = [MARKUP + str(seat) for seat in range(4)]
         if line["type"] == "match_end":
             line["faults"] = [{"seat": 0, "kind": "crash", "detail": MARKUP, "evidence": MARKUP}]
-    record.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    put_match_file(data, 1, name, "".join(json.dumps(line) + "\n" for line in lines).encode())
     return data
 
 
@@ -86,6 +86,7 @@ def test_the_markup_really_reached_the_pages(hostile: TestClient) -> None:
 def test_a_record_linked_out_of_the_data_folder_is_neither_read_nor_served(played: ArenaData, tmp_path: Path) -> None:
     root = tmp_path / "data"
     data = copied_ladder(played, root)
+    as_legacy_files(data)  # a match stored before: its files under the data folder
     secret = tmp_path / "secret.jsonl"
     secret.write_text('{"type": "secret"}\n')
     store = Store.open(data)
@@ -108,6 +109,7 @@ def test_a_record_under_a_folder_linked_out_of_the_data_folder_is_neither_read_n
     check of the opened file's real path refuses it."""
     root = tmp_path / "data"
     data = copied_ladder(played, root)
+    as_legacy_files(data)  # a match stored before: its files under the data folder
     outside = tmp_path / "outside"
     shutil.move(root / "matches", outside)
     (outside / "m000001.jsonl").write_text('{"type": "secret"}\n')
@@ -123,6 +125,7 @@ def test_a_record_under_a_folder_linked_out_of_the_data_folder_is_neither_read_n
 def test_a_broken_record_is_a_page_that_says_which_and_why(played: ArenaData, tmp_path: Path) -> None:
     root = tmp_path / "data"
     data = copied_ladder(played, root)
+    as_legacy_files(data)  # a match stored before: its files under the data folder
     store = Store.open(data)
     with store.reading() as session:
         stored = session.scalars(select(Match.record_path).where(Match.id == 2)).one()

@@ -24,7 +24,7 @@ from tests.web.identity_fixtures import (
     authored_ladder,
     signed_in,
 )
-from tests.web_helpers import serving
+from tests.web_helpers import match_file, serving
 
 ESCAPED = "&lt;script&gt;alert(&#34;dehla&#34;)&lt;/script&gt;"
 OUTSIDE = "/etc/passwd"
@@ -200,7 +200,7 @@ def test_a_served_record_keeps_only_the_viewers_own_evidence(served_logs: Served
     assert evidence(None) == {lad.asha_seat: None, lad.other_seat: None}
     assert evidence("bilal") == {lad.asha_seat: None, lad.other_seat: None}
     assert evidence("asha") == {lad.asha_seat: EVIDENCE, lad.other_seat: None}
-    stored = (lad.data.root / "matches" / f"m{lad.match_id:06d}.jsonl").read_bytes()
+    stored = match_file(lad.data, lad.match_id, f"m{lad.match_id:06d}.jsonl")
     assert served_logs.client("omar").get(url).content == stored  # as stored, for whoever may see it all
 
 

@@ -11,8 +11,10 @@ from fastapi.testclient import TestClient
 
 from arena.web.app import create_app
 from arena.web.replay.routes import UNREADABLE_STATUS, ReplayResponse
+from ladder.match_files import stored_size
 from ladder.paths import ArenaData
-from tests.web_helpers import copied_ladder
+from ladder.store import Store
+from tests.web_helpers import as_legacy_files, copied_ladder, match_file, put_match_file
 
 MARKUP = '<script>alert("x")</script><b>'
 
@@ -23,8 +25,12 @@ def client(played: ArenaData) -> TestClient:
 
 
 def record_lines(data: ArenaData, match_id: int) -> list[dict[str, Any]]:
-    path = data.root / "matches" / f"m{match_id:06d}.jsonl"
-    return [json.loads(line) for line in path.read_text().splitlines()]
+    return [json.loads(line) for line in match_file(data, match_id, f"m{match_id:06d}.jsonl").splitlines()]
+
+
+def has_record(data: ArenaData, match_id: int) -> bool:
+    with Store.open(data).reading() as session:
+        return stored_size(session, match_id, f"m{match_id:06d}.jsonl") is not None
 
 
 def crafted(played: ArenaData, tmp_path: Path, edit: Any) -> TestClient:
@@ -33,7 +39,7 @@ def crafted(played: ArenaData, tmp_path: Path, edit: Any) -> TestClient:
     data = copied_ladder(played, root)
     lines = record_lines(data, 1)
     edit(lines)
-    (root / "matches" / "m000001.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    put_match_file(data, 1, "m000001.jsonl", "".join(json.dumps(line) + "\n" for line in lines).encode())
     return TestClient(create_app(data))
 
 
@@ -60,7 +66,7 @@ def played_hands(data: ArenaData) -> list[tuple[int, int]]:
     load holds fewer, so tests take the hands the records name rather than assuming them."""
     found = []
     for match_id in (1, 2):
-        if not (data.root / "matches" / f"m{match_id:06d}.jsonl").exists():
+        if not has_record(data, match_id):
             continue
         hands = [line for line in record_lines(data, match_id) if line["type"] == "hand"]
         found += [(match_id, number) for number in range(1, len(hands) + 1)]
@@ -141,7 +147,7 @@ def test_a_broken_record_is_a_page_naming_the_record_and_why(played: ArenaData, 
     client = crafted(played, tmp_path, edit)
     page = client.get("/matches/1/replay")
     assert page.status_code == 200
-    assert "cannot be read" in page.text and "matches/m000001.jsonl" in page.text and reason in page.text
+    assert "cannot be read" in page.text and "record m000001.jsonl" in page.text and reason in page.text
     assert "Traceback" not in page.text and "<i>" not in page.text
     data = client.get("/api/matches/1/hands/1/replay")
     assert data.status_code == UNREADABLE_STATUS and reason in data.json()["detail"]
@@ -149,7 +155,11 @@ def test_a_broken_record_is_a_page_naming_the_record_and_why(played: ArenaData, 
 
 
 def test_a_replay_is_computed_once_and_again_when_its_record_is_rewritten(played: ArenaData, tmp_path: Path) -> None:
-    client = crafted(played, tmp_path, lambda lines: None)
+    """A legacy record file may be rewritten in place (a stored row never is: it is written once,
+    when the match is counted)."""
+    data = copied_ladder(played, tmp_path / "data")
+    as_legacy_files(data)
+    client = TestClient(create_app(data))
     first = client.get("/api/matches/1/hands/1/replay?seat=0").json()
     assert client.get("/api/matches/1/hands/1/replay?seat=0").json() == first
     cache = client.app.state.replay_cache  # type: ignore[attr-defined]
@@ -166,8 +176,7 @@ def test_a_replay_is_computed_once_and_again_when_its_record_is_rewritten(played
 def test_the_cache_keeps_only_the_most_recently_used(tmp_path: Path) -> None:
     from arena.web.replay.cache import ReplayCache  # noqa: PLC0415
 
-    record = tmp_path / "r.jsonl"
-    record.write_text("x")
+    record = ("match_files:1:m000001.jsonl", 1, 0)
     cache: ReplayCache[int] = ReplayCache(capacity=2)
     computed: list[int] = []
 

@@ -1,22 +1,22 @@
-"""Replays already computed, kept by the record file's identity so a rewritten record is recomputed.
+"""Replays already computed, kept by the record's identity so a rewritten record is recomputed.
 
 A finished match's record never changes, and computing a replay (every hand checked, every step
-observed) costs tens of milliseconds; the key holds the file's size and modification time, so a
-record rewritten in place (or repaired) is read again, never served stale.
+observed) costs tens of milliseconds; the key is the record's identity (``records.record_identity``:
+a stored row's match and name; a legacy file's path, size and modification time, so a file
+rewritten in place, or repaired, is read again, never served stale).
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from pathlib import Path
 from threading import Lock
 from typing import Generic, TypeVar
 
 Value = TypeVar("Value")
 
-RecordKey = tuple[str, int, int, int, str]
-"""(record file, its size, its modification time in ns, hand number, perspective)."""
+RecordKey = tuple[tuple[str, int, int], int, str]
+"""(the record's identity, hand number, perspective)."""
 
 
 class ReplayCache(Generic[Value]):
@@ -27,13 +27,13 @@ class ReplayCache(Generic[Value]):
         self._entries: OrderedDict[RecordKey, Value] = OrderedDict()
         self._lock = Lock()
 
-    def get(self, path: Path, hand: int, perspective: str, compute: Callable[[], Value]) -> Value:
-        """The value for this record, hand and perspective: cached, or computed now (errors are not kept)."""
-        try:
-            stat = path.stat()
-        except OSError:
-            return compute()  # the reader says why the record is missing
-        key = (str(path), stat.st_size, stat.st_mtime_ns, hand, perspective)
+    def get(self, identity: tuple[str, int, int] | None, hand: int, perspective: str,
+            compute: Callable[[], Value]) -> Value:
+        """The value for this record, hand and perspective: cached, or computed now (errors are not
+        kept; no identity: the record cannot be read, and the reader says why)."""
+        if identity is None:
+            return compute()
+        key = (identity, hand, perspective)
         with self._lock:
             if key in self._entries:
                 self._entries.move_to_end(key)

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from arena.engine.errors import ArenaError
 from arena.engine.match import FormatKind, MatchFormat
-from arena.web.records import MatchRecord, UnreadableRecordError, read_match, record_file
+from arena.web.records import MatchRecord, UnreadableRecordError, read_match, record_identity
 from arena.web.replay.cache import ReplayCache
 from arena.web.replay.duplicate import PairSummary, other_perspective, pair_summary, partner_hand
 from arena.web.replay.frames import (
@@ -74,7 +74,7 @@ def _match(session: Session, match_id: int) -> Match:
 
 def _match_record(request: Request, session: Session, match_id: int) -> MatchRecord:
     match = _match(session, match_id)
-    return read_match(service_data(request), match.id, match.record_path)
+    return read_match(session, service_data(request), match.id, match.record_path)
 
 
 def replay_cache(request: Request) -> ReplayCache[bytes]:
@@ -123,13 +123,13 @@ def replay_data(request: Request, session: SessionDep, match_id: int, hand: int,
     try:
         match = _match(session, match_id)
         data = service_data(request)
-        path = record_file(data, match.id, match.record_path)
+        identity = record_identity(session, data, match.id, match.record_path)
 
         def compute() -> bytes:
-            record = read_match(data, match.id, match.record_path)
+            record = read_match(session, data, match.id, match.record_path)
             return replay_response(match_id, record, hand, parse_perspective(seat)).model_dump_json().encode()
 
-        return Response(replay_cache(request).get(path, hand, seat, compute), media_type="application/json")
+        return Response(replay_cache(request).get(identity, hand, seat, compute), media_type="application/json")
     except _NotFound as exc:
         raise HTTPException(404, exc.what) from None
     except UnreadableRecordError as exc:
