@@ -23,7 +23,6 @@ from ladder.loop import LadderRun, PlayFn, StopRule
 from ladder.paths import ArenaData
 from ladder.queue import MAX_ATTEMPTS, MatchSettings, enqueue, partnership, release
 from ladder.ratings import RatingEnv
-from ladder.records import ATTEMPTS
 from ladder.results import record_report
 from ladder.scheduler import Mode, Pairing, Scheduler
 from ladder.schema import Match, MatchStatus, Partnership, Result
@@ -196,22 +195,12 @@ def test_a_starting_run_takes_back_only_what_it_may(tmp_path: Path) -> None:
 
 
 # ----------------------------------------------------------------------- coordinator lock
-def stale_attempt(data: ArenaData) -> Path:
-    folder = data.matches / ATTEMPTS / "m000001.a1.dead"
-    folder.mkdir(parents=True)
-    return folder
-
-
-def test_several_coordinators_share_a_folder_and_only_one_alone_clears_it(tmp_path: Path) -> None:
+def test_several_coordinators_share_a_folder_an_sqlite_one_wants_it_alone(tmp_path: Path) -> None:
     data = ArenaData(tmp_path, "postgresql+psycopg:///x")
-    first_stale = stale_attempt(data)
     first = CoordinatorLock(data, several=True)
     first.acquire()
-    assert first.alone and not first_stale.exists()  # nobody else: a dead run's folder goes
-    second_stale = stale_attempt(data)
     second = CoordinatorLock(data, several=True)
-    second.acquire()  # beside a live one: allowed, and its folders are left alone
-    assert not second.alone and second_stale.exists()
+    second.acquire()  # beside a live one: allowed
     single = CoordinatorLock(data, several=False)
     with pytest.raises(CoordinatorBusy, match="one coordinator at a time"):
         single.acquire()  # an SQLite store's coordinator wants the folder to itself
@@ -315,7 +304,7 @@ def test_any_interleaving_of_coordinators_counts_each_match_at_most_once(tmp_pat
                     current = session.get_one(Match, match_id)
                     holds = current.status is MatchStatus.RUNNING and current.attempt == attempt
                     report = MatchReport(match_id, attempt, OutcomeStatus.DONE, 0, (1.0, 0.0), 1)
-                    assert record_report(session, RatingEnv(), report, store.data.root) == holds
+                    assert record_report(session, RatingEnv(), report) == holds
                     if holds:
                         assert match_id not in counted
                         counted.add(match_id)
