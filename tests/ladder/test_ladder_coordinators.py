@@ -24,8 +24,8 @@ import pytest
 from sqlalchemy import select as query
 
 from ladder.leases import store_now
-from ladder.schema import Match, MatchStatus
-from tests.database import POSTGRES
+from ladder.schema import Match, MatchFile, MatchStatus
+from tests.database import POSTGRES, database_url
 from tests.ladder.test_ladder_coordinator import SLOW_CLOCK, descendants, stalled_run
 from tests.ladder.test_ladder_interrupt import (
     FAST,
@@ -114,6 +114,35 @@ def test_two_coordinators_at_once_on_one_store_count_every_match_once(tmp_path: 
     done = counted_matches(data)  # nothing running, ratings moved once per counted match
     assert len(done) == counted and all(m.lease_owner is None for m in done)
     assert bot_processes_under(data.resolve()) == []
+
+
+def test_coordinators_on_two_machines_share_only_the_store(tmp_path: Path) -> None:
+    """Two coordinators as on two machines: each its own data folder and version cache, one
+    PostgreSQL store. The second folder has never seen a bot: its workers fetch every version's
+    archive from the store by content hash, and every match's record lands in the store."""
+    data = tmp_path / "arena"
+    add_random_bots(data, ["r1", "r2", "r3"])
+    store_env = {"DEHLA_DATABASE_URL": database_url(data.resolve())}
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    options = (*RUN_OPTIONS["pool"], *FAST, *SHORT_LEASE)
+    first = dehla_run(data, "--matches", "2", "--seed", "1", *options,
+                      extra_env={**store_env, "DEHLA_CACHE": str(tmp_path / "cache-a")})
+    second = dehla_run(other, "--matches", "2", "--seed", "2", *options,
+                       extra_env={**store_env, "DEHLA_CACHE": str(tmp_path / "cache-b")})
+    assert finished(first) + finished(second) == 4
+    assert not (other / "bots").exists()  # nothing of a bot came through the second folder
+    assert sorted(p.name for p in (tmp_path / "cache-b").iterdir())  # the versions it fetched
+    done = counted_matches(data)
+    assert len(done) == 4
+    store = store_at(data)
+    try:
+        with store.reading() as session:
+            owners = set(session.scalars(query(MatchFile.match_id)))
+    finally:
+        store.close()
+    assert owners == {m.id for m in done}  # each counted match's record is in the store
+    assert bot_processes_under(data.resolve()) == [] and bot_processes_under(other.resolve()) == []
 
 
 def test_a_coordinator_killed_on_a_shared_store_leaves_its_matches_to_the_next(tmp_path: Path) -> None:
