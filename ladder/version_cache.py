@@ -123,11 +123,14 @@ class VersionCache:
                 raise VersionTamperedError(f"version {ref.short}: its archive holds other files (content hash "
                                            f"{found[:12]}); not run")
             _read_only(unpacked)
+            unpacked.chmod(0o755)  # moving a folder to another parent writes its `..` entry
             try:
                 os.rename(unpacked, self.folder(ref))
             except OSError:  # another worker filled it first: theirs passed the same checks
                 if self.cached(ref) is None:
                     raise
+            else:
+                self.folder(ref).chmod(0o555)
         finally:
             remove_tree(work)
         return self.folder(ref)
