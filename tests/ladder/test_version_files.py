@@ -362,7 +362,7 @@ NAMES = st.one_of(st.sampled_from(["m000003.jsonl", *(f"m000003.seat{seat}.log" 
                                    "m000004.jsonl", "../m000003.jsonl", "m000003.jsonl/x"]), st.text(max_size=30))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(NAMES, st.sampled_from([0, 10, LOG_CAP, LOG_CAP + 1])), max_size=12))
 def test_what_the_coordinator_keeps_of_any_report_is_expected_names_within_their_caps_once(
         files: list[tuple[str, int]]) -> None:
