@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.bots.archive import ArchiveError, unpack
+from arena.bots.archive import DEFAULT_LIMITS, ArchiveError, ArchiveLimits, unpack
 from arena.console.data import DATA_ENV, env_path
 from arena.engine.errors import ArenaError
 from ladder.folders import FolderError, content_hash, remove_tree
@@ -32,6 +32,9 @@ CACHE_ENV = "DEHLA_CACHE"
 BLOBS_ENV = "DEHLA_BLOBS"
 BLOB_SUFFIX = ".tar.gz"
 HASH = re.compile(r"[0-9a-f]{64}")
+VERSION_LIMITS = ArchiveLimits(upload_bytes=DEFAULT_LIMITS.stream_bytes)
+"""An upload's limits, but for the archive's compressed size: a stored version may hold up to
+``unpacked_bytes`` of files that do not compress (``ladder/folders.py``'s ``MAX_BYTES``)."""
 
 Fetch = Callable[[str], "bytes | None"]
 """A source of archives: the archive of a content hash, or None if it has none."""
@@ -115,7 +118,7 @@ class VersionCache:
         try:
             unpacked = work / "version"
             try:
-                unpack(io.BytesIO(archive), unpacked)
+                unpack(io.BytesIO(archive), unpacked, VERSION_LIMITS)
                 found = content_hash(unpacked)
             except (ArchiveError, FolderError) as exc:
                 raise VersionTamperedError(f"version {ref.short}: its archive is refused ({exc}); not run") from None
@@ -123,11 +126,14 @@ class VersionCache:
                 raise VersionTamperedError(f"version {ref.short}: its archive holds other files (content hash "
                                            f"{found[:12]}); not run")
             _read_only(unpacked)
+            unpacked.chmod(0o755)  # moving a folder to another parent writes its `..` entry
             try:
                 os.rename(unpacked, self.folder(ref))
             except OSError:  # another worker filled it first: theirs passed the same checks
                 if self.cached(ref) is None:
                     raise
+            else:
+                self.folder(ref).chmod(0o555)
         finally:
             remove_tree(work)
         return self.folder(ref)

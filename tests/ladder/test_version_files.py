@@ -17,6 +17,8 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import delete, select, update
 
 from arena.bots.archive import pack_bytes
@@ -354,3 +356,22 @@ def test_a_fake_ladder_counts_without_files_and_keeps_none(tmp_path: Path) -> No
     with store.reading() as session:
         assert session.scalar(select(MatchFile.name)) is None
         assert all(m.record_path is None for m in session.scalars(select(Match)))
+
+
+NAMES = st.one_of(st.sampled_from(["m000003.jsonl", *(f"m000003.seat{seat}.log" for seat in range(6)),
+                                   "m000004.jsonl", "../m000003.jsonl", "m000003.jsonl/x"]), st.text(max_size=30))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(NAMES, st.sampled_from([0, 10, LOG_CAP, LOG_CAP + 1])), max_size=12))
+def test_what_the_coordinator_keeps_of_any_report_is_expected_names_within_their_caps_once(
+        files: list[tuple[str, int]]) -> None:
+    """Of each expected name, the first copy within its cap; nothing else, in a fixed order."""
+    report = tuple(ReportFile(name, b"x" * size) for name, size in files)
+    expected = [record_name(3), *(log_name(3, seat) for seat in range(4))]
+    firsts: dict[str, ReportFile] = {}
+    for file in report:
+        cap = RECORD_CAP if file.name.endswith(".jsonl") else LOG_CAP
+        if file.name in expected and len(file.data) <= cap and file.name not in firsts:
+            firsts[file.name] = file
+    assert accepted(report, 3) == [firsts[name] for name in expected if name in firsts]
