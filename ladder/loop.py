@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.contract.status import OutcomeStatus
-from ladder.executors import ExecutorFactory
+from ladder.executors import ClusterLost, ExecutorFactory, SlotCounting, WorkerLost
 from ladder.interrupts import DeferredInterrupt
 from ladder.jobs import MatchJob, MatchReport, play_match_job
 from ladder.queue import MatchSettings, enqueue, entries, job_for, lease, queued, release, requeue_abandoned
@@ -97,7 +97,8 @@ class LadderRun:
         with DeferredInterrupt() as guard:
             try:
                 while not self._should_stop(stop):
-                    while len(inflight) < self.workers and not self._budget_full(stop, len(inflight)):
+                    slots = self._slots(executor, inflight)
+                    while len(inflight) < slots and not self._budget_full(stop, len(inflight)):
                         with guard.critical():  # a leased match is always in `inflight`
                             job = self._next_job()
                             if job is None:
@@ -170,6 +171,12 @@ class LadderRun:
                 release(session, match_id, attempt)
             self.requeued += 1
             return True
+        except ClusterLost:
+            self._give_back(match_id, attempt)
+            return False
+        except WorkerLost as exc:
+            self._release_lost(match_id, attempt, str(exc))
+            return False
         except Exception as exc:
             with self.store.transaction() as session:
                 status = release(session, match_id, attempt, f"{type(exc).__name__}: {exc}"[:2000])
@@ -184,6 +191,21 @@ class LadderRun:
         if self.on_progress:
             self.on_progress(RunProgress(self.counted, None, self.stable_for, report))
         return False
+
+    def _release_lost(self, match_id: int, attempt: int, error: str) -> None:
+        """A match whose worker died: back to the queue, as one of its ``MAX_ATTEMPTS`` (a bot
+        that kills every worker it runs on ends failed, not replayed for ever)."""
+        with self.store.transaction() as session:
+            status = release(session, match_id, attempt, error)
+        self.failed += status is MatchStatus.FAILED
+        self.requeued += status is MatchStatus.QUEUED
+
+    def _slots(self, executor: Executor, inflight: dict[Future[MatchReport], tuple[int, int]]) -> int:
+        """How many matches to keep in play: a cluster's slots as they are now (waiting for a
+        worker when nothing is in play), else the ``workers`` the run was given."""
+        if isinstance(executor, SlotCounting):
+            return executor.slots(wait=not inflight)
+        return self.workers
 
     def record(self, report: MatchReport) -> bool:
         """Count the report and put its record in place before the count commits (a crash in
