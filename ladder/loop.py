@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.contract.status import OutcomeStatus
-from ladder.executors import ClusterLost, ExecutorFactory, SlotCounting, WorkerLost
+from ladder.executors import ClusterLost, ExecutorFactory, SlotCounting
 from ladder.interrupts import DeferredInterrupt
 from ladder.jobs import MatchJob, MatchReport, play_match_job
 from ladder.queue import MatchSettings, enqueue, entries, job_for, lease, queued, release, requeue_abandoned
@@ -171,11 +171,8 @@ class LadderRun:
                 release(session, match_id, attempt)
             self.requeued += 1
             return True
-        except ClusterLost:
+        except ClusterLost:  # not the match's doing: no attempt spent (a dead worker's ``WorkerLost`` is one)
             self._give_back(match_id, attempt)
-            return False
-        except WorkerLost as exc:
-            self._release_lost(match_id, attempt, str(exc))
             return False
         except Exception as exc:
             with self.store.transaction() as session:
@@ -191,14 +188,6 @@ class LadderRun:
         if self.on_progress:
             self.on_progress(RunProgress(self.counted, None, self.stable_for, report))
         return False
-
-    def _release_lost(self, match_id: int, attempt: int, error: str) -> None:
-        """A match whose worker died: back to the queue, as one of its ``MAX_ATTEMPTS`` (a bot
-        that kills every worker it runs on ends failed, not replayed for ever)."""
-        with self.store.transaction() as session:
-            status = release(session, match_id, attempt, error)
-        self.failed += status is MatchStatus.FAILED
-        self.requeued += status is MatchStatus.QUEUED
 
     def _slots(self, executor: Executor, inflight: dict[Future[MatchReport], tuple[int, int]]) -> int:
         """How many matches to keep in play: a cluster's slots as they are now (waiting for a
