@@ -37,3 +37,24 @@ def where(job: MatchJob) -> MatchReport:
     """A fake match whose void reason says which worker process played it, and with what store."""
     store = f"{os.environ.get('DEHLA_DATA')} {os.environ.get('DEHLA_DATABASE_URL')}"
     return MatchReport(job.match_id, job.attempt, "void", None, (0.0, 0.0), 0, void_reason=f"{os.getpid()} {store}")
+
+
+
+def tell(fifo: Path, text: str) -> None:
+    with fifo.open("w") as out:  # blocks until the test reads
+        out.write(text + "\n")
+
+
+def held_first(job: MatchJob) -> MatchReport:
+    """The first attempt tells the test its Dask key (FIFO ``said``) and waits for ``go`` before
+    it plays; a later attempt tells the test it started, and plays."""
+    from distributed import get_worker  # noqa: PLC0415 - only on a Dask worker
+
+    marks = Path(os.environ[KILL_MARKS])
+    if job.attempt == 1:
+        tell(marks / "said", str(get_worker().get_current_task()))
+        with (marks / "go").open() as go:
+            go.readline()
+    else:
+        tell(marks / "said", f"attempt {job.attempt}")
+    return fake_play(job)
