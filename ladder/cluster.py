@@ -124,7 +124,12 @@ class ClusterExecutor(Executor):
     def slots(self, wait: bool) -> int:
         """The cluster's ``match`` slots; with ``wait``, block until there is at least one."""
         while True:
-            count = total_slots(self.client.scheduler_info(n_workers=-1))
+            try:
+                info = self.client.scheduler_info(n_workers=-1)
+            except (OSError, TimeoutError) as exc:  # Dask's CommClosedError is an OSError
+                raise ClusterError(f"lost the Dask scheduler ({type(exc).__name__}); the matches in play went back "
+                                   "to the queue") from None
+            count = total_slots(info)
             if count or not wait:
                 return count
             time.sleep(SLOT_POLL_SECONDS)

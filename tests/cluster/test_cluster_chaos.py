@@ -33,16 +33,18 @@ CLUSTER = ("--cluster", "local:2")
 
 
 @contextmanager
-def stalled_cluster_run(tmp_path: Path, *goal: str) -> Iterator[tuple[subprocess.Popen[bytes], int, Path]]:
+def stalled_cluster_run(tmp_path: Path, *goal: str, cluster: tuple[str, ...] = CLUSTER,
+                        ) -> Iterator[tuple[subprocess.Popen[bytes], int, Path]]:
     """A ``dehla ladder run --cluster local:2`` with a match certainly in play: (the run, the
-    stalled bot's pid, the data folder)."""
+    stalled bot's pid, the data folder). ``tmp_path/arena`` may hold its bots already."""
     data = tmp_path / "arena"
-    add_random_bots(data, ["r1"])
-    add_staller(data)
+    if not data.exists():
+        add_staller_and_random(data)
     fifo = tmp_path / "stall"
-    os.mkfifo(fifo)
+    if not fifo.exists():
+        os.mkfifo(fifo)
     log = (tmp_path / "run.log").open("wb")
-    run = subprocess.Popen([sys.executable, "-m", "arena", "ladder", "run", *goal, *CLUSTER, "--seed", "3",
+    run = subprocess.Popen([sys.executable, "-m", "arena", "ladder", "run", *goal, *cluster, "--seed", "3",
                             *SLOW_CLOCK, "--data", str(data)], stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                            env={**clean_env(data), "DEHLA_TEST_STALL": str(fifo)}, start_new_session=True)
     reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
@@ -63,6 +65,11 @@ def stalled_cluster_run(tmp_path: Path, *goal: str) -> Iterator[tuple[subprocess
             os.killpg(run.pid, signal.SIGKILL)
         run.wait()
         log.close()
+
+
+def add_staller_and_random(data: Path) -> None:
+    add_random_bots(data, ["r1"])
+    add_staller(data)
 
 
 def parent_of(pid: int) -> int:
