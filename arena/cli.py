@@ -71,6 +71,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "serve": "arena.web.commands:serve_command",
     "author": "ladder.author_commands:author_group",
     "operator": "ladder.operator_commands:operator_group",
+    "worker": "ladder.worker_command:worker_command",
 }
 """Subcommands imported only when they run (or ``--help`` lists them): the referee's pull in
 gRPC, the ladder's SQLAlchemy, which ``dehla rules`` and friends do not need."""

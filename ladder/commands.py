@@ -20,13 +20,15 @@ from rich.table import Table as RichTable
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
+from arena.console.data import DATA_ENV
 from arena.console.errors import fail
 from arena.console.options import MAX_PER_MOVE, FiniteFloatRange, utf8_text
 from arena.console.text import plain, visible
 from arena.engine.errors import ArenaError
+from ladder.cluster import ClusterError, ClusterSpec, cluster_factory
 from ladder.coordinator import CoordinatorBusy, CoordinatorLock, several_coordinators
 from ladder.leases import DEFAULT_LEASE_SECONDS, MAX_LEASE_SECONDS, MIN_LEASE_SECONDS, LeaseTerms
-from ladder.paths import ArenaData
+from ladder.paths import DATABASE_URL_ENV, ArenaData
 from ladder.queue import DEFAULT_DEALS, MatchSettings
 from ladder.ratings import RatingEnv
 from ladder.runners import DEFAULT_RUNNER, RUNNER_ENV, RUNNERS, RunnerUnavailable, check_runner
@@ -126,6 +128,9 @@ def ladder_group() -> None:
 @click.option("--forever", is_flag=True, help="Run until Ctrl-C.")
 @click.option("--workers", type=click.IntRange(min=1, max=256), default=1, show_default=True,
               help="Matches played at once (worker processes).")
+@click.option("--cluster", default=None, metavar="tcp://HOST:PORT | local:N",
+              help="Play the matches on a Dask cluster instead: a running scheduler (its workers started "
+                   "with `dehla worker`), or local:N for N worker processes on this machine.")
 @click.option("--mode", type=click.Choice([m.value for m in Mode]), default="self", show_default=True,
               help="self: each bot partners a copy of itself; mixed: partnerships drawn among all bots.")
 @click.option("--deals", type=click.IntRange(min=1, max=500), default=DEFAULT_DEALS, show_default=True,
@@ -141,14 +146,15 @@ def ladder_group() -> None:
 @runner_option
 @data_option
 @store_errors
-def run_command(count: int | None, until_stable: bool, forever: bool, workers: int, mode: str, deals: int,
-                preset: str, per_move: float, seed: int | None, lease_seconds: float, runner: str,
+def run_command(count: int | None, until_stable: bool, forever: bool, workers: int, cluster: str | None, mode: str,
+                deals: int, preset: str, per_move: float, seed: int | None, lease_seconds: float, runner: str,
                 data: Path | None) -> None:
     """Play rated matches (duplicate format) between the newest version of every bot."""
     from ladder.loop import StopRule  # noqa: PLC0415 - the referee loads only to play
 
     if sum((count is not None, until_stable, forever)) > 1:
         fail("choose one of --matches, --until-stable and --forever")
+    spec = _cluster_spec(cluster, workers)
     from arena.engine.rules import rules_for  # noqa: PLC0415
 
     try:
@@ -172,7 +178,9 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
                                               until_stable=until_stable),
                               MatchSettings(preset=preset, match_format=f"duplicate:{deals}", runner=runner,
                                             per_move=per_move), Mode(mode), workers, seed,
-                              LeaseTerms(lease_seconds))
+                              LeaseTerms(lease_seconds), spec)
+    except ClusterError as exc:
+        fail(str(exc))
     finally:
         lock.release()
     state = "interrupted; " if summary.interrupted else ""
@@ -184,8 +192,28 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
         sys.exit(INTERRUPTED_EXIT)  # stopped before its goal: the shell's Ctrl-C convention
 
 
+def _cluster_spec(cluster: str | None, workers: int) -> ClusterSpec | None:
+    """``--cluster``'s value checked before anything starts; with ``--workers`` it is one or the other."""
+    if cluster is None:
+        return None
+    context = click.get_current_context()
+    if context.get_parameter_source("workers") is not click.core.ParameterSource.DEFAULT:
+        fail(f"--workers {workers} and --cluster: choose one (--workers: a local process pool; --cluster: the "
+             "cluster's workers, one match per slot)")
+    try:
+        return ClusterSpec.parse(cluster)
+    except ClusterError as exc:
+        fail(str(exc))
+
+
+def worker_environment(data: ArenaData) -> dict[str, str]:
+    """What a local cluster's workers need to find this run's store, whatever option or variable
+    named it (the job names no path of the coordinator's, nor any secret)."""
+    return {DATA_ENV: str(data.root), DATABASE_URL_ENV: data.database_url}
+
+
 def _run_ladder(store: Store, stop: StopRule, settings: MatchSettings, mode: Mode, workers: int,
-                seed: int | None, terms: LeaseTerms) -> RunSummary:
+                seed: int | None, terms: LeaseTerms, cluster: ClusterSpec | None = None) -> RunSummary:
     """The run itself, with a progress bar on stderr (the caller holds the coordinator lock)."""
     from ladder.executors import pool_factory  # noqa: PLC0415 - the referee loads only to play
     from ladder.loop import LadderRun, RunProgress  # noqa: PLC0415
@@ -203,8 +231,9 @@ def _run_ladder(store: Store, stop: StopRule, settings: MatchSettings, mode: Mod
             note = "" if last is None else f" (last: m{last.match_id} {last.status})"
             progress.update(task, completed=update.counted, description=visible(f"ladder{note}"))
 
+        factory = pool_factory(workers) if cluster is None else cluster_factory(cluster, worker_environment(store.data))
         run = LadderRun(store, env, Scheduler(env, mode, random.Random(rng.getrandbits(64))), settings,
-                        pool_factory(workers), workers=workers, rng=rng, on_progress=advance, terms=terms)
+                        factory, workers=workers, rng=rng, on_progress=advance, terms=terms)
         return run.run(stop)
 
 

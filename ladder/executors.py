@@ -1,7 +1,10 @@
 """Executors for match jobs: a local process pool by default, an inline one for tests and benches.
 
-Any ``concurrent.futures.Executor`` works (a later issue adds a Dask cluster's): the ladder only
-calls ``submit(play, job)`` with a top-level function and plain data, and ``shutdown``.
+Any ``concurrent.futures.Executor`` works (``ladder/cluster.py`` wraps a Dask cluster's): the
+ladder only calls ``submit(play, job)`` with a top-level function and plain data, and
+``shutdown``. An executor whose size changes while it runs (a cluster's workers come and go)
+says how many matches it can play at once now (``SlotCounting``); one that can lose a match
+says how (``WorkerLost``, ``ClusterLost``), so the loop needs no import of its library.
 """
 
 from __future__ import annotations
@@ -12,12 +15,28 @@ import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from typing import ParamSpec, TypeVar
+from typing import ParamSpec, Protocol, TypeVar, runtime_checkable
 
 from ladder.lifetime import die_with_parent
 
 P = ParamSpec("P")
 T = TypeVar("T")
+
+
+class WorkerLost(Exception):  # noqa: N818 - reads as what happened
+    """The worker playing a match died (killed, its machine lost): the match goes back to the
+    queue, and this counts as one of its attempts (the bot may be what killed it)."""
+
+
+class ClusterLost(Exception):  # noqa: N818 - reads as what happened
+    """A match cancelled by the cluster or by our connection to it: back to the queue, not
+    counted against the match."""
+
+
+@runtime_checkable
+class SlotCounting(Protocol):
+    def slots(self, wait: bool) -> int:
+        """Matches this executor can play at once now; with ``wait``, block until at least one."""
 
 
 class InlineExecutor(Executor):
@@ -84,4 +103,5 @@ def inline_factory() -> Executor:
     return InlineExecutor()
 
 
-__all__ = ["ExecutorFactory", "InlineExecutor", "MatchPool", "inline_factory", "pool_factory", "process_pool"]
+__all__ = ["ClusterLost", "ExecutorFactory", "InlineExecutor", "MatchPool", "SlotCounting", "WorkerLost",
+           "inline_factory", "pool_factory", "process_pool"]

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from arena.contract.status import OutcomeStatus
 from ladder.archives import ArchiveUnavailableError, session_source
-from ladder.executors import ExecutorFactory
+from ladder.executors import ClusterLost, ExecutorFactory, SlotCounting
 from ladder.interrupts import DeferredInterrupt
 from ladder.jobs import MatchJob, MatchReport, play_match_job
 from ladder.leases import Held, LeaseTerms, renew, sweep, take, take_match
@@ -110,7 +110,8 @@ class LadderRun:
                 while not self._should_stop(stop):
                     with guard.critical():  # renewed and forgotten together
                         self._tend_leases(inflight)
-                    while len(inflight) < self.workers and not self._budget_full(stop, len(inflight)):
+                    slots = self._slots(executor, inflight)
+                    while len(inflight) < slots and not self._budget_full(stop, len(inflight)):
                         with guard.critical():  # a leased match is always in `inflight`
                             job = self._next_job()
                             if job is None:
@@ -236,6 +237,9 @@ class LadderRun:
                 release(session, match_id, attempt)
             self.requeued += 1
             return True
+        except ClusterLost:  # not the match's doing: no attempt spent (a dead worker's ``WorkerLost`` is one)
+            self._give_back(match_id, attempt)
+            return False
         except Exception as exc:
             with self.store.transaction() as session:
                 status = release(session, match_id, attempt, f"{type(exc).__name__}: {exc}"[:2000])
@@ -250,6 +254,13 @@ class LadderRun:
         if self.on_progress:
             self.on_progress(RunProgress(self.counted, None, self.stable_for, report))
         return False
+
+    def _slots(self, executor: Executor, inflight: dict[Future[MatchReport], Held]) -> int:
+        """How many matches to keep in play: a cluster's slots as they are now (waiting for a
+        worker when nothing is in play), else the ``workers`` the run was given."""
+        if isinstance(executor, SlotCounting):
+            return executor.slots(wait=not inflight)
+        return self.workers
 
     def record(self, report: MatchReport) -> bool:
         """Count the report, with its files, in one transaction (``ladder/results.py``)."""

@@ -1,0 +1,143 @@
+"""Chaos on a real cluster: ``dehla ladder run --cluster local:2`` as users run it, with real bots.
+
+A bot (``staller``, from the coordinator tests) tells the test through a FIFO when its first
+copy plays a card, then never answers: from then on a match is certainly in play on a Dask
+worker process, its bots alive. Then a worker, or the coordinator itself, is SIGKILLed.
+After each: no bot or Dask process left behind, and the store invariants of a Ctrl-C
+(``check_store_is_consistent``): nothing running, rating changes for exactly the done
+matches, counters equal to the history; the lost match played again and counted once.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ladder.schema import Match, MatchStatus
+from tests.ladder.test_ladder_coordinator import SLOW_CLOCK, add_staller, descendants
+from tests.ladder.test_ladder_interrupt import (
+    add_random_bots,
+    bot_processes_under,
+    check_store_is_consistent,
+    clean_env,
+)
+
+CLUSTER = ("--cluster", "local:2")
+
+
+@contextmanager
+def stalled_cluster_run(tmp_path: Path, *goal: str, cluster: tuple[str, ...] = CLUSTER,
+                        ) -> Iterator[tuple[subprocess.Popen[bytes], int, Path]]:
+    """A ``dehla ladder run --cluster local:2`` with a match certainly in play: (the run, the
+    stalled bot's pid, the data folder). ``tmp_path/arena`` may hold its bots already."""
+    data = tmp_path / "arena"
+    if not data.exists():
+        add_staller_and_random(data)
+    fifo = tmp_path / "stall"
+    if not fifo.exists():
+        os.mkfifo(fifo)
+    log = (tmp_path / "run.log").open("wb")
+    run = subprocess.Popen([sys.executable, "-m", "arena", "ladder", "run", *goal, *cluster, "--seed", "3",
+                            *SLOW_CLOCK, "--data", str(data)], stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                           env={**clean_env(data), "DEHLA_TEST_STALL": str(fifo)}, start_new_session=True)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    run_fd = os.pidfd_open(run.pid)
+    try:
+        text = b""
+        deadline = time.monotonic() + 120
+        while not text.endswith(b"\n"):
+            ready, _, _ = select.select([reader, run_fd], [], [], max(0.0, deadline - time.monotonic()))
+            assert ready, "no match reached the staller's first card in time"
+            assert reader in ready, f"the run ended first: {(tmp_path / 'run.log').read_text()[-2000:]}"
+            text += os.read(reader, 64)
+        yield run, int(text), data
+    finally:
+        os.close(reader)
+        os.close(run_fd)
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+        run.wait()
+        log.close()
+
+
+def add_staller_and_random(data: Path) -> None:
+    add_random_bots(data, ["r1"])
+    add_staller(data)
+
+
+def parent_of(pid: int) -> int:
+    stat = (Path("/proc") / str(pid) / "stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def wait_all_exit(pids: list[int], timeout: float) -> list[int]:
+    """Wait (on pidfds, no polling) until every one of ``pids`` has exited; those still alive."""
+    fds = {}
+    for pid in pids:
+        try:
+            fds[pid] = os.pidfd_open(pid)
+        except ProcessLookupError:  # already gone
+            continue
+    deadline = time.monotonic() + timeout
+    try:
+        while fds and time.monotonic() < deadline:
+            ready, _, _ = select.select(list(fds.values()), [], [], deadline - time.monotonic())
+            for pid in [pid for pid, fd in fds.items() if fd in ready]:
+                os.close(fds.pop(pid))
+        return list(fds)
+    finally:
+        for fd in fds.values():
+            os.close(fd)
+
+
+def replayed_once(data: Path) -> list[Match]:
+    """The store invariants, and the match in play when the kill came counted at its second attempt."""
+    matches = check_store_is_consistent(data)
+    done = [m for m in matches if m.status == MatchStatus.DONE.value]
+    assert any(m.attempt == 2 for m in done), [(m.id, m.status, m.attempt) for m in matches]
+    assert bot_processes_under(data.resolve()) == []
+    return done
+
+
+def test_a_worker_killed_mid_match_takes_its_bots_and_the_run_replays_the_match(tmp_path: Path) -> None:
+    with stalled_cluster_run(tmp_path, "--matches", "3") as (run, staller, data):
+        worker = parent_of(staller)  # the bot runs below the Dask worker process playing the match
+        assert worker in descendants(run.pid) and worker != run.pid
+        assert b"multiprocessing" in (Path("/proc") / str(worker) / "cmdline").read_bytes()
+        os.kill(worker, signal.SIGKILL)
+        assert wait_all_exit([staller], 30) == [], "the stalled bot outlived its worker"
+        code = run.wait(timeout=240)
+        log = (tmp_path / "run.log").read_text()
+        assert code == 0, log[-3000:]
+        rest = descendants(run.pid)
+    assert rest == {}
+    assert "3 matches counted (0 void), 1 back in the queue, 0 failed" in log, log[-3000:]
+    assert "Traceback" not in log, log[-3000:]
+    done = replayed_once(data)
+    assert len(done) == 3
+
+
+def test_a_killed_coordinator_takes_its_cluster_along_and_the_next_run_replays_the_match(tmp_path: Path) -> None:
+    with stalled_cluster_run(tmp_path, "--matches", "50") as (run, staller, data):
+        tree = descendants(run.pid)
+        assert staller in tree, tree
+        workers = [pid for pid, line in tree.items() if "multiprocessing" in line and "resource_tracker" not in line]
+        assert len(workers) == 2, tree
+        run.send_signal(signal.SIGKILL)  # the coordinator only: the scheduler, nannies and client die with it
+        run.wait(timeout=30)
+        alive = wait_all_exit(list(tree), 30)
+        assert alive == [], {pid: tree[pid] for pid in alive}
+    again = subprocess.run([sys.executable, "-m", "arena", "ladder", "run", "--matches", "2", *CLUSTER,
+                            *SLOW_CLOCK, "--data", str(data)], capture_output=True, text=True, timeout=240,
+                           check=False, env={**clean_env(data), "DEHLA_TEST_STALL": str(tmp_path / "stall")})
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "Traceback" not in again.stderr, again.stderr[-3000:]
+    replayed_once(data)
+    assert list((data / "matches" / ".attempts").iterdir()) == []
