@@ -140,4 +140,4 @@ def test_a_killed_coordinator_takes_its_cluster_along_and_the_next_run_replays_t
     assert again.returncode == 0, again.stderr[-3000:]
     assert "Traceback" not in again.stderr, again.stderr[-3000:]
     replayed_once(data)
-    assert list((data / "matches" / ".attempts").iterdir()) == []
+    assert not (data / "matches").exists()  # nothing of a match under the data folder: its files are in the store
