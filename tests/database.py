@@ -18,13 +18,17 @@ import hashlib
 import os
 from pathlib import Path
 
-from sqlalchemy import URL, ColumnElement, MetaData, Table, create_engine, make_url, select, text
+from sqlalchemy import URL, ColumnElement, Connection, MetaData, Table, create_engine, make_url, select, text
+from sqlalchemy.pool import NullPool
 
 from ladder.paths import DATABASE_URL_ENV
 from ladder.store import make_engine, upgrade
 
 TEST_DATABASE_ENV = "DEHLA_TEST_DATABASE"
 TEST_PG_URL_ENV = "DEHLA_TEST_PG_URL"
+THROWAWAY_ENV = "DEHLA_TEST_PG_THROWAWAY"
+"""Set (to 1) when the whole server is deleted after the session (``pg_virtualenv``, as in
+``.ci/run``): the session then leaves its databases to that instead of dropping each one."""
 POSTGRES = os.environ.get(TEST_DATABASE_ENV, "sqlite") == "postgresql"
 PREFIX = "dehla_test_"
 MIGRATED = f"{PREFIX}migrated_{os.getpid()}"
@@ -32,6 +36,7 @@ MIGRATED = f"{PREFIX}migrated_{os.getpid()}"
 sessions on one server apart)."""
 
 _created: set[str] = set()
+_connection: Connection | None = None
 
 
 def server_url() -> URL:
@@ -44,13 +49,15 @@ def database_name(root: Path) -> str:
 
 
 def _admin(sql: str) -> None:
-    """One statement outside a transaction (CREATE/DROP DATABASE cannot run inside one)."""
-    engine = create_engine(server_url().set(database="postgres"), isolation_level="AUTOCOMMIT")
-    try:
-        with engine.connect() as connection:
-            connection.execute(text(sql))
-    finally:
-        engine.dispose()
+    """One statement outside a transaction (CREATE/DROP DATABASE cannot run inside one), on the
+    session's one connection to the server's ``postgres`` database (a new one each time cost
+    more than the statement)."""
+    global _connection
+    if _connection is None:
+        engine = create_engine(server_url().set(database="postgres"), isolation_level="AUTOCOMMIT",
+                               poolclass=NullPool)
+        _connection = engine.connect()
+    _connection.execute(text(sql))
 
 
 def _url(name: str) -> str:
@@ -122,10 +129,17 @@ def snapshot(root: Path) -> None:
 
 
 def drop_created() -> None:
-    """Drop every database this test session created (the end of the session)."""
-    for name in sorted(_created):
-        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    """Drop every database this test session created (the end of the session), unless the
+    server itself goes next (``$DEHLA_TEST_PG_THROWAWAY``); close the session's connection."""
+    global _connection
+    if not os.environ.get(THROWAWAY_ENV):
+        for name in sorted(_created):
+            _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     _created.clear()
+    if _connection is not None:
+        _connection.close()
+        _connection.engine.dispose()
+        _connection = None
 
 
 def database_env(root: Path, env: dict[str, str] | None = None) -> dict[str, str]:
