@@ -4,12 +4,13 @@
 # its `postgres` (psycopg 3) and `cluster` (Dask distributed) extras in /opt/dehla.
 #   docker compose -f docker/compose.yaml build        (the context is the repository's root)
 # BASE picks another Debian bookworm image (a local mirror's, or one made with mmdebstrap);
-# pip reads PIP_INDEX_URL / PIP_FIND_LINKS from build arguments for a machine without PyPI.
+# pip reads PIP_INDEX_URL, PIP_FIND_LINKS and PIP_CERT (a proxy's CA bundle) from build arguments.
 ARG BASE=docker.io/library/debian:bookworm-slim
 FROM ${BASE}
 ARG PIP_INDEX_URL
 ARG PIP_EXTRA_INDEX_URL
 ARG PIP_FIND_LINKS
+ARG PIP_CERT
 RUN apt-get update \
     && apt-get install -y --no-install-recommends python3 python3-venv bubblewrap util-linux ca-certificates \
     && rm -rf /var/lib/apt/lists/*
