@@ -150,3 +150,18 @@ def test_the_example_store_url_names_the_postgres_service_and_its_database() -> 
     assert url.drivername == "postgresql+psycopg"
     assert (url.host, url.username, url.database) == ("postgres", postgres["POSTGRES_USER"], postgres["POSTGRES_DB"])
     assert url.password == postgres["POSTGRES_PASSWORD"]
+
+
+SANDBOX_CAPS = {"SYS_ADMIN", "SETUID", "SETGID", "SYS_PTRACE"}
+CGROUPS = "/sys/fs/cgroup:/sys/fs/cgroup:rw"
+
+
+def test_the_services_that_run_bots_get_what_the_sandbox_needs_and_no_other_does() -> None:
+    """A service's own ``volumes:`` replaces the merged anchor's list: the cgroup mount must be
+    repeated there, or the limits fall back to rlimits (what docs/deploy.md found without it)."""
+    for name, spec in services().items():
+        runs_bots = name in {"worker", "web"}
+        assert (set(spec.get("cap_add") or []) >= SANDBOX_CAPS) is runs_bots, name
+        assert ("systempaths=unconfined" in (spec.get("security_opt") or [])) is runs_bots, name
+        assert (CGROUPS in (spec.get("volumes") or [])) is runs_bots, name
+        assert not spec.get("privileged"), name
