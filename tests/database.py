@@ -26,9 +26,6 @@ from ladder.store import make_engine, upgrade
 
 TEST_DATABASE_ENV = "DEHLA_TEST_DATABASE"
 TEST_PG_URL_ENV = "DEHLA_TEST_PG_URL"
-THROWAWAY_ENV = "DEHLA_TEST_PG_THROWAWAY"
-"""Set (to 1) when the whole server is deleted after the session (``pg_virtualenv``, as in
-``.ci/run``): the session then leaves its databases to that instead of dropping each one."""
 POSTGRES = os.environ.get(TEST_DATABASE_ENV, "sqlite") == "postgresql"
 PREFIX = "dehla_test_"
 MIGRATED = f"{PREFIX}migrated_{os.getpid()}"
@@ -129,12 +126,11 @@ def snapshot(root: Path) -> None:
 
 
 def drop_created() -> None:
-    """Drop every database this test session created (the end of the session), unless the
-    server itself goes next (``$DEHLA_TEST_PG_THROWAWAY``); close the session's connection."""
+    """Drop every database this test session created (the end of the session: leaving them to
+    ``pg_virtualenv``'s removal of the cluster was tried and cost as much); close the connection."""
     global _connection
-    if not os.environ.get(THROWAWAY_ENV):
-        for name in sorted(_created):
-            _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    for name in sorted(_created):
+        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     _created.clear()
     if _connection is not None:
         _connection.close()
