@@ -74,18 +74,24 @@ def filled_store(store: Path | None, versions: int, matches: int) -> tuple[Arena
     return ArenaData.locate(root), counts
 
 
+def get_ms(client: TestClient, path: str) -> float:
+    """One request's server time in ms (anything but 200 ends the bench)."""
+    started = time.perf_counter()
+    response = client.get(path)
+    elapsed = (time.perf_counter() - started) * 1000
+    if response.status_code != 200:
+        raise SystemExit(f"bench: GET {path}: {response.status_code}")
+    return elapsed
+
+
+def quantiles(times: list[float]) -> dict[str, float]:
+    times = sorted(times)
+    return {"p50_ms": round(statistics.median(times), 2), "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2)}
+
+
 def timed(client: TestClient, paths: Callable[[random.Random], str], requests: int) -> dict[str, float]:
     rng = random.Random(7)
-    times = []
-    for _ in range(requests):
-        path = paths(rng)
-        started = time.perf_counter()
-        response = client.get(path)
-        times.append((time.perf_counter() - started) * 1000)
-        if response.status_code != 200:
-            raise SystemExit(f"bench/web.py: GET {path}: {response.status_code}")
-    times.sort()
-    return {"p50_ms": round(statistics.median(times), 2), "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2)}
+    return quantiles([get_ms(client, paths(rng)) for _ in range(requests)])
 
 
 def cold_replay(app: FastAPI, rng: random.Random) -> str:
@@ -102,19 +108,12 @@ def route_missing(client: TestClient, path: str) -> bool:
     return response.status_code == 404 and "no page at" in response.text
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--store", type=Path, default=None, help="A data folder to fill, or to reuse if filled.")
-    parser.add_argument("--requests", type=int, default=60)
-    parser.add_argument("--versions", type=int, default=1000)
-    parser.add_argument("--matches", type=int, default=100_000)
-    args = parser.parse_args()
-    data, generated = filled_store(args.store, args.versions, args.matches)
-    app = create_app(data)
-    client = TestClient(app)
-    bots = [row["bot"] for row in client.get("/api/leaderboard").json()]
-    match_count = args.matches
-    pages: dict[str, tuple[str, Callable[[random.Random], str]]] = {  # route, then the paths to time
+Pages = dict[str, tuple[str, Callable[[random.Random], str]]]
+"""Each page timed: its route (to tell whether this build has it), then the paths to request."""
+
+
+def pages(app: FastAPI, bots: list[str], match_count: int) -> Pages:
+    return {
         "baseline_static": ("/static", lambda rng: "/static/app.css"),
         "leaderboard": ("/", lambda rng: "/"),
         "leaderboard_api": ("/api/leaderboard", lambda rng: "/api/leaderboard"),
@@ -128,14 +127,35 @@ def main() -> None:
                         lambda rng: f"/api/matches/{rng.randint(1, match_count)}/hands/1/replay?seat=all"),
         "replay_data_cold": ("/api/matches/{match_id}/hands/{hand}/replay", lambda rng: cold_replay(app, rng)),
     }
-    timed_pages: dict[str, Callable[[random.Random], str]] = {}
+
+
+def available_pages(client: TestClient, timed: Pages) -> tuple[dict[str, Callable[[random.Random], str]],
+                                                                dict[str, str]]:
+    """The pages this build has (each requested once: the warm-up, first-request imports and
+    template compilation), and those it lacks with the reason."""
+    present: dict[str, Callable[[random.Random], str]] = {}
     skipped: dict[str, str] = {}
-    for name, (route, paths) in pages.items():  # warm: first-request imports and template compilation
+    for name, (route, paths) in timed.items():
         if route_missing(client, paths(random.Random(0))):
             skipped[name] = f"no route {route} in this build"
             print(f"{name:24} skipped: {skipped[name]}")
         else:
-            timed_pages[name] = paths
+            present[name] = paths
+    return present, skipped
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--store", type=Path, default=None, help="A data folder to fill, or to reuse if filled.")
+    parser.add_argument("--requests", type=int, default=60)
+    parser.add_argument("--versions", type=int, default=1000)
+    parser.add_argument("--matches", type=int, default=100_000)
+    args = parser.parse_args()
+    data, generated = filled_store(args.store, args.versions, args.matches)
+    app = create_app(data)
+    client = TestClient(app)
+    bots = [row["bot"] for row in client.get("/api/leaderboard").json()]
+    timed_pages, skipped = available_pages(client, pages(app, bots, args.matches))
     settle_garbage_collector()  # as dehla serve does once it has started
     results = {name: timed(client, paths, args.requests) for name, paths in timed_pages.items()}
     for name, figures in results.items():

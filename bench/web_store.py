@@ -9,7 +9,10 @@ only read the numbers). Every match points at one of a few real match records co
 the data folder (``--records``), so match pages and replays have real hands to read.
 
 The rows are inserted with SQLAlchemy Core in large batches through the store's own schema
-(opened with ``Store.open``, so the migrations ran first).
+(opened with ``Store.open``, so the migrations ran first). On PostgreSQL the id sequences are
+then moved past the rows (they were inserted with their ids, so a ladder run on the store
+would otherwise collide with them) and the tables analysed, as autovacuum would have done by
+the time a ladder had written that much.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import insert
+from sqlalchemy import Engine, insert, text
 
 from ladder.paths import ArenaData
 from ladder.schema import Bot, BotVersion, FaultRow, Match, Partnership, PresetCounts, RatingChange, Result
@@ -163,10 +166,22 @@ def generate(data: ArenaData, versions: int, matches: int, seed: int, records: S
                             (FaultRow, fault_rows), (PresetCounts, preset_rows)):
             for batch in batched(rows):
                 session.execute(insert(model.__table__), batch)  # type: ignore[attr-defined]
+    if store.engine.dialect.name == "postgresql":
+        settle_postgres(store.engine, [model.__tablename__ for model in (Bot, BotVersion, Partnership, Match)])
     store.close()
     return {"bots": len(bots), "versions": len(version_rows), "partnerships": len(partnership_rows),
             "matches": len(match_rows), "rating_changes": len(change_rows), "faults": len(fault_rows),
             "generate_s": round(time.perf_counter() - started, 1)}
+
+
+def settle_postgres(engine: Engine, tables_with_ids: Sequence[str]) -> None:
+    """Each table's id sequence past its largest id, then ``ANALYZE`` (outside a transaction)."""
+    with engine.begin() as connection:
+        for table in tables_with_ids:
+            connection.execute(text(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                                    f"(SELECT coalesce(max(id), 1) FROM {table}))"))
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        connection.execute(text("ANALYZE"))
 
 
 def _change(match_id: int, version_id: int | None, partnership_id: int | None, mu0: float, sigma0: float,

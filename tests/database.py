@@ -6,6 +6,10 @@ The server is ``$DEHLA_TEST_PG_URL`` (a SQLAlchemy URL of any database on it, e.
 (what ``pg_virtualenv`` exports). Every data folder gets a database of its own, named after the
 folder, so a test's stores are as separate as its folders are; the ``dehla`` subprocesses a test
 starts reach the same one through ``$DEHLA_DATABASE_URL`` (``database_env``).
+
+Each such database is a copy of one migrated once per test session (``CREATE DATABASE ...
+TEMPLATE``, a file copy on the server): running the migrations into every test's database cost
+most of the PostgreSQL pass. A test of the migrations themselves asks for ``empty_database_url``.
 """
 
 from __future__ import annotations
@@ -14,16 +18,22 @@ import hashlib
 import os
 from pathlib import Path
 
-from sqlalchemy import URL, ColumnElement, MetaData, Table, create_engine, make_url, select, text
+from sqlalchemy import URL, ColumnElement, Connection, MetaData, Table, create_engine, make_url, select, text
+from sqlalchemy.pool import NullPool
 
 from ladder.paths import DATABASE_URL_ENV
+from ladder.store import make_engine, upgrade
 
 TEST_DATABASE_ENV = "DEHLA_TEST_DATABASE"
 TEST_PG_URL_ENV = "DEHLA_TEST_PG_URL"
 POSTGRES = os.environ.get(TEST_DATABASE_ENV, "sqlite") == "postgresql"
 PREFIX = "dehla_test_"
+MIGRATED = f"{PREFIX}migrated_{os.getpid()}"
+"""The session's migrated store that every test database is copied from (the pid keeps two test
+sessions on one server apart)."""
 
 _created: set[str] = set()
+_connection: Connection | None = None
 
 
 def server_url() -> URL:
@@ -36,25 +46,59 @@ def database_name(root: Path) -> str:
 
 
 def _admin(sql: str) -> None:
-    """One statement outside a transaction (CREATE/DROP DATABASE cannot run inside one)."""
-    engine = create_engine(server_url().set(database="postgres"), isolation_level="AUTOCOMMIT")
-    try:
-        with engine.connect() as connection:
-            connection.execute(text(sql))
-    finally:
-        engine.dispose()
+    """One statement outside a transaction (CREATE/DROP DATABASE cannot run inside one), on the
+    session's one connection to the server's ``postgres`` database (a new one each time cost
+    more than the statement)."""
+    global _connection
+    if _connection is None:
+        engine = create_engine(server_url().set(database="postgres"), isolation_level="AUTOCOMMIT",
+                               poolclass=NullPool)
+        _connection = engine.connect()
+    _connection.execute(text(sql))
+
+
+def _url(name: str) -> str:
+    return server_url().set(database=name).render_as_string(hide_password=False)
+
+
+def _migrated() -> str:
+    """The session's migrated store, made on first need: an empty database brought to HEAD by the
+    store's own ``upgrade``; nothing stays connected, so it can be copied."""
+    if MIGRATED not in _created:
+        _admin(f'DROP DATABASE IF EXISTS "{MIGRATED}" WITH (FORCE)')
+        _admin(f'CREATE DATABASE "{MIGRATED}"')
+        _created.add(MIGRATED)
+        engine = make_engine(_url(MIGRATED))
+        try:
+            upgrade(engine)
+        finally:
+            engine.dispose()
+    return MIGRATED
 
 
 def database_url(root: Path) -> str:
-    """The store URL of the data folder ``root`` (created empty on first use on PostgreSQL)."""
+    """The store URL of the data folder ``root``; on PostgreSQL, on first use, a copy of the
+    session's migrated store (as ``Store.open`` would have left a fresh database)."""
     if not POSTGRES:
         return f"sqlite:///{root / 'ladder.db'}"
     name = database_name(root)
     if name not in _created:
         _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        _admin(f'CREATE DATABASE "{name}"')
+        _admin(f'CREATE DATABASE "{name}" TEMPLATE "{_migrated()}"')
         _created.add(name)
-    return server_url().set(database=name).render_as_string(hide_password=False)
+    return _url(name)
+
+
+def empty_database_url(root: Path) -> str:
+    """The store URL of ``root`` with nothing in it yet on PostgreSQL (for a test of the migrations
+    run by ``Store.open``); on SQLite no file yet, as always."""
+    if not POSTGRES:
+        return database_url(root)
+    name = database_name(root)
+    _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    _admin(f'CREATE DATABASE "{name}"')
+    _created.add(name)
+    return _url(name)
 
 
 def copy_database(source: Path, root: Path) -> str:
@@ -65,7 +109,7 @@ def copy_database(source: Path, root: Path) -> str:
     _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     _admin(f'CREATE DATABASE "{name}" TEMPLATE "{snapshot_name(source)}"')
     _created.add(name)
-    return server_url().set(database=name).render_as_string(hide_password=False)
+    return _url(name)
 
 
 def snapshot_name(root: Path) -> str:
@@ -82,10 +126,16 @@ def snapshot(root: Path) -> None:
 
 
 def drop_created() -> None:
-    """Drop every database this test session created (the end of the session)."""
+    """Drop every database this test session created (the end of the session: leaving them to
+    ``pg_virtualenv``'s removal of the cluster was tried and cost as much); close the connection."""
+    global _connection
     for name in sorted(_created):
         _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     _created.clear()
+    if _connection is not None:
+        _connection.close()
+        _connection.engine.dispose()
+        _connection = None
 
 
 def database_env(root: Path, env: dict[str, str] | None = None) -> dict[str, str]:

@@ -19,7 +19,7 @@ from ladder.paths import ArenaData
 from ladder.queue import MatchSettings
 from ladder.ratings import RatingEnv, TeamResult
 from ladder.scheduler import Mode, Scheduler
-from ladder.schema import BotVersion, FaultRow, Match, MatchStatus, PresetCounts, RatingChange
+from ladder.schema import Bot, BotVersion, FaultRow, Match, MatchStatus, PresetCounts, RatingChange
 from ladder.store import Store, alembic_config
 from tests.database import database_url
 from tests.ladder_helpers import add_bots, fake_play, forfeit_play, open_store, void_play
@@ -120,3 +120,19 @@ def test_the_benchmark_store_generator_writes_the_counts_the_ladder_would(tmp_pa
     with store.reading() as session:
         kept = _kept(session)
         assert kept == _summed(session) and len(kept) == 30
+
+
+def test_a_generated_store_takes_new_rows_after_its_own(tmp_path: Path) -> None:
+    """The generator inserts rows with their ids; on PostgreSQL that leaves the id sequences at 1
+    unless it moves them (``settle_postgres``), and the ladder's next match would collide."""
+    from bench.web_store import generate  # noqa: PLC0415 - the benchmark's generator, not a ladder module
+
+    data = ArenaData(tmp_path, database_url(tmp_path))
+    generate(data, versions=6, matches=20, seed=3, records=[])
+    store = Store.open(data)
+    with store.transaction() as session:
+        bot = Bot(name="newcomer", author="t")
+        session.add(bot)
+        session.flush()
+        assert bot.id == session.execute(select(func.max(Bot.id))).scalar_one()
+    store.close()

@@ -8,23 +8,31 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import func, inspect, select
+from sqlalchemy import create_engine, func, inspect, select
 
 from ladder.folders import FolderError, content_hash
 from ladder.jobs import MatchReport, SeatFault
+from ladder.paths import ArenaData
 from ladder.queue import MatchSettings, enqueue, lease, release, requeue_abandoned
 from ladder.ratings import RatingEnv
 from ladder.results import record_report
 from ladder.scheduler import Pairing
 from ladder.schema import Base, BotVersion, Match, Partnership, RatingChange, Result
-from ladder.store import HEAD, alembic_config
+from ladder.store import HEAD, Store, alembic_config, sqlite_file
 from ladder.submit import submit
+from tests.database import empty_database_url
 from tests.ladder_helpers import add_bots, bot_folder, no_validation, open_store
 
 
 def test_migrations_create_the_model_schema(tmp_path: Path) -> None:
-    """On SQLite and on PostgreSQL: 0001-HEAD give exactly the tables, columns and types of the model."""
-    store = open_store(tmp_path)
+    """On SQLite and on PostgreSQL: 0001-HEAD give exactly the tables, columns and types of the model
+    (an empty database: other tests' stores on PostgreSQL are copies of one migrated once)."""
+    url = empty_database_url(tmp_path)
+    if sqlite_file(url) is None:
+        plain = create_engine(url)
+        assert inspect(plain).get_table_names() == []  # the migrations below make every table
+        plain.dispose()
+    store = Store.open(ArenaData(tmp_path, url))
     open_store(tmp_path).close()  # opening again upgrades nothing
     with store.engine.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
