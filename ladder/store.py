@@ -105,6 +105,8 @@ def make_engine(url: str) -> Engine:
     engine = create_engine(url, future=True)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
+    elif engine.dialect.name == "postgresql":
+        event.listen(engine, "connect", _refuse_non_utf8, insert=True)  # before SQLAlchemy's own first look
     return engine
 
 
@@ -114,6 +116,28 @@ def alembic_config() -> Config:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     return config
+
+
+class NotUtf8Error(StoreError):
+    """A PostgreSQL database made in another encoding than UTF8."""
+
+
+def _refuse_non_utf8(dbapi_connection: Any, _record: Any) -> None:
+    """A PostgreSQL database made in another encoding (``SQL_ASCII``: psycopg then hands back bytes
+    for text, and SQLAlchemy's first look at the server fails with a traceback) is refused on
+    connecting, before anything reads it."""
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("SHOW server_encoding")
+        row = cursor.fetchone()
+    finally:
+        cursor.close()
+    encoding = row[0] if row else None
+    if isinstance(encoding, bytes):
+        encoding = encoding.decode("ascii", "replace")
+    if encoding != "UTF8":
+        raise NotUtf8Error(f"the database's encoding is {encoding}, not UTF8; create it with "
+                           "`createdb -E UTF8 -T template0 ...`")
 
 
 def upgrade(engine: Engine) -> None:
@@ -175,6 +199,8 @@ class Store:
         except ImportError as exc:  # e.g. postgresql+psycopg:// without the postgres extra
             raise StoreError(f"{describe(data.database_url)}: its database driver is not installed ({exc}); "
                              "for PostgreSQL: pip install 'dehla-arena[postgres]'") from None
+        except NotUtf8Error as exc:
+            raise StoreError(f"{describe(data.database_url)}: {exc}") from None
         except SQLAlchemyError as exc:
             raise damaged(data.database_url, exc) from None
         return cls(data, engine)

@@ -57,6 +57,16 @@ def _admin(sql: str) -> None:
     _connection.execute(text(sql))
 
 
+def database_with(root: Path, options: str) -> str:
+    """A new, empty database for ``root`` made with CREATE DATABASE ``options`` (e.g. another
+    encoding), dropped with the others at the session's end; its URL."""
+    name = database_name(root)
+    _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    _admin(f'CREATE DATABASE "{name}" {options}')
+    _created.add(name)
+    return _url(name)
+
+
 def _url(name: str) -> str:
     return server_url().set(database=name).render_as_string(hide_password=False)
 

@@ -18,9 +18,9 @@ from ladder.ratings import RatingEnv
 from ladder.results import record_report
 from ladder.scheduler import Pairing
 from ladder.schema import Base, BotVersion, Match, Partnership, RatingChange, Result
-from ladder.store import HEAD, Store, alembic_config, sqlite_file
+from ladder.store import HEAD, Store, StoreError, alembic_config, sqlite_file
 from ladder.submit import submit
-from tests.database import empty_database_url
+from tests.database import POSTGRES, database_with, empty_database_url
 from tests.ladder_helpers import add_bots, bot_folder, no_validation, open_store
 
 
@@ -169,3 +169,12 @@ def test_a_failing_job_is_retried_then_marked_failed(tmp_path: Path) -> None:
             statuses.append(release(session, match_id, attempt, "OSError: x"))
             attempt = lease(session, match_id, "me") or attempt
     assert statuses == ["queued", "queued", "failed"]
+
+
+@pytest.mark.skipif(not POSTGRES, reason="a PostgreSQL database's encoding")
+def test_a_postgresql_database_not_in_utf8_is_refused_in_one_line(tmp_path: Path) -> None:
+    """psycopg hands back bytes for text from an SQL_ASCII database: without the check the store
+    opens and then fails deep in a query with a traceback."""
+    url = database_with(tmp_path, "ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0")
+    with pytest.raises(StoreError, match=r"encoding is SQL_ASCII, not UTF8; create it with `createdb -E UTF8"):
+        Store.open(ArenaData(tmp_path, url))
