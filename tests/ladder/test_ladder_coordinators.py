@@ -38,8 +38,8 @@ from tests.ladder.test_ladder_interrupt import (
 
 pytestmark = pytest.mark.skipif(not POSTGRES, reason="several coordinators share only a PostgreSQL store")
 
-RUN_OPTIONS = {"pool": ["--workers", "2"]}
-"""How the runs play their matches (the cluster adds ``--cluster local:2`` here)."""
+RUN_OPTIONS = {"pool": ["--workers", "2"], "cluster": ["--cluster", "local:2"]}
+"""How the runs play their matches: a process pool each, or a LocalCluster each."""
 SHORT_LEASE = ("--lease-seconds", "2")
 COUNTED = re.compile(r"(\d+) matches counted")
 
