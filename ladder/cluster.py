@@ -194,10 +194,19 @@ WORKER_SETUP = "ladder.worker_setup"
 """Dask preload module run in each worker as it starts (``ladder/worker_setup.py``)."""
 
 
+WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
+"""Dask's statistical profiler walks every thread's stack each 10 ms, holding the GIL the
+referee and its gRPC seats need; a match is no Dask computation to profile (``bench/cluster.py``)."""
+
+
 def quiet_dask() -> None:
     """Dask logs each worker's start, stop and death at INFO to WARNING; the run's own summary
-    says what happened to the matches, so the coordinator shows only Dask's critical lines."""
+    says what happened to the matches, so the coordinator shows only Dask's critical lines.
+    Also the workers' configuration (``WORKER_CONFIG``), which a local cluster's inherit."""
+    import dask  # noqa: PLC0415 - the cluster extra loads only with --cluster
+
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    dask.config.set(WORKER_CONFIG)
 
 
 def cluster_factory(spec: ClusterSpec, worker_env: Mapping[str, str]) -> Callable[[], Executor]:

@@ -45,6 +45,15 @@ def tell(fifo: Path, text: str) -> None:
         out.write(text + "\n")
 
 
+def wait_for_go(fifo: Path) -> None:
+    """Take one ``go\n`` off ``fifo`` (unbuffered: a line left there is the next waiter's)."""
+    fd = os.open(fifo, os.O_RDONLY)
+    try:
+        os.read(fd, 3)
+    finally:
+        os.close(fd)
+
+
 def held_first(job: MatchJob) -> MatchReport:
     """The first attempt tells the test its Dask key (FIFO ``said``) and waits for ``go`` before
     it plays; a later attempt tells the test it started, and plays."""
@@ -53,8 +62,15 @@ def held_first(job: MatchJob) -> MatchReport:
     marks = Path(os.environ[KILL_MARKS])
     if job.attempt == 1:
         tell(marks / "said", str(get_worker().get_current_task()))
-        with (marks / "go").open() as go:
-            go.readline()
+        wait_for_go(marks / "go")
     else:
         tell(marks / "said", f"attempt {job.attempt}")
+    return fake_play(job)
+
+
+def held(job: MatchJob) -> MatchReport:
+    """Every match tells the test it is in play (FIFO ``held/said``) and waits for a ``go`` line."""
+    marks = Path(os.environ[KILL_MARKS]) / "held"
+    tell(marks / "said", job.key)
+    wait_for_go(marks / "go")
     return fake_play(job)

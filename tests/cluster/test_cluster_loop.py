@@ -29,7 +29,7 @@ from ladder.ratings import RatingEnv
 from ladder.scheduler import Mode, Scheduler
 from ladder.schema import Match, MatchStatus, Result
 from ladder.store import Store
-from tests.cluster.plays import KILL_MARKS, held_first, kill_always_first, kill_once, where
+from tests.cluster.plays import KILL_MARKS, held, held_first, kill_always_first, kill_once, where
 from tests.ladder.test_ladder_interrupt import add_random_bots, check_store_is_consistent, store_at
 from tests.ladder_helpers import add_bots, open_store
 
@@ -79,12 +79,34 @@ def test_real_bots_play_on_the_cluster_and_every_match_counts_once(cluster: Any,
     assert [m.status for m in matches] == [MatchStatus.DONE.value] * 3
 
 
-def test_the_slots_are_the_clusters_match_resources(cluster: Any) -> None:
+def test_the_run_keeps_as_many_matches_in_play_as_the_cluster_has_slots(cluster: Any, tmp_path: Path) -> None:
+    """The run is given ``workers=1``: the cluster's two ``match`` slots decide, so two matches
+    are in play at once (each waits for the test's go once it has said so)."""
     executor = on(cluster)()
     try:
         assert executor.slots(wait=True) == SLOTS
     finally:
         executor.shutdown()
+    marks = cluster[1] / "held"
+    marks.mkdir()
+    for name in ("said", "go"):
+        os.mkfifo(marks / name)
+    store = open_store(tmp_path)
+    add_bots(store, ["s1", "s2"], tmp_path / "src")
+    run = make_run(store, on(cluster), held)
+    outcome: list[Any] = []
+    coordinator = threading.Thread(target=lambda: outcome.append(run.run(StopRule(matches=2))))
+    go = os.open(marks / "go", os.O_RDWR)
+    coordinator.start()
+    try:
+        in_play = {read_line(marks / "said", 60), read_line(marks / "said", 60)}
+        assert in_play == {"m000001", "m000002"}
+    finally:
+        os.write(go, b"go\ngo\n")
+        coordinator.join(60)
+        os.close(go)
+    assert outcome[0].counted == 2
+    store.close()
 
 
 def test_a_worker_killed_mid_match_sends_the_match_back_and_it_counts_once(cluster: Any, tmp_path: Path) -> None:

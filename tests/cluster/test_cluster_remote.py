@@ -1,0 +1,103 @@
+"""A scheduler of its own (``dask scheduler``), ``dehla worker`` processes and a coordinator on
+``--cluster tcp://...``, as on several machines: a worker SIGKILLed mid-match takes its bots
+along, the scheduler (``allowed-failures`` 0, as docs/operating.md says to start it) hands
+the match back, and it is counted once when another worker joins."""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+
+from tests.cluster.test_cluster_chaos import (
+    add_staller_and_random,
+    parent_of,
+    replayed_once,
+    stalled_cluster_run,
+    wait_all_exit,
+)
+from tests.ladder.test_ladder_interrupt import clean_env
+
+DASK = Path(sys.executable).with_name("dask")
+
+
+def read_until(process: subprocess.Popen[bytes], pattern: re.Pattern[bytes], timeout: float) -> re.Match[bytes]:
+    """Read ``process``'s stderr (a pipe) until ``pattern`` shows."""
+    assert process.stderr is not None
+    fd = process.stderr.fileno()
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while (found := pattern.search(seen)) is None:
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        assert ready, f"timed out waiting for {pattern.pattern!r}: {seen[-2000:]!r}"
+        chunk = os.read(fd, 65536)
+        assert chunk, f"it ended before {pattern.pattern!r}: {seen[-2000:]!r}"
+        seen += chunk
+    return found
+
+
+Started = tuple[subprocess.Popen[bytes], re.Match[bytes]]
+
+
+@contextmanager
+def started(argv: list[str], env: dict[str, str], ready: re.Pattern[bytes]) -> Iterator[Started]:
+    """A process that says ``ready`` on stderr (then drained by a thread, so it never blocks
+    on a full pipe); SIGTERMed at the end if still there."""
+    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               env=env, start_new_session=True)
+    assert process.stderr is not None
+    drain = threading.Thread(target=process.stderr.read, daemon=True)
+    try:
+        found = read_until(process, ready, 90)
+        drain.start()
+        yield process, found
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if drain.is_alive():
+            drain.join(30)  # EOF once the process (and what it started) closed the pipe
+        process.stderr.close()
+
+
+def dehla_worker(address: str, env: dict[str, str], slots: int) -> AbstractContextManager[Started]:
+    return started([sys.executable, "-m", "arena", "worker", address, "--slots", str(slots), "--host", "127.0.0.1"],
+                   env, re.compile(rb"dehla worker tcp://\S+: \d+ match slot"))
+
+
+def test_a_dehla_worker_killed_mid_match_takes_its_bots_and_another_worker_replays_it(tmp_path: Path) -> None:
+    data = tmp_path / "arena"
+    add_staller_and_random(data)
+    os.mkfifo(tmp_path / "stall")
+    env = {**clean_env(data), "DEHLA_TEST_STALL": str(tmp_path / "stall")}  # the workers' own: the bots read it
+    scheduler_env = {**env, "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"}
+    with started([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard"], scheduler_env,
+                 re.compile(rb"Scheduler at:\s+(tcp://127\.0\.0\.1:\d+)")) as (scheduler, found):
+        address = found[1].decode()
+        with dehla_worker(address, env, 1) as (first, _), \
+                stalled_cluster_run(tmp_path, "--matches", "2", cluster=("--cluster", address)) as (run, staller, _):
+            assert parent_of(staller) == first.pid  # the bot runs below the worker playing its match
+            first.send_signal(signal.SIGKILL)
+            assert wait_all_exit([staller], 30) == [], "the stalled bot outlived its worker"
+            with dehla_worker(address, env, 2) as (second, _):
+                code = run.wait(timeout=240)
+                log = (tmp_path / "run.log").read_text()
+                assert code == 0, log[-3000:]
+                second.send_signal(signal.SIGTERM)
+                assert second.wait(timeout=60) == 0
+        assert scheduler.poll() is None
+    assert "2 matches counted (0 void), 1 back in the queue, 0 failed" in log, log[-3000:]
+    assert "Traceback" not in log, log[-3000:]
+    replayed_once(data)
