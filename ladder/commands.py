@@ -161,7 +161,8 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
         rules_for(preset)
     except ArenaError as exc:
         fail(str(exc))
-    require_runner(runner)
+    if spec is None or spec.address is None:  # a remote cluster's workers check their own runner
+        require_runner(runner)
     store = open_store(data)
     with store.reading() as session:
         bots = len(active_versions(session))

@@ -25,7 +25,7 @@ from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand
 from arena.referee.table import MatchOutcome, TableConfig
 from ladder.records import ReportFile, collect, match_key
-from ladder.runners import make_runner
+from ladder.runners import check_job_runner, make_runner
 from ladder.version_cache import ArchiveRef, VersionCache, environment_sources
 
 
@@ -129,6 +129,7 @@ def play_match_job(job: MatchJob) -> MatchReport:
 
     start = time.perf_counter()
     config = table_config(job)
+    check_job_runner(job.runner)  # before any version is fetched or any bot starts
     commands = [seat_command(bot, folder) for bot, folder in zip(job.seats, resolve_seats(job), strict=True)]
     runner = make_runner(job.runner)
     a = (commands[0], commands[2])

@@ -11,6 +11,7 @@ local`` (plain processes with the operator's own rights: only for bots you trust
 from __future__ import annotations
 
 import functools
+import os
 from typing import Any
 
 from arena.engine.errors import ArenaError
@@ -18,6 +19,8 @@ from arena.engine.errors import ArenaError
 RUNNERS = ("sandbox", "container", "local")
 DEFAULT_RUNNER = "sandbox"
 RUNNER_ENV = "DEHLA_RUNNER"
+WORKER_RUNNER_ENV = "DEHLA_WORKER_RUNNER"
+"""Set by ``dehla worker --runner``: the one runner this worker's operator lets jobs use."""
 
 
 class RunnerUnavailable(ArenaError):  # noqa: N818 - reads as a state
@@ -73,3 +76,12 @@ def check_runner(name: str) -> None:
             f"the {name} runner cannot run here ({exc}); pass --runner local to run submitted bots "
             "as plain, unconfined processes"
         ) from None
+
+
+def check_job_runner(requested: str) -> None:
+    """Refuse a job whose runner this worker's operator did not choose (``dehla worker
+    --runner``): a coordinator never makes a sandboxed worker run bots unconfined."""
+    allowed = os.environ.get(WORKER_RUNNER_ENV)
+    if allowed is not None and requested != allowed:
+        raise RunnerUnavailable(f"this worker plays only {allowed} matches (dehla worker --runner {allowed}); "
+                                f"the job asked for {requested!r}")
