@@ -85,6 +85,11 @@ class ClusterSpec:
         return f"local:{self.local_slots}" if self.local_slots is not None else str(self.address)
 
 
+RUNNING_CLIENT = "running"
+CLOSED_CLIENT = ("closing", "closed")
+"""A Dask client's states (``Client.status``) that end a run: it gave up reconnecting."""
+
+
 class ClusterExecutor(Executor):
     """A Dask client's executor with ``match=1`` per job; closes its client (and local cluster).
 
@@ -122,21 +127,34 @@ class ClusterExecutor(Executor):
             outer.set_exception(_lost(exc))
 
     def slots(self, wait: bool) -> int:
-        """The cluster's ``match`` slots; with ``wait``, block until there is at least one."""
+        """The cluster's ``match`` slots; with ``wait``, block until there is at least one. While
+        the client reconnects to a scheduler it lost (its matches cancelled: back to the queue)
+        there are none; once the client gives up, the run ends with ``ClusterError``."""
         while True:
-            try:
-                info = self.client.scheduler_info(n_workers=-1)
-            except (OSError, TimeoutError) as exc:  # Dask's CommClosedError is an OSError
-                raise ClusterError(f"lost the Dask scheduler ({type(exc).__name__}); the matches in play went back "
-                                   "to the queue") from None
-            count = total_slots(info)
+            status = self._client_status()
+            if status in CLOSED_CLIENT:
+                raise ClusterError("lost the Dask scheduler (no answer within the reconnect time); the matches "
+                                   "in play went back to the queue")
+            count = self._count() if status == RUNNING_CLIENT else 0
             if count or not wait:
                 return count
             time.sleep(SLOT_POLL_SECONDS)
 
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self._executor.shutdown(wait=wait and not cancel_futures)
+    def _client_status(self) -> str:
+        return str(getattr(self.client.status, "value", self.client.status))
+
+    def _count(self) -> int:
         try:
+            info = self.client.scheduler_info(n_workers=-1)
+        except (OSError, TimeoutError) as exc:  # Dask's CommClosedError is an OSError
+            raise ClusterError(f"lost the Dask scheduler ({type(exc).__name__}); the matches in play went back "
+                               "to the queue") from None
+        return total_slots(info)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        try:
+            if self._client_status() not in CLOSED_CLIENT:  # a closed client cancels nothing (and says so)
+                self._executor.shutdown(wait=wait and not cancel_futures)
             self.client.close()
             if self.cluster is not None:
                 self.cluster.close()

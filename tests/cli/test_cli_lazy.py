@@ -35,7 +35,7 @@ def test_help_lists_every_command() -> None:
     commands = out.stdout.split("Commands:", maxsplit=1)[1]
     listed = {line.split()[0] for line in commands.splitlines() if line.strip()}
     assert listed == {"author", "bot", "bots", "ladder", "match", "operator", "replay", "rules", "score", "selfplay",
-                      "serve", "submit"}
+                      "serve", "submit", "worker"}
 
 
 def test_the_command_line_hands_match_the_submitted_bot_lookup_which_loads_the_store_only_for_other_names(

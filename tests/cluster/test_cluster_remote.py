@@ -1,7 +1,8 @@
 """A scheduler of its own (``dask scheduler``), ``dehla worker`` processes and a coordinator on
 ``--cluster tcp://...``, as on several machines: a worker SIGKILLed mid-match takes its bots
 along, the scheduler (``allowed-failures`` 0, as docs/operating.md says to start it) hands
-the match back, and it is counted once when another worker joins."""
+the match back, and it is counted once when another worker joins; a scheduler SIGKILLed
+mid-match loses nothing, and a new one at its address plays the match."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ from tests.cluster.test_cluster_chaos import (
     stalled_cluster_run,
     wait_all_exit,
 )
-from tests.ladder.test_ladder_interrupt import clean_env
+from tests.ladder.test_ladder_coordinator import SLOW_CLOCK
+from tests.ladder.test_ladder_interrupt import check_store_is_consistent, clean_env
 
 DASK = Path(sys.executable).with_name("dask")
 
@@ -73,7 +75,10 @@ def started(argv: list[str], env: dict[str, str], ready: re.Pattern[bytes]) -> I
 
 
 def dehla_worker(address: str, env: dict[str, str], slots: int) -> AbstractContextManager[Started]:
-    return started([sys.executable, "-m", "arena", "worker", address, "--slots", str(slots), "--host", "127.0.0.1"],
+    """A worker for these tests' bots: ``--runner local`` (the coordinator's ``SLOW_CLOCK``; a
+    sandbox worker refuses their jobs)."""
+    return started([sys.executable, "-m", "arena", "worker", address, "--slots", str(slots), "--host", "127.0.0.1",
+                    "--runner", "local"],
                    env, re.compile(rb"dehla worker tcp://\S+: \d+ match slot"))
 
 
@@ -100,4 +105,37 @@ def test_a_dehla_worker_killed_mid_match_takes_its_bots_and_another_worker_repla
         assert scheduler.poll() is None
     assert "2 matches counted (0 void), 1 back in the queue, 0 failed" in log, log[-3000:]
     assert "Traceback" not in log, log[-3000:]
+    replayed_once(data)
+
+
+def test_a_scheduler_killed_mid_match_loses_nothing_and_a_new_one_plays_it(tmp_path: Path) -> None:
+    """The scheduler dies with a match in play: the coordinator gives the match back and says so
+    in one line; nothing is left running or half-counted. A new scheduler at the same address,
+    a new worker and the coordinator again: the match is played and counted once."""
+    data = tmp_path / "arena"
+    add_staller_and_random(data)
+    os.mkfifo(tmp_path / "stall")
+    env = {**clean_env(data), "DEHLA_TEST_STALL": str(tmp_path / "stall")}
+    scheduler_env = {**env, "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"}
+    listening = re.compile(rb"Scheduler at:\s+(tcp://127\.0\.0\.1:(\d+))")
+    with started([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard"], scheduler_env,
+                 listening) as (scheduler, found):
+        address, port = found[1].decode(), found[2].decode()
+        with dehla_worker(address, env, 1), \
+                stalled_cluster_run(tmp_path, "--matches", "2", cluster=("--cluster", address)) as (run, staller, _):
+            scheduler.send_signal(signal.SIGKILL)
+            scheduler.wait(timeout=30)
+            code = run.wait(timeout=120)
+            log = (tmp_path / "run.log").read_text()
+            assert code == 2, log[-3000:]
+            assert "lost the Dask scheduler" in log and "Traceback" not in log, log[-3000:]
+        assert wait_all_exit([staller], 60) == [], "the stalled bot outlived its worker"
+    check_store_is_consistent(data)  # nothing running, nothing half-counted
+    with started([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard"], scheduler_env,
+                 listening), dehla_worker(address, env, 2):
+        again = subprocess.run([sys.executable, "-m", "arena", "ladder", "run", "--matches", "2", "--cluster", address,
+                                *SLOW_CLOCK, "--data", str(data)], capture_output=True, text=True, timeout=240,
+                               check=False, env=env)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "Traceback" not in again.stderr, again.stderr[-3000:]
     replayed_once(data)

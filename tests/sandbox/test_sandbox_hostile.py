@@ -32,7 +32,9 @@ from arena.referee.launcher import ADDRESS_ENV, BotCommand, BotProcess, resolve_
 from arena.referee.local import seat_limits
 from arena.referee.table import TableConfig
 from arena.sandbox.uids import processes_of
+from ladder.paths import ArenaData
 from sample_bots.random.bot import RandomBot
+from tests.database import database_url
 from tests.hostile.harness import (
     BOTS,
     LOCAL,
@@ -52,6 +54,7 @@ from tests.hostile.harness import (
     table_config,
     wait_gone,
 )
+from tests.web_helpers import match_file
 
 pytestmark = pytest.mark.skipif(bool(sandbox_problem()), reason=sandbox_problem() or "sandbox available")
 
@@ -553,7 +556,8 @@ def test_a_rated_ladder_match_records_the_swap_as_a_fault_and_no_pooled_play(
     assert run.returncode == 0 and "counted" in run.stderr, run.stderr
     [match] = json.loads(dehla("ladder", "matches", "--json", data=data).stdout)
     assert match["status"] == "done" and match["faults"] >= 1
-    record = [json.loads(line) for line in (data / match["record"]).read_text().splitlines()]
+    stored = match_file(ArenaData(data.resolve(), database_url(data.resolve())), match["match_id"], match["record"])
+    record = [json.loads(line) for line in stored.decode().splitlines()]
     faults = [fault for line in record for fault in line.get("faults", []) if isinstance(fault, dict)]
     assert faults and all(f["kind"] == "failed_start" and "symbolic link" in f["detail"] for f in faults), record
     show = {row["bot"]: row for row in json.loads(dehla("ladder", "show", "--json", data=data).stdout)}
