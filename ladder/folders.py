@@ -163,13 +163,19 @@ def put_in_place(staging: Path, destination: Path) -> None:
     if destination.exists():
         remove_tree(destination)
     staging.rename(destination)
-    for root, dirs, names in os.walk(destination):
+    make_read_only(destination)
+
+
+def make_read_only(folder: Path) -> None:
+    """No write bit left on ``folder``'s files and folders: a stored or cached version is never
+    changed in place (a bot must not edit its own code)."""
+    for root, dirs, names in os.walk(folder):
         for name in names:
             path = Path(root) / name
             path.chmod(path.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
         for name in dirs:
             (Path(root) / name).chmod(0o555)
-    destination.chmod(0o555)
+    folder.chmod(0o555)
 
 
 def remove_tree(path: Path) -> None:

@@ -25,7 +25,7 @@ from pathlib import Path
 from arena.bots.archive import DEFAULT_LIMITS, ArchiveError, ArchiveLimits, unpack
 from arena.console.data import DATA_ENV, env_path
 from arena.engine.errors import ArenaError
-from ladder.folders import FolderError, content_hash, remove_tree
+from ladder.folders import FolderError, content_hash, make_read_only, remove_tree
 from ladder.paths import DATABASE_URL_ENV
 
 CACHE_ENV = "DEHLA_CACHE"
@@ -125,7 +125,7 @@ class VersionCache:
             if found != ref.content_hash:
                 raise VersionTamperedError(f"version {ref.short}: its archive holds other files (content hash "
                                            f"{found[:12]}); not run")
-            _read_only(unpacked)
+            make_read_only(unpacked)
             unpacked.chmod(0o755)  # moving a folder to another parent writes its `..` entry
             try:
                 os.rename(unpacked, self.folder(ref))
@@ -137,17 +137,6 @@ class VersionCache:
         finally:
             remove_tree(work)
         return self.folder(ref)
-
-
-def _read_only(folder: Path) -> None:
-    """A cached version is never changed in place (a bot must not edit its own cached code)."""
-    for root, dirs, names in os.walk(folder):
-        for name in names:
-            path = Path(root) / name
-            path.chmod(path.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
-        for name in dirs:
-            (Path(root) / name).chmod(0o555)
-    folder.chmod(0o555)
 
 
 def blob_source(folder: Path) -> Fetch:

@@ -11,17 +11,14 @@ matches, counters equal to the history; the lost match played again and counted 
 from __future__ import annotations
 
 import os
-import select
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from ladder.schema import Match, MatchStatus
-from tests.ladder.test_ladder_coordinator import SLOW_CLOCK, add_staller, descendants
+from tests.ladder.test_ladder_coordinator import SLOW_CLOCK, add_staller, descendants, stalled_run, wait_all_exit
 from tests.ladder.test_ladder_interrupt import (
     add_random_bots,
     bot_processes_under,
@@ -32,39 +29,11 @@ from tests.ladder.test_ladder_interrupt import (
 CLUSTER = ("--cluster", "local:2")
 
 
-@contextmanager
 def stalled_cluster_run(tmp_path: Path, *goal: str, cluster: tuple[str, ...] = CLUSTER,
-                        ) -> Iterator[tuple[subprocess.Popen[bytes], int, Path]]:
+                        ) -> AbstractContextManager[tuple[subprocess.Popen[bytes], int, Path]]:
     """A ``dehla ladder run --cluster local:2`` with a match certainly in play: (the run, the
     stalled bot's pid, the data folder). ``tmp_path/arena`` may hold its bots already."""
-    data = tmp_path / "arena"
-    if not data.exists():
-        add_staller_and_random(data)
-    fifo = tmp_path / "stall"
-    if not fifo.exists():
-        os.mkfifo(fifo)
-    log = (tmp_path / "run.log").open("wb")
-    run = subprocess.Popen([sys.executable, "-m", "arena", "ladder", "run", *goal, *cluster, "--seed", "3",
-                            *SLOW_CLOCK, "--data", str(data)], stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                           env={**clean_env(data), "DEHLA_TEST_STALL": str(fifo)}, start_new_session=True)
-    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-    run_fd = os.pidfd_open(run.pid)
-    try:
-        text = b""
-        deadline = time.monotonic() + 120
-        while not text.endswith(b"\n"):
-            ready, _, _ = select.select([reader, run_fd], [], [], max(0.0, deadline - time.monotonic()))
-            assert ready, "no match reached the staller's first card in time"
-            assert reader in ready, f"the run ended first: {(tmp_path / 'run.log').read_text()[-2000:]}"
-            text += os.read(reader, 64)
-        yield run, int(text), data
-    finally:
-        os.close(reader)
-        os.close(run_fd)
-        if run.poll() is None:
-            os.killpg(run.pid, signal.SIGKILL)
-        run.wait()
-        log.close()
+    return stalled_run(tmp_path, *goal, executor=cluster)
 
 
 def add_staller_and_random(data: Path) -> None:
@@ -75,26 +44,6 @@ def add_staller_and_random(data: Path) -> None:
 def parent_of(pid: int) -> int:
     stat = (Path("/proc") / str(pid) / "stat").read_text()
     return int(stat.rsplit(")", 1)[1].split()[1])
-
-
-def wait_all_exit(pids: list[int], timeout: float) -> list[int]:
-    """Wait (on pidfds, no polling) until every one of ``pids`` has exited; those still alive."""
-    fds = {}
-    for pid in pids:
-        try:
-            fds[pid] = os.pidfd_open(pid)
-        except ProcessLookupError:  # already gone
-            continue
-    deadline = time.monotonic() + timeout
-    try:
-        while fds and time.monotonic() < deadline:
-            ready, _, _ = select.select(list(fds.values()), [], [], deadline - time.monotonic())
-            for pid in [pid for pid, fd in fds.items() if fd in ready]:
-                os.close(fds.pop(pid))
-        return list(fds)
-    finally:
-        for fd in fds.values():
-            os.close(fd)
 
 
 def replayed_once(data: Path) -> list[Match]:

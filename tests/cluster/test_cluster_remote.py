@@ -23,9 +23,8 @@ from tests.cluster.test_cluster_chaos import (
     parent_of,
     replayed_once,
     stalled_cluster_run,
-    wait_all_exit,
 )
-from tests.ladder.test_ladder_coordinator import SLOW_CLOCK
+from tests.ladder.test_ladder_coordinator import SLOW_CLOCK, wait_all_exit
 from tests.ladder.test_ladder_interrupt import check_store_is_consistent, clean_env
 
 DASK = Path(sys.executable).with_name("dask")

@@ -120,23 +120,27 @@ def exited(pidfd: int, timeout: float) -> bool:
 
 
 @contextmanager
-def stalled_run(tmp_path: Path, *goal: str) -> Iterator[tuple[subprocess.Popen[bytes], int, Path]]:
-    """A ``dehla ladder run`` with a match certainly in play: (the run, the stalled bot's pid, data)."""
+def stalled_run(tmp_path: Path, *goal: str, executor: tuple[str, ...] = ("--workers", "2"),
+                ) -> Iterator[tuple[subprocess.Popen[bytes], int, Path]]:
+    """A ``dehla ladder run`` with a match certainly in play: (the run, the stalled bot's pid, data).
+    ``tmp_path/arena`` may hold its bots already, and ``tmp_path/stall`` be made."""
     data = tmp_path / "arena"
-    add_random_bots(data, ["r1"])
-    add_staller(data)
+    if not data.exists():
+        add_random_bots(data, ["r1"])
+        add_staller(data)
     fifo = tmp_path / "stall"
-    os.mkfifo(fifo)
+    if not fifo.exists():
+        os.mkfifo(fifo)
     env = {**clean_env(data), "DEHLA_TEST_STALL": str(fifo)}
     log = (tmp_path / "run.log").open("wb")
-    run = subprocess.Popen([sys.executable, "-m", "arena", "ladder", "run", *goal, "--workers", "2", "--seed", "3",
+    run = subprocess.Popen([sys.executable, "-m", "arena", "ladder", "run", *goal, *executor, "--seed", "3",
                             *SLOW_CLOCK, "--data", str(data)], stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                            env=env, start_new_session=True)
     reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
     run_fd = os.pidfd_open(run.pid)
     try:
         text = b""
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 120
         while not text.endswith(b"\n"):
             ready, _, _ = select.select([reader, run_fd], [], [], max(0.0, deadline - time.monotonic()))
             assert ready, "no match reached the staller's first card in time"
@@ -150,6 +154,26 @@ def stalled_run(tmp_path: Path, *goal: str) -> Iterator[tuple[subprocess.Popen[b
             os.killpg(run.pid, signal.SIGKILL)
         run.wait()
         log.close()
+
+
+def wait_all_exit(pids: list[int], timeout: float) -> list[int]:
+    """Wait (on pidfds, no polling) until every one of ``pids`` has exited; those still alive."""
+    fds = {}
+    for pid in pids:
+        try:
+            fds[pid] = os.pidfd_open(pid)
+        except ProcessLookupError:  # already gone
+            continue
+    deadline = time.monotonic() + timeout
+    try:
+        while fds and time.monotonic() < deadline:
+            ready, _, _ = select.select(list(fds.values()), [], [], deadline - time.monotonic())
+            for pid in [pid for pid, fd in fds.items() if fd in ready]:
+                os.close(fds.pop(pid))
+        return list(fds)
+    finally:
+        for fd in fds.values():
+            os.close(fd)
 
 
 def descendants(root: int) -> dict[int, str]:

@@ -11,13 +11,10 @@ match from under it: each test here fails there. SQLite keeps refusing a second 
 
 from __future__ import annotations
 
-import os
 import re
-import select
 import signal
 import subprocess
 import sys
-import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -28,7 +25,7 @@ from sqlalchemy import update
 from ladder.leases import store_now
 from ladder.schema import Match, MatchFile, MatchStatus
 from tests.database import POSTGRES, database_url
-from tests.ladder.test_ladder_coordinator import SLOW_CLOCK, descendants, stalled_run
+from tests.ladder.test_ladder_coordinator import SLOW_CLOCK, descendants, stalled_run, wait_all_exit
 from tests.ladder.test_ladder_interrupt import (
     FAST,
     add_random_bots,
@@ -73,26 +70,6 @@ def running(data: Path) -> dict[int, Match]:
             return {m.id: m for m in session.scalars(query(Match).where(Match.status == MatchStatus.RUNNING))}
     finally:
         store.close()
-
-
-def wait_gone(pids: list[int], timeout: float) -> list[int]:
-    """The processes among ``pids`` still alive after ``timeout`` seconds (waited on by pidfd)."""
-    alive = {}
-    for pid in pids:
-        try:
-            alive[pid] = os.pidfd_open(pid)
-        except ProcessLookupError:
-            continue
-    deadline = time.monotonic() + timeout
-    try:
-        while alive and time.monotonic() < deadline:
-            ready, _, _ = select.select(list(alive.values()), [], [], deadline - time.monotonic())
-            for pid in [pid for pid, fd in alive.items() if fd in ready]:
-                os.close(alive.pop(pid))
-        return list(alive)
-    finally:
-        for fd in alive.values():
-            os.close(fd)
 
 
 def all_matches(data: Path) -> dict[int, Match]:
@@ -168,7 +145,7 @@ def test_a_coordinator_killed_on_a_shared_store_leaves_its_matches_to_the_next(t
         tree = list(descendants(first.pid))
         first.send_signal(signal.SIGKILL)  # the coordinator only: none of its clean-up runs
         first.wait(timeout=30)
-        assert wait_gone(tree, 30) == []  # its workers and bots die with it
+        assert wait_all_exit(tree, 30) == []  # its workers and bots die with it
         left = running(data)
         assert set(left) == {m.id for m in left.values() if m.lease_owner == owner}  # A's, still leased
         store = store_at(data)
