@@ -79,8 +79,11 @@ def partnership(session: Session, env: RatingEnv, a: int, b: int) -> Partnership
 
 
 def enqueue(session: Session, env: RatingEnv, pairing: Pairing, seed: int, settings: MatchSettings) -> Match:
-    team_a = partnership(session, env, *pairing.team_a)
-    team_b = partnership(session, env, *pairing.team_b)
+    # In key order: two coordinators making the same new pairs (each insert waits for the other's on
+    # the unique key) never wait on each other in a cycle, which PostgreSQL ends as a deadlock.
+    pairs = {team: (min(team), max(team)) for team in (pairing.team_a, pairing.team_b)}
+    made = {pair: partnership(session, env, *pair) for pair in sorted(set(pairs.values()))}
+    team_a, team_b = made[pairs[pairing.team_a]], made[pairs[pairing.team_b]]
     s0, s1, s2, s3 = pairing.seats
     match = Match(status=MatchStatus.QUEUED, seed=seed, preset=settings.preset,
                   match_format=settings.match_format, team_a_id=team_a.id, team_b_id=team_b.id,

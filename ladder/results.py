@@ -79,6 +79,16 @@ def rated_games(match_format: str, winner_team: int | None, deal_scores: Sequenc
     return games
 
 
+def _lock_in_order(session: Session, match: Match) -> None:
+    """Lock the rated rows (versions, then partnerships, each by id) before any is changed: two
+    coordinators recording matches of the same bots take them in one order, never in a cycle
+    (which PostgreSQL would end as a deadlock). SQLite has one writer and ignores it."""
+    session.execute(select(BotVersion.id).where(BotVersion.id.in_(set(match.seats))).order_by(BotVersion.id)
+                    .with_for_update())
+    teams = {match.team_a_id, match.team_b_id}
+    session.execute(select(Partnership.id).where(Partnership.id.in_(teams)).order_by(Partnership.id).with_for_update())
+
+
 def record_report(session: Session, env: RatingEnv, report: MatchReport) -> bool:
     """Store a worker's report; False (and no change) if it is a repeat or stale."""
     now = utcnow()
@@ -94,6 +104,7 @@ def record_report(session: Session, env: RatingEnv, report: MatchReport) -> bool
     if changed.rowcount != 1:  # type: ignore[attr-defined]
         return False
     match = session.get_one(Match, report.match_id)
+    _lock_in_order(session, match)
     store_files(session, match.id, files)
     session.add(Result(match_id=match.id, status=report.status, winner_team=report.winner_team,
                        score_a=report.score[0], score_b=report.score[1], hands=report.hands,
