@@ -25,13 +25,13 @@ from ladder.archives import ArchiveUnavailableError, session_source
 from ladder.executors import ClusterLost, ExecutorFactory, SlotCounting
 from ladder.interrupts import DeferredInterrupt
 from ladder.jobs import MatchJob, MatchReport, play_match_job
-from ladder.leases import Held, LeaseTerms, renew, sweep, take, take_match
+from ladder.leases import Held, LeaseTerms, Swept, renew, sweep, take, take_match
 from ladder.queue import MatchSettings, enqueue, entries, job_for, release, requeue_abandoned
 from ladder.ratings import RatingEnv
 from ladder.results import record_report
 from ladder.scheduler import Scheduler
 from ladder.schema import MatchStatus
-from ladder.store import Store
+from ladder.store import Store, retry_on_conflict
 from ladder.version_cache import VersionCache, VersionUnavailableError
 from ladder.views import ranking
 
@@ -113,7 +113,7 @@ class LadderRun:
                     slots = self._slots(executor, inflight)
                     while len(inflight) < slots and not self._budget_full(stop, len(inflight)):
                         with guard.critical():  # a leased match is always in `inflight`
-                            job = self._next_job()
+                            job = retry_on_conflict(self._next_job)
                             if job is None:
                                 break
                             try:
@@ -180,9 +180,10 @@ class LadderRun:
         results would count nothing), and sweep every coordinator's expired leases."""
         if self._until_renewal() > 0:
             return
-        with self.store.transaction() as session:
-            kept = renew(session, self.owner, set(inflight.values()), self.terms)
-            swept = sweep(session)
+        def tend() -> tuple[set[Held], Swept]:
+            with self.store.transaction() as session:
+                return renew(session, self.owner, set(inflight.values()), self.terms), sweep(session)
+        kept, swept = retry_on_conflict(tend)
         self._renew_at = time.monotonic() + self.terms.renew_every
         self.requeued += swept.requeued
         self.failed += swept.failed
@@ -264,8 +265,10 @@ class LadderRun:
 
     def record(self, report: MatchReport) -> bool:
         """Count the report, with its files, in one transaction (``ladder/results.py``)."""
-        with self.store.transaction() as session:
-            return record_report(session, self.env, report)
+        def count() -> bool:
+            with self.store.transaction() as session:
+                return record_report(session, self.env, report)
+        return retry_on_conflict(count)
 
     def _track_order(self) -> None:
         with self.store.reading() as session:

@@ -8,13 +8,13 @@ Alembic migrations in ``ladder/migrations`` whenever the store is opened.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, inspect, make_url, text
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.engine.errors import ArenaError
@@ -242,3 +242,22 @@ def damaged(url: str, exc: SQLAlchemyError) -> StoreError:
     else:
         hint = "if it is damaged, restore it from a backup"
     return StoreError(f"{describe(url)}: cannot use it ({_describe_error(exc)}); {hint}")
+
+
+T = TypeVar("T")
+RETRYABLE_SQLSTATES = ("40P01", "40001")
+"""PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled back
+whole, so running it again is safe."""
+CONFLICT_TRIES = 5
+
+
+def retry_on_conflict(step: Callable[[], T]) -> T:
+    """Run ``step`` (one whole transaction) again when PostgreSQL ended it as a deadlock or a
+    serialization failure with another coordinator's; any other error goes on as it came."""
+    for attempt in range(1, CONFLICT_TRIES + 1):
+        try:
+            return step()
+        except DBAPIError as exc:
+            if getattr(exc.orig, "sqlstate", None) not in RETRYABLE_SQLSTATES or attempt == CONFLICT_TRIES:
+                raise
+    raise AssertionError("unreachable")
