@@ -57,14 +57,19 @@ def _admin(sql: str) -> None:
     _connection.execute(text(sql))
 
 
-def database_with(root: Path, options: str) -> str:
-    """A new, empty database for ``root`` made with CREATE DATABASE ``options`` (e.g. another
-    encoding), dropped with the others at the session's end; its URL."""
-    name = database_name(root)
+def _fresh(name: str, options: str = "") -> str:
+    """A new database ``name`` (CREATE DATABASE ``options``), replacing a leftover of that name and
+    dropped with the others at the session's end; its URL."""
     _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     _admin(f'CREATE DATABASE "{name}" {options}')
     _created.add(name)
     return _url(name)
+
+
+def database_with(root: Path, options: str) -> str:
+    """A new, empty database for ``root`` made with CREATE DATABASE ``options`` (e.g. another
+    encoding), dropped with the others at the session's end; its URL."""
+    return _fresh(database_name(root), options)
 
 
 def _url(name: str) -> str:
@@ -75,10 +80,7 @@ def _migrated() -> str:
     """The session's migrated store, made on first need: an empty database brought to HEAD by the
     store's own ``upgrade``; nothing stays connected, so it can be copied."""
     if MIGRATED not in _created:
-        _admin(f'DROP DATABASE IF EXISTS "{MIGRATED}" WITH (FORCE)')
-        _admin(f'CREATE DATABASE "{MIGRATED}"')
-        _created.add(MIGRATED)
-        engine = make_engine(_url(MIGRATED))
+        engine = make_engine(_fresh(MIGRATED))
         try:
             upgrade(engine)
         finally:
@@ -93,9 +95,7 @@ def database_url(root: Path) -> str:
         return f"sqlite:///{root / 'ladder.db'}"
     name = database_name(root)
     if name not in _created:
-        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        _admin(f'CREATE DATABASE "{name}" TEMPLATE "{_migrated()}"')
-        _created.add(name)
+        return _fresh(name, f'TEMPLATE "{_migrated()}"')
     return _url(name)
 
 
@@ -104,22 +104,14 @@ def empty_database_url(root: Path) -> str:
     run by ``Store.open``); on SQLite no file yet, as always."""
     if not POSTGRES:
         return database_url(root)
-    name = database_name(root)
-    _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    _admin(f'CREATE DATABASE "{name}"')
-    _created.add(name)
-    return _url(name)
+    return _fresh(database_name(root))
 
 
 def copy_database(source: Path, root: Path) -> str:
     """A copy of ``source``'s store as ``root``'s (the SQLite file travels with the folder)."""
     if not POSTGRES:
         return database_url(root)
-    name = database_name(root)
-    _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    _admin(f'CREATE DATABASE "{name}" TEMPLATE "{snapshot_name(source)}"')
-    _created.add(name)
-    return _url(name)
+    return _fresh(database_name(root), f'TEMPLATE "{snapshot_name(source)}"')
 
 
 def snapshot_name(root: Path) -> str:
