@@ -30,7 +30,7 @@ from sqlalchemy import ColumnElement, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from ladder.ratings import RatingEnv, Skill, TeamResult
-from ladder.results import rated_games
+from ladder.results import lock_rated, rated_games
 from ladder.schema import (
     BotVersion,
     FaultRow,
@@ -110,10 +110,8 @@ def plan_undo(session: Session, env: RatingEnv, match: Match, result: Result) ->
 
 def apply_undo(session: Session, match: Match, plan: UndoPlan) -> None:
     """Write ``plan`` (in the transaction that voided ``match``, holding the write lock)."""
-    versions = {v.id: v for v in session.scalars(select(BotVersion).where(
-        BotVersion.id.in_([i for kind, i in plan.skills if kind == "v"])).with_for_update())}
-    pairs = {p.id: p for p in session.scalars(select(Partnership).where(
-        Partnership.id.in_([i for kind, i in plan.skills if kind == "p"])).with_for_update())}
+    versions, pairs = lock_rated(session, [i for kind, i in plan.skills if kind == "v"],
+                                 [i for kind, i in plan.skills if kind == "p"])
     voided_rows = list(session.scalars(select(RatingChange).where(RatingChange.match_id == match.id)))
     _take_off_counts(session, match, voided_rows, versions, pairs)
     session.execute(delete(RatingChange).where(RatingChange.match_id == match.id))
@@ -181,7 +179,7 @@ def _uncount(unit: Rated, outcome: TeamResult) -> None:
 
 
 def _uncount_preset(session: Session, preset: str, version_id: int, outcome: TeamResult, faulted: bool) -> None:
-    counts = session.get(PresetCounts, (preset, version_id), with_for_update=True)
+    counts = session.get(PresetCounts, (preset, version_id), with_for_update={"key_share": True})
     if counts is None:  # a store whose counts were never kept for this match: nothing to take off
         return
     counts.matches -= 1

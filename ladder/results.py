@@ -15,7 +15,7 @@ by the faulty side, so forfeiting never pays. A match in another format is one g
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from sqlalchemy import select, update
@@ -79,14 +79,23 @@ def rated_games(match_format: str, winner_team: int | None, deal_scores: Sequenc
     return games
 
 
-def _lock_in_order(session: Session, match: Match) -> None:
-    """Lock the rated rows (versions, then partnerships, each by id) before any is changed: two
-    coordinators recording matches of the same bots take them in one order, never in a cycle
-    (which PostgreSQL would end as a deadlock). SQLite has one writer and ignores it."""
-    session.execute(select(BotVersion.id).where(BotVersion.id.in_(set(match.seats))).order_by(BotVersion.id)
-                    .with_for_update())
-    teams = {match.team_a_id, match.team_b_id}
-    session.execute(select(Partnership.id).where(Partnership.id.in_(teams)).order_by(Partnership.id).with_for_update())
+RatedRows = tuple[dict[int, BotVersion], dict[int, Partnership]]
+
+
+def lock_rated(session: Session, version_ids: Iterable[int], partnership_ids: Iterable[int]) -> RatedRows:
+    """The rows a rating changes (versions, then partnerships, each by id), locked before any is
+    changed: two coordinators rating the same bots take them in one order, never in a cycle. The
+    lock is ``FOR NO KEY UPDATE``, which a new match's or partnership's foreign key check (``FOR
+    KEY SHARE`` on the versions it names) never waits for: with ``FOR UPDATE`` a coordinator
+    scheduling a match and another rating one deadlocked (``tests/ladder/test_rating_locks.py``).
+    SQLite has one writer and ignores it."""
+    versions = {v.id: v for v in session.scalars(
+        select(BotVersion).where(BotVersion.id.in_(set(version_ids))).order_by(BotVersion.id)
+        .with_for_update(key_share=True))}
+    pairs = {p.id: p for p in session.scalars(
+        select(Partnership).where(Partnership.id.in_(set(partnership_ids))).order_by(Partnership.id)
+        .with_for_update(key_share=True))}
+    return versions, pairs
 
 
 def record_report(session: Session, env: RatingEnv, report: MatchReport) -> bool:
@@ -104,7 +113,7 @@ def record_report(session: Session, env: RatingEnv, report: MatchReport) -> bool
     if changed.rowcount != 1:  # type: ignore[attr-defined]
         return False
     match = session.get_one(Match, report.match_id)
-    _lock_in_order(session, match)
+    rows = lock_rated(session, match.seats, (match.team_a_id, match.team_b_id))
     store_files(session, match.id, files)
     session.add(Result(match_id=match.id, status=report.status, winner_team=report.winner_team,
                        score_a=report.score[0], score_b=report.score[1], hands=report.hands,
@@ -117,17 +126,17 @@ def record_report(session: Session, env: RatingEnv, report: MatchReport) -> bool
         session.add(FaultRow(match_id=match.id, version_id=version, seat=fault.seat, kind=fault.kind,
                              detail=fault.detail[:2000]))
     if report.status is OutcomeStatus.DONE:
-        _rate(session, env, match, outcome_of(report), games_of(report, match.match_format), faulty, now)
+        _rate(session, env, match, rows, outcome_of(report), games_of(report, match.match_format), faulty, now)
     return True
 
 
-def _rate(session: Session, env: RatingEnv, match: Match, outcome: Outcome, games: list[Outcome],
+def _rate(session: Session, env: RatingEnv, match: Match, rows: RatedRows, outcome: Outcome, games: list[Outcome],
           faulty: set[int], now: datetime) -> None:
-    """Move the ratings over the match's games; the counters and history keep the match's result."""
+    """Move the ratings over the match's games (``rows`` locked); the counters and history keep
+    the match's result."""
     team_a = (match.seat0_id, match.seat2_id)
     team_b = (match.seat1_id, match.seat3_id)
-    versions = {v.id: v for v in session.scalars(
-        select(BotVersion).where(BotVersion.id.in_(match.seats)).with_for_update())}
+    versions, pair = rows
     skills = {vid: v.skill for vid, v in versions.items()}
     updated = env.rate_versions_series(team_a, team_b, skills, games)
     for team_index, team in enumerate((team_a, team_b)):
@@ -140,8 +149,6 @@ def _rate(session: Session, env: RatingEnv, match: Match, outcome: Outcome, game
             version.count_match(result, new, now)
             version.faults += vid in faulty
             _preset_counts(session, match.preset, vid).count_match(result, vid in faulty, now)
-    pair = {p.id: p for p in session.scalars(
-        select(Partnership).where(Partnership.id.in_((match.team_a_id, match.team_b_id))).with_for_update())}
     a, b = pair[match.team_a_id], pair[match.team_b_id]
     new_a, new_b = env.rate_partnerships_series(a.skill, b.skill, games)
     for team_index, (unit, new) in enumerate(((a, new_a), (b, new_b))):
@@ -153,8 +160,8 @@ def _rate(session: Session, env: RatingEnv, match: Match, outcome: Outcome, game
 
 def _preset_counts(session: Session, preset: str, version_id: int) -> PresetCounts:
     """The version's counts in ``preset``, created at zero on its first match there. The version's
-    row is already locked (``with_for_update`` in ``_rate``), so two reports never race to create it."""
-    counts = session.get(PresetCounts, (preset, version_id), with_for_update=True)
+    row is already locked (``lock_rated``), so two reports never race to create it."""
+    counts = session.get(PresetCounts, (preset, version_id), with_for_update={"key_share": True})
     if counts is None:
         counts = PresetCounts(preset=preset, version_id=version_id, matches=0, wins=0, draws=0, faults=0)
         session.add(counts)

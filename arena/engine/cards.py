@@ -131,13 +131,18 @@ SHORT_DECK: CardMask = sum(
 )
 """The 32-card pack of short Mendikot: 2s to 6s removed."""
 
-_SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
-    tuple(
-        tuple(CARDS[s * 13 + r] for r in range(13) if bits >> r & 1)
-        for bits in range(1 << 13)
-    )
-    for s in range(4)
-)
+
+def _suit_table(suit: int) -> tuple[tuple[Card, ...], ...]:
+    """Every subset of one suit's ranks (a 13-bit mask) as its cards, low to high: each built from
+    the subset without its lowest rank, so importing the engine (every bot does) stays cheap."""
+    table: list[tuple[Card, ...]] = [()]
+    for bits in range(1, 1 << 13):
+        lowest = (bits & -bits).bit_length() - 1
+        table.append((CARDS[suit * 13 + lowest], *table[bits & (bits - 1)]))
+    return tuple(table)
+
+
+_SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(_suit_table(s) for s in range(4))
 
 
 def cards_of(mask: CardMask) -> tuple[Card, ...]:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ladder.schema import Match, MatchStatus
 from tests.ladder.test_ladder_coordinator import SLOW_CLOCK, add_staller, descendants, stalled_run, wait_all_exit
+from tests.ladder.test_ladder_coordinators import run_out_leases, running
 from tests.ladder.test_ladder_interrupt import (
     add_random_bots,
     bot_processes_under,
@@ -83,6 +84,9 @@ def test_a_killed_coordinator_takes_its_cluster_along_and_the_next_run_replays_t
         run.wait(timeout=30)
         alive = wait_all_exit(list(tree), 30)
         assert alive == [], {pid: tree[pid] for pid in alive}
+    left = running(data)  # on PostgreSQL the next run takes them back once their leases end
+    assert left
+    run_out_leases(data, left, next(iter(left.values())).lease_owner)
     again = subprocess.run([sys.executable, "-m", "arena", "ladder", "run", "--matches", "2", *CLUSTER,
                             *SLOW_CLOCK, "--data", str(data)], capture_output=True, text=True, timeout=240,
                            check=False, env={**clean_env(data), "DEHLA_TEST_STALL": str(tmp_path / "stall")})

@@ -2,7 +2,8 @@
 ``--cluster tcp://...``, as on several machines: a worker SIGKILLed mid-match takes its bots
 along, the scheduler (``allowed-failures`` 0, as docs/operating.md says to start it) hands
 the match back, and it is counted once when another worker joins; a scheduler SIGKILLed
-mid-match loses nothing, and a new one at its address plays the match."""
+mid-match loses nothing, and a new one at its address plays the match, whether it starts after
+the coordinator gave up on the old one or while its client still reconnects."""
 
 from __future__ import annotations
 
@@ -137,4 +138,31 @@ def test_a_scheduler_killed_mid_match_loses_nothing_and_a_new_one_plays_it(tmp_p
                                check=False, env=env)
     assert again.returncode == 0, again.stderr[-3000:]
     assert "Traceback" not in again.stderr, again.stderr[-3000:]
+    replayed_once(data)
+
+
+def test_a_scheduler_restarted_mid_run_loses_nothing_and_the_run_goes_on(tmp_path: Path) -> None:
+    """The scheduler dies with a match in play and a new one starts at its address before the
+    coordinator's client gives up reconnecting: the run goes on through the new one (a new worker
+    joins it), and the match that was in play comes back to the queue and is counted once."""
+    data = tmp_path / "arena"
+    add_staller_and_random(data)
+    os.mkfifo(tmp_path / "stall")
+    env = {**clean_env(data), "DEHLA_TEST_STALL": str(tmp_path / "stall")}
+    scheduler_env = {**env, "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"}
+    listening = re.compile(rb"Scheduler at:\s+(tcp://127\.0\.0\.1:(\d+))")
+    scheduler_at = [str(DASK), "scheduler", "--host", "127.0.0.1", "--no-dashboard", "--port"]
+    with started([*scheduler_at, "0"], scheduler_env, listening) as (scheduler, found):
+        address, port = found[1].decode(), found[2].decode()
+        with dehla_worker(address, env, 1), \
+                stalled_cluster_run(tmp_path, "--matches", "2", cluster=("--cluster", address)) as (run, staller, _):
+            scheduler.send_signal(signal.SIGKILL)
+            scheduler.wait(timeout=30)
+            with started([*scheduler_at, port], scheduler_env, listening), dehla_worker(address, env, 2):
+                code = run.wait(timeout=240)
+            log = (tmp_path / "run.log").read_text()
+        assert wait_all_exit([staller], 60) == [], "the stalled bot outlived its worker"
+    assert code == 0, log[-3000:]
+    assert "2 matches counted (0 void), 1 back in the queue, 0 failed" in log, log[-3000:]
+    assert "Traceback" not in log, log[-3000:]
     replayed_once(data)

@@ -15,6 +15,7 @@ import re
 import signal
 import subprocess
 import sys
+from collections.abc import Iterable
 from datetime import timedelta
 from pathlib import Path
 
@@ -68,6 +69,18 @@ def running(data: Path) -> dict[int, Match]:
     try:
         with store.reading() as session:
             return {m.id: m for m in session.scalars(query(Match).where(Match.status == MatchStatus.RUNNING))}
+    finally:
+        store.close()
+
+
+def run_out_leases(data: Path, ids: Iterable[int], owner: str | None) -> None:
+    """The time a killed coordinator's leases had left runs out (it renews nothing any more),
+    without waiting for the clock."""
+    store = store_at(data)
+    try:
+        with store.transaction() as session:
+            session.execute(update(Match).where(Match.id.in_(list(ids)), Match.lease_owner == owner)
+                            .values(lease_until=store_now(session) - timedelta(seconds=1)))
     finally:
         store.close()
 
@@ -148,16 +161,10 @@ def test_a_coordinator_killed_on_a_shared_store_leaves_its_matches_to_the_next(t
         assert wait_all_exit(tree, 30) == []  # its workers and bots die with it
         left = running(data)
         assert set(left) == {m.id for m in left.values() if m.lease_owner == owner}  # A's, still leased
-        store = store_at(data)
-        try:  # the time A's leases had left runs out (A renews nothing any more): no wait for the clock
-            with store.transaction() as session:
-                session.execute(update(Match).where(Match.id.in_(left), Match.lease_owner == owner)
-                                .values(lease_until=store_now(session) - timedelta(seconds=1)))
-        finally:
-            store.close()
-        after = dehla_run(data, "--matches", str(len(left)), "--workers", "1", *SLOW_CLOCK, *SHORT_LEASE,
-                          extra_env=stall_env)
-        assert finished(after) == len(left)
+        run_out_leases(data, left, owner)
+        next_run = dehla_run(data, "--matches", str(len(left)), "--workers", "1", *SLOW_CLOCK, *SHORT_LEASE,
+                             extra_env=stall_env)
+        assert finished(next_run) == len(left)
     done = {m.id: m for m in counted_matches(data)}  # and nothing is running any more
     assert set(left) <= set(done)
     assert all(done[i].attempt == 2 for i in left), {i: done[i].attempt for i in left}
