@@ -10,10 +10,11 @@ starts (every worker process up), so each figure is the steady rate, not the sta
 
 Each arm also says how long a match took as its worker timed it, how busy the slots were (the
 matches' seconds over slots x the arm's seconds: a slot idles between a match's end and the
-next one's start, and at the end), and where the machine's CPU went, in CPU seconds per match (from ``/proc``, between
-the clock's start and the last match counted): ``coordinator`` (this process: the ladder loop,
-and a local cluster's scheduler and nannies), ``workers`` (the executor's worker processes: the
-referee, the job) and ``bots`` (the bot processes the workers started and reaped).
+next one's start, and at the end), and where the machine's CPU went, in CPU seconds per match
+(from ``/proc``, between the clock's start and the last match counted): ``coordinator`` (this
+process: the ladder loop, and a local cluster's scheduler and nannies), ``workers`` (the
+executor's worker processes: the referee, the job) and ``bots`` (the bot processes the workers
+started and reaped).
 
     .venv/bin/python bench/cluster.py [--slots 1 2 4 8] [--per-slot 3] [--wait 0.2]
     .venv/bin/python bench/cluster.py --idle 15 [--slots 8]

@@ -82,14 +82,39 @@ def dehla_worker(address: str, env: dict[str, str], slots: int) -> AbstractConte
                    env, re.compile(rb"dehla worker tcp://\S+: \d+ match slot"))
 
 
-def test_a_dehla_worker_killed_mid_match_takes_its_bots_and_another_worker_replays_it(tmp_path: Path) -> None:
+def dask_scheduler(env: dict[str, str], port: str) -> AbstractContextManager[Started]:
+    """``dask scheduler`` on ``port`` (0: any), as docs/operating.md says to start it; its match
+    groups are its address and port."""
+    return started([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard"],
+                   {**env, "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"},
+                   re.compile(rb"Scheduler at:\s+(tcp://127\.0\.0\.1:(\d+))"))
+
+
+def staller_arena(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A data folder with the staller and a random bot, and the environment its runs need."""
     data = tmp_path / "arena"
     add_staller_and_random(data)
     os.mkfifo(tmp_path / "stall")
-    env = {**clean_env(data), "DEHLA_TEST_STALL": str(tmp_path / "stall")}  # the workers' own: the bots read it
-    scheduler_env = {**env, "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"}
-    with started([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard"], scheduler_env,
-                 re.compile(rb"Scheduler at:\s+(tcp://127\.0\.0\.1:\d+)")) as (scheduler, found):
+    return data, {**clean_env(data), "DEHLA_TEST_STALL": str(tmp_path / "stall")}
+
+
+@contextmanager
+def scheduler_killed_mid_match(tmp_path: Path, env: dict[str, str],
+                               ) -> Iterator[tuple[str, str, subprocess.Popen[bytes], int]]:
+    """A run on a scheduler of its own with one worker, the scheduler SIGKILLed with a match in
+    play: (its address, its port, the run, the stalled bot's pid)."""
+    with dask_scheduler(env, "0") as (scheduler, found):
+        address, port = found[1].decode(), found[2].decode()
+        with dehla_worker(address, env, 1), \
+                stalled_cluster_run(tmp_path, "--matches", "2", cluster=("--cluster", address)) as (run, staller, _):
+            scheduler.send_signal(signal.SIGKILL)
+            scheduler.wait(timeout=30)
+            yield address, port, run, staller
+
+
+def test_a_dehla_worker_killed_mid_match_takes_its_bots_and_another_worker_replays_it(tmp_path: Path) -> None:
+    data, env = staller_arena(tmp_path)  # env: the workers' own (the bots read it)
+    with dask_scheduler(env, "0") as (scheduler, found):
         address = found[1].decode()
         with dehla_worker(address, env, 1) as (first, _), \
                 stalled_cluster_run(tmp_path, "--matches", "2", cluster=("--cluster", address)) as (run, staller, _):
@@ -112,27 +137,15 @@ def test_a_scheduler_killed_mid_match_loses_nothing_and_a_new_one_plays_it(tmp_p
     """The scheduler dies with a match in play: the coordinator gives the match back and says so
     in one line; nothing is left running or half-counted. A new scheduler at the same address,
     a new worker and the coordinator again: the match is played and counted once."""
-    data = tmp_path / "arena"
-    add_staller_and_random(data)
-    os.mkfifo(tmp_path / "stall")
-    env = {**clean_env(data), "DEHLA_TEST_STALL": str(tmp_path / "stall")}
-    scheduler_env = {**env, "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"}
-    listening = re.compile(rb"Scheduler at:\s+(tcp://127\.0\.0\.1:(\d+))")
-    with started([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard"], scheduler_env,
-                 listening) as (scheduler, found):
-        address, port = found[1].decode(), found[2].decode()
-        with dehla_worker(address, env, 1), \
-                stalled_cluster_run(tmp_path, "--matches", "2", cluster=("--cluster", address)) as (run, staller, _):
-            scheduler.send_signal(signal.SIGKILL)
-            scheduler.wait(timeout=30)
-            code = run.wait(timeout=120)
-            log = (tmp_path / "run.log").read_text()
-            assert code == 2, log[-3000:]
-            assert "lost the Dask scheduler" in log and "Traceback" not in log, log[-3000:]
-        assert wait_all_exit([staller], 60) == [], "the stalled bot outlived its worker"
+    data, env = staller_arena(tmp_path)
+    with scheduler_killed_mid_match(tmp_path, env) as (address, port, run, staller):
+        code = run.wait(timeout=120)
+        log = (tmp_path / "run.log").read_text()
+        assert code == 2, log[-3000:]
+        assert "lost the Dask scheduler" in log and "Traceback" not in log, log[-3000:]
+    assert wait_all_exit([staller], 60) == [], "the stalled bot outlived its worker"
     check_store_is_consistent(data)  # nothing running, nothing half-counted
-    with started([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard"], scheduler_env,
-                 listening), dehla_worker(address, env, 2):
+    with dask_scheduler(env, port), dehla_worker(address, env, 2):
         again = subprocess.run([sys.executable, "-m", "arena", "ladder", "run", "--matches", "2", "--cluster", address,
                                 *SLOW_CLOCK, "--data", str(data)], capture_output=True, text=True, timeout=240,
                                check=False, env=env)
@@ -145,23 +158,12 @@ def test_a_scheduler_restarted_mid_run_loses_nothing_and_the_run_goes_on(tmp_pat
     """The scheduler dies with a match in play and a new one starts at its address before the
     coordinator's client gives up reconnecting: the run goes on through the new one (a new worker
     joins it), and the match that was in play comes back to the queue and is counted once."""
-    data = tmp_path / "arena"
-    add_staller_and_random(data)
-    os.mkfifo(tmp_path / "stall")
-    env = {**clean_env(data), "DEHLA_TEST_STALL": str(tmp_path / "stall")}
-    scheduler_env = {**env, "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"}
-    listening = re.compile(rb"Scheduler at:\s+(tcp://127\.0\.0\.1:(\d+))")
-    scheduler_at = [str(DASK), "scheduler", "--host", "127.0.0.1", "--no-dashboard", "--port"]
-    with started([*scheduler_at, "0"], scheduler_env, listening) as (scheduler, found):
-        address, port = found[1].decode(), found[2].decode()
-        with dehla_worker(address, env, 1), \
-                stalled_cluster_run(tmp_path, "--matches", "2", cluster=("--cluster", address)) as (run, staller, _):
-            scheduler.send_signal(signal.SIGKILL)
-            scheduler.wait(timeout=30)
-            with started([*scheduler_at, port], scheduler_env, listening), dehla_worker(address, env, 2):
-                code = run.wait(timeout=240)
-            log = (tmp_path / "run.log").read_text()
-        assert wait_all_exit([staller], 60) == [], "the stalled bot outlived its worker"
+    data, env = staller_arena(tmp_path)
+    with scheduler_killed_mid_match(tmp_path, env) as (address, port, run, staller):
+        with dask_scheduler(env, port), dehla_worker(address, env, 2):
+            code = run.wait(timeout=240)
+        log = (tmp_path / "run.log").read_text()
+    assert wait_all_exit([staller], 60) == [], "the stalled bot outlived its worker"
     assert code == 0, log[-3000:]
     assert "2 matches counted (0 void), 1 back in the queue, 0 failed" in log, log[-3000:]
     assert "Traceback" not in log, log[-3000:]
