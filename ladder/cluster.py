@@ -225,11 +225,11 @@ servers costs and gives nothing: the statistical profiler walks every thread's s
 health every 20 ms, samples its process every 500 ms, and each nanny and worker its memory every
 100 ms: an idle ``local:8`` kept 0.8 of this machine's 2 cores busy with Dask's defaults for
 these, 0.1 with ours, against 0.01 for an idle process pool (``bench/cluster.py --idle``,
-``docs/performance.md``). And a local cluster's nannies set
-no environment for their workers (Dask's default sets ``MALLOC_TRIM_THRESHOLD_=65536`` and the
-thread counts of numerical libraries, in the coordinator's own environment too): the referee
-allocates no Dask data, and ``--runner local`` bots inherit their worker's environment, so a
-worker then runs them as the process pool's workers do."""
+``docs/performance.md``). And a local cluster's nannies set no environment for their workers
+(Dask's default sets ``MALLOC_TRIM_THRESHOLD_=65536`` and the thread counts of numerical
+libraries, in the coordinator's own environment too): the referee allocates no Dask data, and
+``--runner local`` bots inherit their worker's environment, so a worker then runs them as the
+process pool's workers do."""
 
 
 def quiet_dask() -> None:
