@@ -24,10 +24,10 @@ from arena.contract.messages import (
     MatchStart,
     Termination,
 )
-from arena.contract.time_control import TimeControl
+from arena.contract.time_control import TimeControl, TimeControlError
 from arena.engine.actions import CALL, DOWN, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
 from arena.engine.cards import CARDS, Card, Suit
-from arena.engine.errors import ArenaError
+from arena.engine.errors import ArenaError, RulesError
 from arena.engine.hand import Decision, RevealReason, TrumpReveal, TrumpSetting
 from arena.engine.match import FormatKind, MatchFormat, MatchScore
 from arena.engine.observation import Observation
@@ -44,7 +44,6 @@ from arena.engine.rules import (
     SweepLimits,
     TrumpMethod,
     TwoTwo,
-    make_rules,
 )
 from protocol import PROTOCOL_VERSION
 from protocol.gen.dehla.arena.v1 import arena_pb2 as pb
@@ -252,10 +251,10 @@ def _rules_from_bytes(data: bytes, where: str) -> Rules:
         value = _enum_from_pb(_PB_ENUM[name], prefix, getattr(message, name), engine, f"{where}.{name}")
         if value is not None:
             values[name] = value
-    try:
-        return make_rules(values, context=where)
-    except ArenaError as exc:
-        raise ConversionError(str(exc)) from None
+    try:  # typed values already: built directly, so a bot never needs pydantic (engine/rules.py)
+        return Rules(**values)
+    except RulesError as exc:
+        raise ConversionError(f"{where}: {exc}") from None
 
 
 def match_format_to_pb(match_format: MatchFormat) -> pb.MatchFormat:
@@ -278,9 +277,12 @@ def time_control_to_pb(control: TimeControl) -> pb.TimeControl:
                           notify_ms=NOTIFY_MS)
 
 
-def time_control_from_pb(message: pb.TimeControl) -> TimeControl:
-    return TimeControl(per_move=message.per_move_ms / 1000, bank=message.time_bank_ms / 1000,
-                       grace=message.grace_ms / 1000, startup=message.start_up_ms / 1000)
+def time_control_from_pb(message: pb.TimeControl, where: str = "time_control") -> TimeControl:
+    try:
+        return TimeControl(per_move=message.per_move_ms / 1000, bank=message.time_bank_ms / 1000,
+                           grace=message.grace_ms / 1000, startup=message.start_up_ms / 1000)
+    except TimeControlError as exc:
+        raise ConversionError(f"{where}: {exc}") from None
 
 
 def start_to_pb(start: MatchStart) -> pb.StartMatchRequest:

@@ -38,3 +38,6 @@ fi
 python3 -m venv .venv
 .venv/bin/pip install -q --upgrade pip >/dev/null 2>&1 || true
 .venv/bin/pip install -q -e ".${extra}"
+# The project's bytecode, written once: bots run with PYTHONDONTWRITEBYTECODE=1 (and read-only in
+# the sandbox), so without it every bot process compiled the engine, protocol and SDK again.
+.venv/bin/python -m compileall -q arena protocol sdk sample_bots ladder >/dev/null

@@ -8,20 +8,40 @@ and the referee's own measurement decides, not the deadline.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, fields
 
-from pydantic import BaseModel, ConfigDict, Field
+
+class TimeControlError(ValueError):
+    """A clock setting out of range (a limit that is not above 0, a bank below 0)."""
 
 
-class TimeControl(BaseModel):
-    """Clock settings for a match (seconds)."""
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """Clock settings for a match (seconds), checked when built. A plain dataclass: a bot builds
+    one from every StartMatch without loading pydantic (``arena/engine/rules.py`` says why);
+    the match record's model of it is ``arena.referee.match_record.RecordedTimeControl``."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    per_move: float = 1.0
+    """limit for each decision before the bank is used"""
+    bank: float = 30.0
+    """extra time for the whole match"""
+    grace: float = 0.05
+    """transport slack added to the gRPC deadline only"""
+    startup: float = 10.0
+    """budget to start and answer StartMatch"""
 
-    per_move: float = Field(1.0, gt=0, description="limit for each decision before the bank is used")
-    bank: float = Field(30.0, ge=0, description="extra time for the whole match")
-    grace: float = Field(0.05, ge=0, description="transport slack added to the gRPC deadline only")
-    startup: float = Field(10.0, gt=0, description="budget to start and answer StartMatch")
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise TimeControlError(f"time control {field.name}: not a number of seconds (got {value!r})")
+            if value < 0 or (value == 0 and field.name in _ABOVE_ZERO) or math.isnan(value):
+                least = "above 0" if field.name in _ABOVE_ZERO else "0 or more"
+                raise TimeControlError(f"time control {field.name}: must be {least} (got {value!r})")
+
+
+_ABOVE_ZERO = frozenset({"per_move", "startup"})
 
 
 @dataclass(slots=True)

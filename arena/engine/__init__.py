@@ -3,7 +3,12 @@
 Everything a bot, a test or a tool needs is importable from here (``from arena.engine import
 HandState, Card, rules_for``); the modules behind it may move. Deals come from explicit seeds
 (``chance``), so the same seed gives the same cards on every machine.
+
+The record functions (``hand_record``, ``parse_json``, ``replay_record``) load on first use:
+they validate with pydantic, which a bot never needs (``arena/engine/rules.py``).
 """
+
+from typing import TYPE_CHECKING, Any
 
 from arena.engine.actions import (
     CALL,
@@ -50,7 +55,6 @@ from arena.engine.hand import Decision, HandState, PublicHand, RevealReason, Tru
 from arena.engine.match import FormatKind, MatchFormat, MatchScore, next_dealer
 from arena.engine.observation import Observation, observe
 from arena.engine.outcome import HandOutcome, HandResult, Trick, decide_hand
-from arena.engine.record import hand_record, parse_json, replay_record
 from arena.engine.rules import (
     PRESET_SUMMARIES,
     PRESETS,
@@ -81,6 +85,20 @@ from arena.engine.trick import (
     won_after_reveal,
     won_with_trumps,
 )
+
+if TYPE_CHECKING:
+    from arena.engine.record import hand_record, parse_json, replay_record
+
+_RECORD_FUNCTIONS = frozenset({"hand_record", "parse_json", "replay_record"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _RECORD_FUNCTIONS:
+        from arena.engine import record  # noqa: PLC0415 - on first use (module doc)
+
+        return getattr(record, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ACES", "CALL", "CARDS", "DOWN", "FULL_DECK", "HIDE", "NO_SUIT", "PLAY", "PRESETS", "PRESET_SUMMARIES", "REVEAL",

@@ -1,17 +1,25 @@
-"""The rules object: every option of ``shared/docs/rules.md`` in one validated model, plus presets.
+"""The rules object: every option of ``shared/docs/rules.md`` in one validated value, plus presets.
 
 An option that only makes sense under another (``reveal`` under ``trump=hidden``) is
 *dependent*: setting it where it does not apply is rejected, and overriding its parent on top
 of a preset drops the preset's value for it unless it is given again.
+
+``Rules`` is a frozen dataclass that checks its dependents itself, and pydantic validates
+untyped input into it (``make_rules``: presets, the command line, records), imported only
+then: a bot builds its rules from typed protocol values and never loads pydantic, which was
+about 40% of its start-up CPU (``bench/bot_startup.py``).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter, ValidationError
 
 from arena.engine.cards import FULL_DECK, SHORT_DECK, CardMask
 from arena.engine.errors import RulesError
@@ -103,10 +111,12 @@ _QUIET_DEFAULTS: dict[str, Any] = {"hide_from": HideFrom.FIRST_PACKET.value}
 the options of every earlier record, transcript and ``dehla rules`` line read as they did."""
 
 
-class Rules(BaseModel):
+@dataclasses.dataclass(frozen=True)
+class Rules:
     """One complete, validated set of rules for a hand and a match."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__: ClassVar[dict[str, str]] = {"extra": "forbid"}
+    """For ``make_rules``: an option that is not a field is an error."""
 
     direction: Direction = Direction.CLOCKWISE
     deck: DeckKind = DeckKind.FULL52
@@ -123,8 +133,9 @@ class Rules(BaseModel):
     kot_bonus: int = 0
     early_end: bool = False
 
-    @model_validator(mode="after")
-    def _check_dependents(self) -> Rules:
+    def __post_init__(self) -> None:
+        """Defaults that depend on another option, and dependents set where they do not apply
+        (a ``RulesError``, which pydantic reports as this value's error)."""
         if self.trump is TrumpMethod.HIDDEN and self.reveal is None:
             object.__setattr__(self, "reveal", Reveal.ON_VOID)
         for option, (parent, applies_under, neutral) in _DEPENDENT.items():
@@ -132,15 +143,14 @@ class Rules(BaseModel):
             parent_value = str(getattr(self, parent))
             if parent_value not in applies_under and value != neutral:
                 under = " or ".join(f"{parent}={v}" for v in sorted(applies_under))
-                raise ValueError(
+                raise RulesError(
                     f"option {option}={_text(value)} applies only under {under}, "
                     f"not {parent}={parent_value}"
                 )
         if self.hand_result is HandResultRule.TENS and self.two_two is None:
             object.__setattr__(self, "two_two", TwoTwo.NON_DEALER)
         if self.mendikot_bonus < 0 or self.kot_bonus < 0:
-            raise ValueError("bonus points cannot be negative")
-        return self
+            raise RulesError("bonus points cannot be negative")
 
     # Derived facts the engine and the UIs share.
     @property
@@ -163,7 +173,8 @@ class Rules(BaseModel):
     def options(self) -> dict[str, Any]:
         """Every option that applies to these rules, as plain JSON values."""
         out: dict[str, Any] = {}
-        for name, value in self.model_dump(mode="json").items():
+        for field in dataclasses.fields(self):
+            name, value = field.name, _json(getattr(self, field.name))
             dep = _DEPENDENT.get(name)
             if dep and str(getattr(self, dep[0])) not in dep[1]:
                 continue
@@ -174,6 +185,14 @@ class Rules(BaseModel):
 
     def describe(self) -> str:
         return ", ".join(f"{k}={_text(v)}" for k, v in self.options().items())
+
+
+OPTION_NAMES: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Rules))
+"""Every option, in the order ``dehla rules`` and the records list them."""
+
+
+def _json(value: Any) -> Any:
+    return value.value if isinstance(value, StrEnum) else value
 
 
 def _text(value: Any) -> str:
@@ -227,10 +246,10 @@ def rules_for(preset: str = DEFAULT_PRESET, overrides: Mapping[str, Any] | None 
         raise RulesError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
     values = dict(PRESETS[preset])
     overrides = dict(overrides or {})
-    unknown = sorted(set(overrides) - set(Rules.model_fields))
+    unknown = sorted(set(overrides) - set(OPTION_NAMES))
     if unknown:
         raise RulesError(
-            f"unknown option {', '.join(unknown)} (known: {', '.join(Rules.model_fields)})"
+            f"unknown option {', '.join(unknown)} (known: {', '.join(OPTION_NAMES)})"
         )
     dropped: set[str] = set()
     for option, (parent, _, _) in _DEPENDENT.items():  # parents come before their dependents
@@ -242,11 +261,21 @@ def rules_for(preset: str = DEFAULT_PRESET, overrides: Mapping[str, Any] | None 
 
 
 def make_rules(values: Mapping[str, Any], context: str = "rules") -> Rules:
-    """Validate a full options mapping (as stored in records) into ``Rules``."""
+    """Validate a full options mapping of plain values (a preset, the command line, a record)
+    into ``Rules``."""
+    from pydantic import ValidationError  # noqa: PLC0415 - only untyped input needs pydantic (module doc)
+
     try:
-        return Rules.model_validate(dict(values))
+        return _validator().validate_python(dict(values))
     except ValidationError as exc:
         raise RulesError(f"{context}: {_first_problem(exc)}") from None
+
+
+@functools.cache
+def _validator() -> TypeAdapter[Rules]:
+    from pydantic import TypeAdapter  # noqa: PLC0415 - see make_rules
+
+    return TypeAdapter(Rules)
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -266,7 +295,7 @@ def _first_problem(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err["loc"])
     message = str(err["msg"]).removeprefix("Value error, ")
-    if err["type"] == "extra_forbidden":
+    if err["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
         return f"unknown option {where}"
     if where:
         return f"option {where}: {message} (got {err.get('input')!r})"

@@ -39,6 +39,21 @@ class _Line(_Part):
         return readable_version(value, MATCH_RECORD_SCHEMA_VERSION, "this referee reads match records")
 
 
+class RecordedTimeControl(BaseModel):
+    """The match's clock settings (seconds), as recorded (the contract's ``TimeControl``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    per_move: float = Field(1.0, gt=0, description="limit for each decision before the bank is used")
+    bank: float = Field(30.0, ge=0, description="extra time for the whole match")
+    grace: float = Field(0.05, ge=0, description="transport slack added to the gRPC deadline only")
+    startup: float = Field(10.0, gt=0, description="budget to start and answer StartMatch")
+
+    @classmethod
+    def of(cls, control: TimeControl) -> RecordedTimeControl:
+        return cls(per_move=control.per_move, bank=control.bank, grace=control.grace, startup=control.startup)
+
+
 class MatchStartLine(_Line):
     """Who plays what: the match id, seed, rules, format, time control, policy and seat names."""
 
@@ -48,7 +63,7 @@ class MatchStartLine(_Line):
     preset: str
     rules: dict[str, Any] | None = None
     format: str
-    time_control: TimeControl | None = None
+    time_control: RecordedTimeControl | None = None
     policy: FaultPolicy | None = None
     seats: list[str]
 

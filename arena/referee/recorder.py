@@ -20,7 +20,14 @@ from arena.console.files import read_record_text
 from arena.engine.errors import RecordError
 from arena.engine.hand import HandState
 from arena.engine.record import hand_record, parse_json
-from arena.referee.match_record import DecisionEntry, HandLine, MatchEndLine, MatchStartLine, written
+from arena.referee.match_record import (
+    DecisionEntry,
+    HandLine,
+    MatchEndLine,
+    MatchStartLine,
+    RecordedTimeControl,
+    written,
+)
 
 if TYPE_CHECKING:
     from arena.referee.table import DecisionLog, MatchOutcome, TableConfig
@@ -41,8 +48,8 @@ class MatchRecorder:
     def match_start(self, config: TableConfig, seats: Sequence[str]) -> None:
         line = MatchStartLine(
             match_id=config.match_id, seed=config.seed, preset=config.preset, rules=config.rules.options(),
-            format=str(config.match_format), time_control=config.time_control, policy=config.policy,
-            seats=list(seats),
+            format=str(config.match_format), time_control=RecordedTimeControl.of(config.time_control),
+            policy=config.policy, seats=list(seats),
         )
         self._write(line.model_dump(mode="json"))
 

@@ -4,6 +4,8 @@ cards", Court Piece's Double Sir limits)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -89,7 +91,7 @@ def test_sweep_claims_on_every_trick_and_always_on_the_last() -> None:
 
 
 def test_direct_capture_has_no_claims() -> None:
-    rules = rules_for("dehla-pakad").model_copy(update={"capture": Capture.DIRECT})
+    rules = dataclasses.replace(rules_for("dehla-pakad"), capture=Capture.DIRECT)
     assert not any(claims_pile(rules, n, True) for n in range(1, rules.hand_size + 1))
 
 

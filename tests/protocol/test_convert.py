@@ -159,3 +159,23 @@ def test_an_on_play_reveal_round_trips_with_its_reason() -> None:
         view = observe(state, seat)
         assert view.reveal is not None and view.reveal.reason.value in ("played", "last_card")
         assert convert.observation_from_pb(convert.observation_to_pb(view)) == view
+
+
+@pytest.mark.parametrize(("field", "value", "problem"), [
+    ("per_move_ms", 0, r"time_control: time control per_move: must be above 0 \(got 0\.0\)"),
+    ("start_up_ms", 0, r"time control startup: must be above 0"),
+    ("time_bank_ms", -5, r"time control bank: must be 0 or more \(got -0\.005\)"),
+])
+def test_a_time_control_out_of_range_is_refused_in_one_line(field: str, value: int, problem: str) -> None:
+    message = pb.TimeControl(per_move_ms=1000, time_bank_ms=0, grace_ms=50, start_up_ms=10000)
+    setattr(message, field, value)
+    with pytest.raises(convert.ConversionError, match=problem):
+        convert.time_control_from_pb(message)
+
+
+def test_rules_from_the_wire_are_the_presets_own() -> None:
+    """Built directly from typed values (no pydantic on the bot's side), they equal what
+    validation builds from the preset's plain values."""
+    for preset in PRESETS:
+        rules = rules_for(preset)
+        assert convert.rules_from_pb(convert.rules_to_pb(rules)) == rules

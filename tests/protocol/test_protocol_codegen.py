@@ -230,7 +230,7 @@ def _field_names(message: type[Message]) -> set[str]:
     [
         # A face-down play is marked on its Play (Play.face_down), in the trick's plays.
         ({f.name for f in dataclasses.fields(Observation)}, pb.Observation, {"current_face_down": "current_trick"}),
-        (set(rules.Rules.model_fields), pb.Rules, {}),
+        ({f.name for f in dataclasses.fields(rules.Rules)}, pb.Rules, {}),
         ({f.name for f in dataclasses.fields(outcome.HandResult)}, pb.HandResult, {}),
         ({f.name for f in dataclasses.fields(outcome.Trick)}, pb.Trick,
          {"seats": "plays", "cards": "plays", "face_down": "plays"}),
