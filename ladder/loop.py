@@ -5,7 +5,8 @@ unless it renews it (``ladder/leases.py``): the loop waits for its matches with 
 renews them on time, and sweeps the expired leases of coordinators that died back to the queue.
 On SQLite (one coordinator per store) a starting run puts every ``running`` match back at once.
 On Ctrl-C the run stops leasing, records the matches that had already finished, and gives every
-unfinished one back to the queue: no match is ever half-counted.
+unfinished one back to the queue: no match is ever half-counted, and one that no worker had
+started yet gets back the attempt its lease took.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from ladder.executors import ClusterLost, ExecutorFactory, SlotCounting
 from ladder.interrupts import DeferredInterrupt
 from ladder.jobs import MatchJob, MatchReport, play_match_job
 from ladder.leases import Held, LeaseTerms, Swept, renew, sweep, take, take_match
-from ladder.queue import MatchSettings, enqueue, entries, job_for, release, requeue_abandoned
+from ladder.queue import MatchSettings, enqueue, entries, job_for, release, requeue_abandoned, unlease
 from ladder.ratings import RatingEnv
 from ladder.results import record_report
 from ladder.scheduler import Scheduler
@@ -143,12 +144,15 @@ class LadderRun:
 
     def _wind_down(self, executor: Executor, inflight: dict[Future[MatchReport], Held]) -> None:
         """Stop the executor (matches in play end first: workers that got the Ctrl-C too give
-        theirs up); record what finished and give the rest back to the queue."""
+        theirs up); record what finished and give the rest back to the queue, those that never
+        started with their attempt undone."""
         for future in inflight:
             future.cancel()
         executor.shutdown(wait=True, cancel_futures=True)
         for future, (match_id, attempt) in inflight.items():
-            if future.done() and not future.cancelled() and future.exception() is None:
+            if future.cancelled():  # only a future no worker had taken can be cancelled
+                self._give_back_unstarted(match_id, attempt)
+            elif future.done() and future.exception() is None:
                 self._collect(future, match_id, attempt)
             else:
                 self._give_back(match_id, attempt)
@@ -157,6 +161,12 @@ class LadderRun:
     def _give_back(self, match_id: int, attempt: int) -> None:
         with self.store.transaction() as session:
             release(session, match_id, attempt)
+        self.requeued += 1
+
+    def _give_back_unstarted(self, match_id: int, attempt: int) -> None:
+        """A lease whose job no worker took: it can never report, so its attempt is undone."""
+        with self.store.transaction() as session:
+            unlease(session, match_id, attempt)
         self.requeued += 1
 
     # ----------------------------------------------------------------- leases

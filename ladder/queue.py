@@ -120,6 +120,20 @@ def release(session: Session, match_id: int, attempt: int, error: str | None = N
     return status if result.rowcount == 1 else None  # type: ignore[attr-defined]
 
 
+def unlease(session: Session, match_id: int, attempt: int) -> bool:
+    """Give back a lease whose match never started (its future was cancelled before a worker
+    took it): queued again with that lease's attempt undone, so a Ctrl-C costs the match none of
+    its ``MAX_ATTEMPTS``, and its next lease has the same number. Safe only because a job that
+    never started can never report (``concurrent.futures`` never runs a cancelled future): no
+    result of this lease can count for the next. False if the lease was stale."""
+    result = session.execute(
+        update(Match)
+        .where(Match.id == match_id, Match.status == MatchStatus.RUNNING, Match.attempt == attempt)
+        .values(status=MatchStatus.QUEUED, attempt=attempt - 1, lease_owner=None, lease_until=None)
+    )
+    return result.rowcount == 1  # type: ignore[attr-defined,no-any-return]
+
+
 def requeue_abandoned(session: Session, owners: Sequence[str | None] | None = None) -> int:
     """Put running matches back in the queue: all of them (a coordinator starting on an SQLite
     store, where no other run can be alive), or those leased by ``owners``."""

@@ -65,5 +65,22 @@ async def play_local_match(
         recorder = MatchRecorder(records / f"{config.match_id}.jsonl")
         return await Table(config, seats, recorder, on_hand).run()
     finally:
-        await asyncio.gather(*(seat.close() for seat in seats), return_exceptions=True)
+        await close_all(seats)
         shutil.rmtree(sockets, ignore_errors=True)
+
+
+async def close_all(seats: list[GrpcSeat]) -> None:
+    """Close every seat, stopping its bot, even when the match is cancelled meanwhile (a Ctrl-C
+    that lands as the match ends): a seat whose close was cut short would leave its bot running
+    past the match, and its pipes to be closed by the collector after the event loop is gone
+    (``Exception ignored ... Event loop is closed`` on the terminal). The cancellation is raised
+    once every seat is closed."""
+    closing = asyncio.gather(*(seat.close() for seat in seats), return_exceptions=True)
+    cancelled = False
+    while not closing.done():
+        try:
+            await asyncio.shield(closing)
+        except asyncio.CancelledError:
+            cancelled = True
+    if cancelled:
+        raise asyncio.CancelledError

@@ -1,4 +1,5 @@
-"""``dehla ladder run`` as users run it (real processes): Ctrl-C mid-run, and ``--mode mixed``.
+"""``dehla ladder run`` as users run it (real processes): Ctrl-C mid-run, and ``--mode mixed``;
+and, in process, the Ctrl-C that comes while a leased match waits for a worker.
 
 The bots are copies of the ``random`` sample bot under different names, stored directly (no
 validation matches: they only slow the test down), played with the local runner, one duplicate
@@ -10,32 +11,48 @@ from __future__ import annotations
 import json
 import os
 import pty
+import random
 import re
 import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
 
 import pytest
 from sqlalchemy import select as query
 
 from arena.console.data import DATA_ENV
+from ladder.executors import InlineExecutor
+from ladder.jobs import MatchJob, MatchReport
+from ladder.leases import LeaseTerms, take
+from ladder.loop import LadderRun, StopRule
 from ladder.paths import DATABASE_URL_ENV, ArenaData
+from ladder.queue import MatchSettings, enqueue, release, unlease
 from ladder.ratings import RatingEnv
 from ladder.runners import RUNNER_ENV
+from ladder.scheduler import Mode, Pairing, Scheduler
 from ladder.schema import BotVersion, Match, MatchStatus, Partnership, RatingChange, Result
 from ladder.store import Store
 from ladder.submit import submit
 from tests.database import database_env, database_url
-from tests.ladder_helpers import no_validation
+from tests.ladder_helpers import add_bots, fake_play, no_validation
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 FAST = ("--deals", "1", "--per-move", "0.05", "--runner", "local")
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
 COUNTED = re.compile(rb"\b([1-9]\d*)/(?:\?|\d+)")
 """The progress bar's ``counted/total`` column (``?`` for ``--forever``), once a match is counted."""
+SETTLE = 60.0
+"""Seconds a test waits for a thread at most: a bound on failure, never a pause."""
 
 
 def store_at(root: Path) -> Store:
@@ -197,13 +214,109 @@ def test_ctrl_c_stops_the_run_and_leaves_no_match_half_counted(tmp_path: Path, c
     finished = [m for m in matches if m.status in (MatchStatus.DONE.value, MatchStatus.VOID.value)]
     assert len(finished) == int(summary[1]) >= 1
     assert sum(m.status == MatchStatus.QUEUED.value for m in matches) == int(summary[3])
-    if ctrl_c == "coordinator":  # its worker finished the match it had leased: none went back to the queue
-        # (a match scheduled but not yet leased when the signal came is queued with no attempt: under
-        # load the signal can come before the next hand-off)
-        assert all(m.attempt == 0 for m in matches if m.status == MatchStatus.QUEUED.value), \
-            [(m.id, m.attempt) for m in matches if m.status == MatchStatus.QUEUED.value]
+    if ctrl_c == "coordinator":
+        # every match a worker started, its worker finished, and it was counted: none went back to
+        # the queue with an attempt spent. One leased and handed to the pool in the instant of the
+        # signal, but that no worker had taken yet, may be back in the queue: with its attempt
+        # undone, as one scheduled but not yet leased (test_a_match_no_worker_started_...).
+        assert all(m.status in (MatchStatus.DONE.value, MatchStatus.VOID.value) for m in matches if m.attempt), \
+            [(m.id, m.status, m.attempt) for m in matches]
     assert bot_processes_under(data.resolve()) == []
     assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
+
+
+class OneWorkerPool(ThreadPoolExecutor):
+    """One worker thread, so a second match handed to it waits, submitted and not started, while
+    the first plays. ``second_waits`` is set once that second match is submitted, ``second_cancelled``
+    once its future is cancelled."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.submitted = 0
+        self.second_waits = threading.Event()
+        self.second_cancelled = threading.Event()
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        future = super().submit(fn, *args, **kwargs)
+        self.submitted += 1
+        if self.submitted == 2:
+            future.add_done_callback(lambda done: self.second_cancelled.set() if done.cancelled() else None)
+            self.second_waits.set()
+        return future
+
+
+def in_process_run(store: Store, factory: Callable[[], Any], play: Callable[[MatchJob], MatchReport],
+                   workers: int) -> LadderRun:
+    env = RatingEnv()
+    return LadderRun(store, env, Scheduler(env, Mode.SELF, random.Random(5)), MatchSettings(runner="local"),
+                     factory, workers=workers, play=play, rng=random.Random(5))
+
+
+def test_a_match_no_worker_started_goes_back_with_its_attempt_undone(tmp_path: Path) -> None:
+    """The case of ``kill -INT`` to the coordinator that once came in CI, made on purpose: two
+    slots, one worker. Match 1 plays; match 2 is leased (attempt 1) and handed to the pool, where
+    it waits for the worker. The worker's match sends the SIGINT, then plays on until the run has
+    cancelled match 2, and ends. Match 1, started, is counted; match 2, never started, is back in
+    the queue at attempt 0 (before the fix: 1, a Ctrl-C eating one of its ``MAX_ATTEMPTS``), and
+    its next lease is attempt 1 again."""
+    data = (tmp_path / "arena").resolve()
+    store = store_at(data)
+    try:
+        add_bots(store, ["s1", "s2", "s3"], tmp_path / "src")
+        pool = OneWorkerPool()
+        played: list[tuple[int, int]] = []
+        waited: list[bool] = []
+        coordinator = threading.get_ident()  # the test's thread, the main one: the run's signals go there
+
+        def play(job: MatchJob) -> MatchReport:
+            played.append((job.match_id, job.attempt))
+            waited.append(pool.second_waits.wait(SETTLE))
+            # kill -INT PID, aimed at the coordinator's thread (where Linux delivers it too): its wait ends
+            signal.pthread_kill(coordinator, signal.SIGINT)
+            waited.append(pool.second_cancelled.wait(SETTLE))
+            return fake_play(job)
+
+        summary = in_process_run(store, lambda: pool, play, workers=2).run(StopRule(matches=10))
+        assert waited == [True, True] and played == [(1, 1)]
+        assert summary.interrupted and (summary.counted, summary.requeued, summary.failed) == (1, 1, 0)
+        matches = check_store_is_consistent(data)
+        assert [(m.id, m.status, m.attempt) for m in matches] == [(1, MatchStatus.DONE.value, 1),
+                                                                 (2, MatchStatus.QUEUED.value, 0)]
+        resumed: list[tuple[int, int]] = []
+
+        def play_on(job: MatchJob) -> MatchReport:
+            resumed.append((job.match_id, job.attempt))
+            return fake_play(job)
+
+        assert in_process_run(store, InlineExecutor, play_on, workers=1).run(StopRule(matches=1)).counted == 1
+        assert resumed == [(2, 1)]  # the oldest queued first, with the attempt number its lost lease had
+        check_store_is_consistent(data)
+    finally:
+        store.close()
+
+
+def test_an_unstarted_lease_is_undone_only_while_it_is_the_running_one(tmp_path: Path) -> None:
+    """The attempt guard holds: undoing a lease that expired, was given back or was taken again
+    changes nothing."""
+    data = (tmp_path / "arena").resolve()
+    store = store_at(data)
+    try:
+        a, b = (s.version_id for s in add_bots(store, ["s1", "s2"], tmp_path / "src"))
+        terms = LeaseTerms(seconds=30)
+        with store.transaction() as session:
+            match_id = enqueue(session, RatingEnv(), Pairing((a, a), (b, b)), 1, MatchSettings()).id
+        with store.transaction() as session:
+            assert take(session, "run-a", terms) == (match_id, 1)
+            assert unlease(session, match_id, 1)
+            assert take(session, "run-a", terms) == (match_id, 1)  # the same number again
+            assert release(session, match_id, 1) is MatchStatus.QUEUED  # given back, spent
+            assert not unlease(session, match_id, 1)  # not running: nothing to undo
+            assert take(session, "run-b", terms) == (match_id, 2)
+            assert not unlease(session, match_id, 1)  # a stale lease: the running attempt stays
+            found = session.get_one(Match, match_id)
+            assert (found.status, found.attempt, found.lease_owner) == (MatchStatus.RUNNING, 2, "run-b")
+    finally:
+        store.close()
 
 
 def test_mixed_mode_counts_the_matches_and_pairs_different_versions(tmp_path: Path) -> None:
