@@ -248,7 +248,7 @@ class LadderRun:
                 release(session, match_id, attempt)
             self.requeued += 1
             return True
-        except ClusterLost:  # not the match's doing: no attempt spent (a dead worker's ``WorkerLost`` is one)
+        except ClusterLost:  # not the match's doing: never fails it (a dead worker's ``WorkerLost`` can)
             self._give_back(match_id, attempt)
             return False
         except Exception as exc:
