@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import compileall
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -35,19 +34,17 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 HERE = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(HERE))
+
+from bench.proc_cpu import process_cpu  # noqa: E402
+
 PACKAGES = ("arena", "protocol", "sdk", "sample_bots")
-TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def compile_tree(tree: Path) -> None:
     for package in PACKAGES:
         if (tree / package).is_dir():
             compileall.compile_dir(str(tree / package), quiet=1)
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime: fields 14 and 15 of stat(5)
 
 
 def source_copy(tree: Path, into: Path) -> Path:
@@ -71,7 +68,7 @@ def start_once(tree: Path, folder: Path) -> float:
             answer = stub.Check(health_pb2.HealthCheckRequest(), timeout=60, wait_for_ready=True)
             if answer.status != health_pb2.HealthCheckResponse.SERVING:
                 raise SystemExit(f"bot_startup: the bot answered {answer.status}, not SERVING")
-        return cpu_seconds(bot.pid)
+        return process_cpu(bot.pid).own
     finally:
         bot.kill()
         bot.wait()

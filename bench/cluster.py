@@ -43,6 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.proc_cpu import process_cpu
 from ladder.cluster import WORKER_CONFIG, ClusterExecutor, ClusterSpec, start_cluster
 from ladder.executors import MatchPool
 from ladder.loop import LadderRun, RunProgress, StopRule
@@ -99,22 +100,20 @@ def pause(seconds: float) -> float:
 def cpu_seconds() -> dict[str, float]:
     """CPU seconds so far of this process, its child processes (the workers) and theirs they
     reaped (the bots)."""
-    tick = os.sysconf("SC_CLK_TCK")
     used = {"coordinator": 0.0, "workers": 0.0, "bots": 0.0}
     me = os.getpid()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            cpu = process_cpu(entry.name)
         except OSError:  # gone meanwhile
             continue
-        parent, (user, system, children_user, children_system) = int(fields[1]), map(int, fields[11:15])
         if int(entry.name) == me:
-            used["coordinator"] += (user + system) / tick
-        elif parent == me:
-            used["workers"] += (user + system) / tick
-            used["bots"] += (children_user + children_system) / tick
+            used["coordinator"] += cpu.own
+        elif cpu.parent == me:
+            used["workers"] += cpu.own
+            used["bots"] += cpu.reaped
     return used
 
 

@@ -277,12 +277,12 @@ def time_control_to_pb(control: TimeControl) -> pb.TimeControl:
                           notify_ms=NOTIFY_MS)
 
 
-def time_control_from_pb(message: pb.TimeControl, where: str = "time_control") -> TimeControl:
+def time_control_from_pb(message: pb.TimeControl) -> TimeControl:
     try:
         return TimeControl(per_move=message.per_move_ms / 1000, bank=message.time_bank_ms / 1000,
                            grace=message.grace_ms / 1000, startup=message.start_up_ms / 1000)
     except TimeControlError as exc:
-        raise ConversionError(f"{where}: {exc}") from None
+        raise ConversionError(f"time_control: {exc}") from None
 
 
 def start_to_pb(start: MatchStart) -> pb.StartMatchRequest:

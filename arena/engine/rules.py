@@ -173,8 +173,8 @@ class Rules:
     def options(self) -> dict[str, Any]:
         """Every option that applies to these rules, as plain JSON values."""
         out: dict[str, Any] = {}
-        for field in dataclasses.fields(self):
-            name, value = field.name, _json(getattr(self, field.name))
+        for name in OPTION_NAMES:
+            value = _json(getattr(self, name))
             dep = _DEPENDENT.get(name)
             if dep and str(getattr(self, dep[0])) not in dep[1]:
                 continue

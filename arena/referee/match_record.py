@@ -11,6 +11,7 @@ policy are the contract's enums, stored as their values.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
@@ -51,7 +52,8 @@ class RecordedTimeControl(BaseModel):
 
     @classmethod
     def of(cls, control: TimeControl) -> RecordedTimeControl:
-        return cls(per_move=control.per_move, bank=control.bank, grace=control.grace, startup=control.startup)
+        """Field for field (a field the contract gains and the record lacks is refused here)."""
+        return cls.model_validate(asdict(control))
 
 
 class MatchStartLine(_Line):
