@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import gc
+import json
 from collections.abc import Mapping
 
 from fastapi import FastAPI, Request
-from fastapi.exception_handlers import request_validation_exception_handler
+from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -92,6 +93,8 @@ async def withheld(request: Request, exc: Exception) -> Response:
 async def http_problem(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     detail = exc.detail if exc.status_code != 404 or exc.detail != "Not Found" else f"no page at {request.url.path}"
+    if isinstance(exc.__cause__, UnicodeDecodeError):  # FastAPI's "error parsing the body", said plainly
+        detail = f"the body is not UTF-8 (byte {exc.__cause__.start}): send JSON encoded as UTF-8"
     return problem(request, exc.status_code, str(detail), exc.headers)
 
 
@@ -99,7 +102,10 @@ async def bad_request(request: Request, exc: Exception) -> Response:
     """A bad query parameter: the default 422 JSON under /api, one line on a page."""
     assert isinstance(exc, RequestValidationError)
     if _is_api(request):
-        return await request_validation_exception_handler(request, exc)
+        # FastAPI's body, but ASCII-escaped JSON: the input it echoes may hold a lone surrogate,
+        # which UTF-8 cannot encode (the refusal itself was a 500).
+        body = {"detail": jsonable_encoder(exc.errors())}
+        return Response(json.dumps(body, ensure_ascii=True), status_code=422, media_type="application/json")
     first = exc.errors()[0]
     where = ".".join(str(part) for part in first.get("loc", ())[1:]) or "request"
     return problem(request, 422, f"{where}: {first.get('msg', 'invalid')}")

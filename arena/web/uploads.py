@@ -13,12 +13,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, HTTPException, Path, Query, Request
+from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from arena.bots.archive import size
 from arena.web.auth import ApiAuthor
+from arena.web.bounds import RowId
 from ladder.intake import Intake, RateLimitedError, UploadsOffError, upload_log, upload_of, uploads_of
 from ladder.schema import UploadStatus
 
@@ -28,7 +29,6 @@ GZIP_TYPES = frozenset({"application/gzip", "application/x-gzip"})
 GZIP_MAGIC = b"\x1f\x8b"
 MAX_WAIT = 20.0
 """Seconds a status request may wait for a verdict (``?wait=``)."""
-UploadId = Annotated[int, Path(ge=1, le=2**63 - 1, description="the upload's id")]
 
 
 def service_intake(request: Request) -> Intake:
@@ -107,7 +107,7 @@ def my_uploads(request: Request, author: ApiAuthor) -> list[dict[str, Any]]:
 
 
 @router.get("/{upload_id}")
-def one_upload(request: Request, upload_id: UploadId, author: ApiAuthor,
+def one_upload(request: Request, upload_id: RowId, author: ApiAuthor,
                wait: Annotated[float, Query(ge=0, le=MAX_WAIT, description="seconds to wait while it is pending "
                                                                             "(a long poll)")] = 0) -> dict[str, Any]:
     """One upload and its status (``pending``, ``accepted``, ``rejected`` with ``reason``)."""
@@ -123,7 +123,7 @@ def one_upload(request: Request, upload_id: UploadId, author: ApiAuthor,
 
 
 @router.get("/{upload_id}/log")
-def upload_output(request: Request, upload_id: UploadId, author: ApiAuthor) -> dict[str, Any]:
+def upload_output(request: Request, upload_id: RowId, author: ApiAuthor) -> dict[str, Any]:
     """The bot's own output from the upload's failed validation (its author only)."""
     text = upload_log(service_intake(request).store, upload_id, author.id)
     if text is None:
