@@ -23,11 +23,11 @@ from arena.web.bounds import MAX_ID
 from arena.web.request_models import RequestModel
 from ladder.authors import add_author
 from ladder.paths import ArenaData
+from ladder.scheduler import Pairing
 from ladder.schema import Role
 from tests.database import contents, database_url
 from tests.ladder_helpers import add_bots, open_store
 from tests.operator_helpers import Played, play_history
-from ladder.scheduler import Pairing
 
 HUGE = 99_999_999_999_999_999_999
 """Beyond 64 bits: SQLite's driver raised ``OverflowError`` on it (a 500)."""
