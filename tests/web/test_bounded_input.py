@@ -77,7 +77,7 @@ def int_parameters(app: FastAPI) -> Iterator[tuple[str, str, str, str]]:
         for where, fields in (("path", route.dependant.path_params), ("query", route.dependant.query_params)):
             for field in fields:
                 if field.field_info.annotation is int:
-                    for method in sorted(route.methods):
+                    for method in sorted(route.methods or ()):
                         yield method, path, field.alias, where
 
 
