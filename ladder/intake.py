@@ -43,6 +43,7 @@ from ladder.runners import DEFAULT_RUNNER, RunnerUnavailable, check_runner
 from ladder.schema import Bot, BotVersion, Upload, UploadStatus, utcnow
 from ladder.store import Store
 from ladder.submit import NotYourBotError, SubmissionRejected, Validator, submit, validation_matches
+from ladder.upload_caps import DEFAULT_IN_FLIGHT, DEFAULT_STAGED_BYTES, Receiving
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,10 @@ class IntakeSettings:
     limits: ArchiveLimits = DEFAULT_LIMITS
     claim: LeaseTerms = field(default_factory=LeaseTerms)
     """How long a claim on an upload lasts unless the service renews it (every third of it)."""
+    in_flight: int = DEFAULT_IN_FLIGHT
+    """An author's uploads arriving or waiting for a verdict at once (``ladder/upload_caps.py``)."""
+    staged_bytes: int = DEFAULT_STAGED_BYTES
+    """Their bytes at once (a body counts its declared length)."""
 
 
 class RateLimitedError(ArenaError):
@@ -199,6 +204,7 @@ class Intake:
     owner: str = field(default_factory=lambda: f"intake-{uuid.uuid4().hex[:12]}")
     """This service's name on the claims it holds."""
     _stop_renewing: threading.Event = field(default_factory=threading.Event)
+    _receiving: Receiving = field(default_factory=Receiving)
 
     def __post_init__(self) -> None:
         self._wake = threading.Condition(self._lock)
@@ -210,6 +216,16 @@ class Intake:
         if self.unavailable is not None:
             raise UploadsOffError(self.unavailable)
         check_rate(self.store, author_id, self.settings.uploads_per_hour)
+
+    def admit(self, author_id: int, declared: int) -> None:
+        """Count a body of ``declared`` bytes about to arrive against the author's caps on uploads
+        in flight (``InFlightError`` at once when over them, before a byte is read); ``release``
+        it once it is recorded or abandoned."""
+        settings = self.settings
+        self._receiving.admit(self.store, author_id, declared, settings.in_flight, settings.staged_bytes)
+
+    def release(self, author_id: int, declared: int) -> None:
+        self._receiving.release(author_id, declared)
 
     @contextmanager
     def staging(self) -> Iterator[tuple[Path, BinaryIO]]:

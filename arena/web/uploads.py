@@ -20,8 +20,9 @@ from starlette.concurrency import run_in_threadpool
 from arena.bots.archive import size
 from arena.web.auth import ApiAuthor
 from arena.web.bounds import RowId
-from ladder.intake import Intake, RateLimitedError, UploadsOffError, upload_log, upload_of, uploads_of
+from ladder.intake import Intake, RateLimitedError, UploadsOffError, UploadView, upload_log, upload_of, uploads_of
 from ladder.schema import UploadStatus
+from ladder.upload_caps import InFlightError
 
 router = APIRouter(prefix="/api/uploads", tags=["uploads"])
 
@@ -77,6 +78,20 @@ async def post_upload(request: Request, author: ApiAuthor) -> JSONResponse:
         raise HTTPException(429, str(exc), headers={"Retry-After": str(exc.retry_after)}) from None
     except UploadsOffError as exc:
         raise HTTPException(503, str(exc)) from None
+    try:
+        await run_in_threadpool(intake.admit, author.id, declared)
+    except InFlightError as exc:
+        raise HTTPException(429, str(exc), headers={"Retry-After": str(exc.retry_after)}) from None
+    try:
+        view = await _receive(request, intake, author.id, declared)
+    finally:
+        intake.release(author.id, declared)
+    body = view.to_json()
+    return JSONResponse(body, status_code=202, headers={"Location": body["url"]})
+
+
+async def _receive(request: Request, intake: Intake, author_id: int, declared: int) -> UploadView:
+    """The body into a staged file, then a pending upload (the file removed on any refusal)."""
     with intake.staging() as (staged, file):
         received = 0
         head = b""
@@ -93,11 +108,9 @@ async def post_upload(request: Request, author: ApiAuthor) -> JSONResponse:
         if not head.startswith(GZIP_MAGIC):
             raise HTTPException(415, "the body is not gzip data: send the tar.gz of the bot folder")
         try:
-            view = await run_in_threadpool(intake.record, author.id, staged, received)
+            return await run_in_threadpool(intake.record, author_id, staged, received)
         except RateLimitedError as exc:
             raise HTTPException(429, str(exc), headers={"Retry-After": str(exc.retry_after)}) from None
-    body = view.to_json()
-    return JSONResponse(body, status_code=202, headers={"Location": body["url"]})
 
 
 @router.get("")
