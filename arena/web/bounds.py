@@ -17,8 +17,8 @@ MAX_STEP = 100_000
 
 RowId = Annotated[int, Path(ge=1, le=MAX_ID, description=f"An id (1 to {MAX_ID}).")]
 """A match, version or upload id in a path."""
-Number = Annotated[int, Path(ge=1, le=MAX_ID, description="From 1.")]
-"""A version's number within its bot, a hand within its match."""
+Number = Annotated[int, Path(ge=0, le=MAX_ID, description="From 1 (0 names none: 404).")]
+"""A version's number within its bot, a hand within its match (their own checks refuse 0)."""
 SeatIndex = Annotated[int, Path(ge=0, le=MAX_ID, description="A seat, 0 to 3 (others: 404).")]
 PageQuery = Annotated[int, Query(ge=1, le=MAX_PAGE, description="From 1.")]
 PerPageQuery = Annotated[int, Query(ge=1, le=200, description="Rows a page (1 to 200).")]
