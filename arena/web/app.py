@@ -16,6 +16,7 @@ from starlette.exceptions import HTTPException
 
 from arena.web import api, author_api, author_pages, operator_api, pages, uploads
 from arena.web.board_cache import GenerationCache
+from arena.web.body_limit import BodyLimit, TooLargeError
 from arena.web.bot_logs import LogsWithheldError
 from arena.web.csrf import CsrfGuard
 from arena.web.queries import NotFoundError
@@ -44,6 +45,7 @@ def create_app(data: ArenaData, intake: IntakeSettings | None = None, *, secure_
     app.state.cookie_policy = policy
     app.add_middleware(CsrfGuard, enabled=check_csrf)  # inside the sessions: it reads the session's token
     app.add_middleware(SessionCookies, policy=policy)
+    app.add_middleware(BodyLimit)  # outermost: before anything reads a body
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(uploads.router)
     app.include_router(api.router)
@@ -93,6 +95,8 @@ async def withheld(request: Request, exc: Exception) -> Response:
 async def http_problem(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     detail = exc.detail if exc.status_code != 404 or exc.detail != "Not Found" else f"no page at {request.url.path}"
+    if isinstance(exc.__cause__, TooLargeError):
+        return problem(request, 413, str(exc.__cause__))
     if isinstance(exc.__cause__, UnicodeDecodeError):  # FastAPI's "error parsing the body", said plainly
         detail = f"the body is not UTF-8 (byte {exc.__cause__.start}): send JSON encoded as UTF-8"
     return problem(request, exc.status_code, str(detail), exc.headers)

@@ -175,3 +175,20 @@ def test_a_body_of_bytes_that_are_not_utf8_is_a_4xx_with_one_line(served: Served
         assert answer.status_code in (400, 422), answer.text
         detail = answer.json()["detail"]
         assert isinstance(detail, list) or "not UTF-8" in detail, detail
+
+
+def test_an_api_body_over_64_kib_is_a_413_before_it_is_read(served: Served) -> None:
+    """FastAPI reads a JSON body whole before the token is checked: anyone could post a gigabyte."""
+    big = b'{"name": "ravi", "email": "' + b"x" * (70 * 1024) + b'"}'
+    for headers in ({}, served.operator):
+        declared = served.client.post("/api/operator/authors", content=big,
+                                      headers={**headers, "Content-Type": "application/json"})
+        assert declared.status_code == 413, declared.text
+        assert declared.json()["detail"] == "the body is larger than 64 KiB (the limit of this endpoint)"
+    chunked = served.client.post("/api/operator/authors", content=iter([big[:40_000], big[40_000:]]),
+                                 headers={**served.operator, "Content-Type": "application/json"})
+    assert chunked.status_code == 413, chunked.text
+    assert "ravi" not in str(contents(database_url(served.root)))
+    honest = served.client.post("/api/operator/authors", json={"name": "ravi", "email": "r@example.org"},
+                                headers=served.operator)
+    assert honest.status_code == 201  # the negative control
