@@ -14,6 +14,7 @@ from arena.web.connection_limits import (
     DEFAULT_HEADER_TIMEOUT,
     DEFAULT_MAX_CONNECTIONS,
     DEFAULT_PER_CLIENT,
+    GRACEFUL_S,
     KEEP_ALIVE_S,
     MAX_HEAD_BYTES,
     ConnectionLimits,
@@ -79,7 +80,7 @@ def serve_command(host: str, port: int, uploads_per_hour: int, validations: int,
     settle_garbage_collector()
     config = uvicorn.Config(app, log_level="warning", access_log=False, http=guarded_protocol(limits),
                             limit_concurrency=max_connections, timeout_keep_alive=KEEP_ALIVE_S,
-                            h11_max_incomplete_event_size=MAX_HEAD_BYTES)
+                            h11_max_incomplete_event_size=MAX_HEAD_BYTES, timeout_graceful_shutdown=GRACEFUL_S)
     uvicorn.Server(config).run(sockets=[listening])
 
 

@@ -14,6 +14,9 @@ DEFAULT_PER_CLIENT = 64
 """Open connections from one address (a proxy on the same host is one address: docs/deploy.md)."""
 KEEP_ALIVE_S = 5
 """Seconds an idle kept-alive connection stays open (uvicorn's default, said here)."""
+GRACEFUL_S = 5
+"""Seconds a stopping service waits for requests in progress (a held upload body would otherwise
+keep it up until its client gives up)."""
 MAX_HEAD_BYTES = 16 * 1024
 """A request line and headers larger than this are a 400 (h11's default, said here)."""
 

@@ -16,6 +16,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import ClientDisconnect
 
 from arena.bots.archive import size
 from arena.web.auth import ApiAuthor
@@ -84,6 +85,8 @@ async def post_upload(request: Request, author: ApiAuthor) -> JSONResponse:
         raise HTTPException(429, str(exc), headers={"Retry-After": str(exc.retry_after)}) from None
     try:
         view = await _receive(request, intake, author.id, declared)
+    except ClientDisconnect:  # gone mid-body (or cut for pausing): nobody reads an answer; no traceback logged
+        raise HTTPException(400, "the client went away before the body ended") from None
     finally:
         intake.release(author.id, declared)
     body = view.to_json()

@@ -63,10 +63,21 @@ def answered(connections: Iterable[socket.socket], expected: int, deadline_s: fl
             except OSError:
                 chunk = b""
             received[connection] = received.get(connection, b"") + chunk
-            if not chunk or b"\r\n\r\n" in received[connection]:
+            if not chunk or complete(received[connection]):
                 done[connection] = received[connection]
                 waiting.discard(connection)
     return done
+
+
+def complete(answer: bytes) -> bool:
+    """Whether ``answer`` holds a whole response (its headers and ``content-length`` bytes)."""
+    head, found, body = answer.partition(b"\r\n\r\n")
+    if not found:
+        return False
+    for line in head.lower().split(b"\r\n"):
+        if line.startswith(b"content-length:"):
+            return len(body) >= int(line.split(b":", 1)[1])
+    return True
 
 
 def status(answer: bytes) -> int:
