@@ -33,7 +33,8 @@ from ladder.queue import DEFAULT_DEALS, MatchSettings
 from ladder.ratings import RatingEnv
 from ladder.runners import DEFAULT_RUNNER, RUNNER_ENV, RUNNERS, RunnerUnavailable, check_runner
 from ladder.scheduler import Mode, Scheduler
-from ladder.schema import Bot, BotVersion
+from ladder.ownership import owner_label
+from ladder.schema import Author, Bot, BotVersion
 from ladder.store import Store, damaged
 from ladder.views import active_versions, history, matches, partnerships, ranking
 
@@ -390,12 +391,12 @@ def bots_command(as_json: bool, data: Path | None) -> None:
     """Submitted bots and their versions."""
     store = open_store(data)
     with store.reading() as session:
-        rows = [{"bot": name, "author": author, "version": v.number, "label": v.label,
+        rows = [{"bot": name, "author": owner_label(owner), "version": v.number, "label": v.label,
                  "hash": v.content_hash[:12], "submitted": v.created_at.isoformat(timespec="seconds"),
                  "matches": v.matches, "path": v.path}
-                for v, name, author in session.execute(
-                    select(BotVersion, Bot.name, Bot.author).join(Bot, Bot.id == BotVersion.bot_id)
-                    .order_by(Bot.name, BotVersion.number))]
+                for v, name, owner in session.execute(
+                    select(BotVersion, Bot.name, Author.name).join(Bot, Bot.id == BotVersion.bot_id)
+                    .outerjoin(Author, Author.id == Bot.owner_id).order_by(Bot.name, BotVersion.number))]
     if as_json:
         click.echo(json.dumps(rows))
         return
