@@ -5,6 +5,7 @@ nothing stored."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -180,3 +181,23 @@ def test_the_owner_shown_is_the_account_not_the_manifest(tmp_path: Path) -> None
     with store.reading() as session:
         shown = {row.bot: row.author for row in ranking(session)}
     assert shown == {"official": "mallory", "random": HOUSE_NAME}
+
+
+def test_the_cli_shows_the_owning_account(tmp_path: Path) -> None:
+    """``dehla bots`` and ``dehla ladder show``: the account, not ``author = "Dehla Arena"``."""
+    from click.testing import CliRunner  # noqa: PLC0415
+
+    from arena.cli import main  # noqa: PLC0415
+
+    store, mallory, _ = fresh(tmp_path)
+    submit(store, RatingEnv(), named(tmp_path / "m", "fake", "official", "Dehla Arena"), "local", no_validation,
+           owner=mallory)
+    store.close()
+    env = database_env(tmp_path / "data", {})
+    data = str(tmp_path / "data")
+    bots = CliRunner().invoke(main, ["bots", "--json", "--data", data], env=env)
+    show = CliRunner().invoke(main, ["ladder", "show", "--json", "--data", data], env=env)
+    table = CliRunner().invoke(main, ["bots", "--data", data], env={**env, "COLUMNS": "200"})
+    assert [row["author"] for row in json.loads(bots.output)] == ["mallory"]
+    assert [row["author"] for row in json.loads(show.output)] == ["mallory"]
+    assert "mallory" in table.output and "Dehla Arena" not in table.output
