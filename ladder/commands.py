@@ -29,12 +29,12 @@ from arena.engine.errors import ArenaError
 from ladder.cluster import ClusterError, ClusterSpec, cluster_factory
 from ladder.coordinator import CoordinatorBusy, CoordinatorLock, several_coordinators
 from ladder.leases import DEFAULT_LEASE_SECONDS, MAX_LEASE_SECONDS, MIN_LEASE_SECONDS, LeaseTerms
+from ladder.ownership import owner_label
 from ladder.paths import DATABASE_URL_ENV, ArenaData
 from ladder.queue import DEFAULT_DEALS, MatchSettings
 from ladder.ratings import RatingEnv
 from ladder.runners import DEFAULT_RUNNER, RUNNER_ENV, RUNNERS, RunnerUnavailable, check_runner
 from ladder.scheduler import Mode, Scheduler
-from ladder.ownership import owner_label
 from ladder.schema import Author, Bot, BotVersion
 from ladder.store import Store, damaged
 from ladder.views import active_versions, history, matches, partnerships, ranking

@@ -37,12 +37,13 @@ from arena.bots.manifest import ManifestError, load_manifest
 from arena.engine.errors import ArenaError
 from ladder.folders import FolderError
 from ladder.leases import LeaseTerms, claim_upload, holds_claim, release_claim, renew_claims
+from ladder.ownership import NotYourBotError
 from ladder.paths import ArenaData
 from ladder.ratings import RatingEnv
 from ladder.runners import DEFAULT_RUNNER, RunnerUnavailable, check_runner
 from ladder.schema import Bot, BotVersion, Upload, UploadStatus, utcnow
 from ladder.store import Store
-from ladder.submit import NotYourBotError, SubmissionRejected, Validator, submit, validation_matches
+from ladder.submit import SubmissionRejected, Validator, submit, validation_matches
 
 log = logging.getLogger(__name__)
 

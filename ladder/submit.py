@@ -46,6 +46,9 @@ from ladder.runners import make_runner
 from ladder.schema import Bot, BotVersion
 from ladder.store import Store
 
+__all__ = ["NotYourBotError", "Submission", "SubmissionRejected", "Validator", "submit", "validation_matches"]
+"""``NotYourBotError`` too: ``submit`` raises it (it lives in ``ladder/ownership.py``)."""
+
 LOG_TAIL = 1500
 
 

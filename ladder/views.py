@@ -10,8 +10,8 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from arena.contract.status import OutcomeStatus
-from ladder.ratings import Skill, TeamResult
 from ladder.ownership import owner_label
+from ladder.ratings import Skill, TeamResult
 from ladder.schema import Author, Bot, BotVersion, FaultRow, Match, MatchStatus, Partnership, RatingChange, Result
 
 
@@ -88,9 +88,9 @@ def ranking(session: Session, all_versions: bool = False, enabled_only: bool = F
     if enabled_only:
         query = query.where(Bot.disabled_at.is_(None), BotVersion.disabled_at.is_(None))
     rows = sorted(session.execute(query), key=lambda v: (-Skill(v[3], v[4]).conservative, v[0]))
-    return [Standing(rank, name, owner_label(author), f"#{number} ({label})", vid, round(Skill(mu, sigma).conservative, 3),
-                     round(mu, 3), round(sigma, 3), matches, _rate(wins, draws, matches), faults, _when(last),
-                     bool(disabled))
+    return [Standing(rank, name, owner_label(author), f"#{number} ({label})", vid,
+                     round(Skill(mu, sigma).conservative, 3), round(mu, 3), round(sigma, 3), matches,
+                     _rate(wins, draws, matches), faults, _when(last), bool(disabled))
             for rank, (vid, number, label, mu, sigma, matches, wins, draws, faults, last, name, author, disabled)
             in enumerate(rows, 1)]
 

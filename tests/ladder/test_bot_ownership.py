@@ -86,7 +86,7 @@ def test_without_reserved_names_the_author_would_take_the_sample_name(tmp_path: 
 
 
 def test_the_operator_submits_samples_beside_authors_bots(tmp_path: Path) -> None:
-    store, mallory, asha = fresh(tmp_path)
+    store, _, asha = fresh(tmp_path)
     submit(store, RatingEnv(), bot_folder(tmp_path / "a", "foo"), "local", no_validation, owner=asha)
     for name in ("search", "random"):
         assert submit(store, RatingEnv(), sample_folder(name, store.data.samples), "local", no_validation).created
