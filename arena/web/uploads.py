@@ -20,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from arena.bots.archive import size
 from arena.web.auth import ApiAuthor
 from ladder.intake import Intake, RateLimitedError, UploadsOffError, upload_log, upload_of, uploads_of
+from ladder.ownership import NotYourBotError
 from ladder.schema import UploadStatus
 
 router = APIRouter(prefix="/api/uploads", tags=["uploads"])
@@ -96,6 +97,8 @@ async def post_upload(request: Request, author: ApiAuthor) -> JSONResponse:
             view = await run_in_threadpool(intake.record, author.id, staged, received)
         except RateLimitedError as exc:
             raise HTTPException(429, str(exc), headers={"Retry-After": str(exc.retry_after)}) from None
+        except NotYourBotError as exc:  # another owner's bot, or a name reserved for the house
+            raise HTTPException(403, str(exc)) from None
     body = view.to_json()
     return JSONResponse(body, status_code=202, headers={"Location": body["url"]})
 

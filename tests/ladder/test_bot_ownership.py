@@ -14,15 +14,18 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select, update
 
+from arena.bots.archive import PEEK_BYTES
 from arena.referee.launcher import BotCommand
 from ladder import ownership
 from ladder.authors import add_author
 from ladder.folders import sample_folder
+from ladder.intake import Intake, IntakeSettings, upload_of, uploads_folder
 from ladder.ownership import HOUSE_NAME, NotYourBotError, OwnerKind
 from ladder.ratings import RatingEnv
-from ladder.schema import Bot, BotVersion
+from ladder.schema import Bot, BotVersion, Upload, UploadStatus
 from ladder.store import Store
 from ladder.submit import SubmissionRejected, submit
+from tests.bots.archives import MANIFEST, Entry, good_bot, tar_gz
 from tests.database import database_env
 from tests.ladder_helpers import bot_folder, no_validation, open_store
 
@@ -201,3 +204,46 @@ def test_the_cli_shows_the_owning_account(tmp_path: Path) -> None:
     assert [row["author"] for row in json.loads(bots.output)] == ["mallory"]
     assert [row["author"] for row in json.loads(show.output)] == ["mallory"]
     assert "mallory" in table.output and "Dehla Arena" not in table.output
+
+
+def receive(intake: Intake, author_id: int, archive: bytes) -> int:
+    """What the web endpoint does with a received body."""
+    with intake.staging() as (staged, file):
+        file.write(archive)
+        file.close()
+        return intake.record(author_id, staged, len(archive)).id
+
+
+def test_an_upload_for_another_owners_bot_is_refused_before_it_is_stored(tmp_path: Path) -> None:
+    """The upload API answers 403 at once (``Intake.record``); no upload row, no archive kept."""
+    store, mallory, asha = fresh(tmp_path)
+    submit(store, RatingEnv(), bot_folder(tmp_path / "a", "foo"), "local", no_validation, owner=asha)
+    intake = Intake(store, IntakeSettings(runner="local"), validate=no_validation)
+    for archive in (tar_gz(good_bot("foo")), tar_gz(good_bot("search")), tar_gz([Entry("./bot.toml",
+                                                                                       MANIFEST % b"foo")])):
+        with pytest.raises(NotYourBotError):
+            receive(intake, mallory, archive)
+    with store.reading() as session:
+        assert session.scalar(select(func.count()).select_from(Upload)) == 0
+    assert [p.name for p in uploads_folder(store.data).iterdir()] == []
+    assert receive(intake, mallory, tar_gz(good_bot("mine"))) == 1  # a free name: stored, pending
+
+
+def test_a_manifest_the_peek_cannot_reach_is_left_to_the_queue(tmp_path: Path) -> None:
+    """``bot.toml`` after a megabyte of other files: stored as pending (a request thread never
+    unpacks a whole upload), then rejected by the queue's own owner check, nothing added."""
+    store, mallory, asha = fresh(tmp_path)
+    submit(store, RatingEnv(), bot_folder(tmp_path / "a", "foo"), "local", no_validation, owner=asha)
+    late = tar_gz([Entry("a.bin", b"\0" * (PEEK_BYTES + 1)), Entry("bot.toml", MANIFEST % b"foo"),
+                   Entry("bot.py", b"# x\n")])
+    intake = Intake(store, IntakeSettings(runner="local"), validate=no_validation)
+    upload = receive(intake, mallory, late)
+    intake.start()
+    try:
+        assert intake.wait_until_idle(60)
+    finally:
+        intake.stop()
+    view = upload_of(store, upload, mallory)
+    assert view is not None and view.status is UploadStatus.REJECTED
+    assert view.reason is not None and view.reason.startswith("bot 'foo' belongs to another author")
+    assert stored(store) == {"foo": (asha, 1)}

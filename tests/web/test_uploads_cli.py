@@ -71,7 +71,8 @@ def test_every_refusal_is_one_line_and_exit_2(stored: tuple[Arena, Path], tmp_pa
             "sample": dehla_submit("--sample", "random", "--server", url, token=data.asha),
         }
     expected = {
-        "rejected": f"error: rejected {folder}: bot 'kept' belongs to another author",
+        "rejected": "error: upload refused: the server said 403: bot 'kept' belongs to another author; only they "
+                    "can add versions to it (choose another name in bot.toml)",
         "manifest": f"error: rejected {odd}: bot.toml: resources.memory_mb: Input should be less than or equal "
                     "to 4096 (got 99999)",
         "crash": f"error: rejected {crash}: validation match 1 (four seats): seat ",
