@@ -10,8 +10,9 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from arena.contract.status import OutcomeStatus
+from ladder.ownership import owner_label
 from ladder.ratings import Skill, TeamResult
-from ladder.schema import Bot, BotVersion, FaultRow, Match, MatchStatus, Partnership, RatingChange, Result
+from ladder.schema import Author, Bot, BotVersion, FaultRow, Match, MatchStatus, Partnership, RatingChange, Result
 
 
 def _when(value: datetime | None) -> str | None:
@@ -38,6 +39,7 @@ class Standing:
     rank: int
     bot: str
     author: str
+    """The owning account's name (or the house's): never the manifest's own ``author`` text."""
     version: str
     """``#N (label)``: submission number within the bot and the manifest's version."""
     version_id: int
@@ -76,9 +78,9 @@ def ranking(session: Session, all_versions: bool = False, enabled_only: bool = F
     ladder-size leaderboard is read on every page view."""
     query = select(BotVersion.id, BotVersion.number, BotVersion.label, BotVersion.mu, BotVersion.sigma,
                    BotVersion.matches, BotVersion.wins, BotVersion.draws, BotVersion.faults,
-                   BotVersion.last_played_at, Bot.name, Bot.author,
+                   BotVersion.last_played_at, Bot.name, Author.name,
                    (Bot.disabled_at.is_not(None) | BotVersion.disabled_at.is_not(None)).label("disabled")) \
-        .join(Bot, Bot.id == BotVersion.bot_id)
+        .join(Bot, Bot.id == BotVersion.bot_id).outerjoin(Author, Author.id == Bot.owner_id)
     if not all_versions:
         newest = select(BotVersion.bot_id, func.max(BotVersion.number).label("number")) \
             .group_by(BotVersion.bot_id).subquery()
@@ -86,9 +88,9 @@ def ranking(session: Session, all_versions: bool = False, enabled_only: bool = F
     if enabled_only:
         query = query.where(Bot.disabled_at.is_(None), BotVersion.disabled_at.is_(None))
     rows = sorted(session.execute(query), key=lambda v: (-Skill(v[3], v[4]).conservative, v[0]))
-    return [Standing(rank, name, author, f"#{number} ({label})", vid, round(Skill(mu, sigma).conservative, 3),
-                     round(mu, 3), round(sigma, 3), matches, _rate(wins, draws, matches), faults, _when(last),
-                     bool(disabled))
+    return [Standing(rank, name, owner_label(author), f"#{number} ({label})", vid,
+                     round(Skill(mu, sigma).conservative, 3), round(mu, 3), round(sigma, 3), matches,
+                     _rate(wins, draws, matches), faults, _when(last), bool(disabled))
             for rank, (vid, number, label, mu, sigma, matches, wins, draws, faults, last, name, author, disabled)
             in enumerate(rows, 1)]
 

@@ -22,6 +22,7 @@ from arena.bots.archive import size
 from arena.web.auth import ApiAuthor
 from arena.web.bounds import RowId
 from ladder.intake import Intake, RateLimitedError, UploadsOffError, UploadView, upload_log, upload_of, uploads_of
+from ladder.ownership import NotYourBotError
 from ladder.schema import UploadStatus
 from ladder.upload_caps import InFlightError
 
@@ -114,6 +115,8 @@ async def _receive(request: Request, intake: Intake, author_id: int, declared: i
             return await run_in_threadpool(intake.record, author_id, staged, received)
         except RateLimitedError as exc:
             raise HTTPException(429, str(exc), headers={"Retry-After": str(exc.retry_after)}) from None
+        except NotYourBotError as exc:  # another owner's bot, or a name reserved for the house
+            raise HTTPException(403, str(exc)) from None
 
 
 @router.get("")
