@@ -18,14 +18,12 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from arena.sandbox.bwrap import EMPTIED_PROC, FROZEN_PROC, freeze_proc
-from tests.hostile.covert_pair import Sandboxed
+from arena.sandbox.procmask import EMPTIED_PROC, FROZEN_PROC, freeze_proc
+from tests.hostile.covert_pair import LOAD, Readings, read_around_load
 from tests.hostile.harness import BOTS, sandbox_problem
 
 pytestmark = pytest.mark.skipif(bool(sandbox_problem()), reason=sandbox_problem() or "sandbox available")
@@ -35,44 +33,10 @@ PROC_COUNTERS = ("processes", "procs_running", "threads", "file-nr", "inode-nr",
 CALL_COUNTERS = ("sysinfo-procs", "sysinfo-freeram", "sysinfo-load", "statfs-free", "statfs-inodes", "autogroup",
                  "pidfd-ino")
 """What the covert bot reads through calls that answer for the whole host (-1: refused)."""
-LOAD_THREADS = 64
-LOAD_PIPES = 8192
-LOAD_SESSIONS = 64
-LOG_BLOCKS = 1024
-
-
-@dataclass(frozen=True, slots=True)
-class Readings:
-    before: dict[str, Any]
-    after: dict[str, Any]
-    unmask: list[dict[str, Any]]
-    log: Path
-    """The loader's log, which the runner writes on the host's disk."""
-
-    def change(self, name: str) -> int:
-        return int(self.after["values"][name]) - int(self.before["values"][name])
-
-
-def read_around_load(folder: Path, masked: bool) -> Readings:
-    """The reader's reports before and after the loader's load, and its unmask reports."""
-    reader = Sandboxed(folder / "read", "--role", "read", masked=masked)
-    loader: Sandboxed | None = None
-    try:
-        before = reader.next_report("covert-read")
-        loader = Sandboxed(folder / "load", "--role", "load", masked=masked)
-        load = loader.next_report("covert-load")
-        assert ((load["threads"], load["pipes"], load["sessions"], load["log_bytes"])
-                == (LOAD_THREADS, LOAD_PIPES, LOAD_SESSIONS, LOG_BLOCKS * 4096))
-        reader.go()
-        after = reader.next_report("covert-read")
-        unmask = [reader.next_report("unmask") for _ in range(3)]
-        loader.go()
-        assert loader.process.wait(timeout=60) == 0
-        return Readings(before, after, unmask, loader.log)
-    finally:
-        reader.close()
-        if loader is not None:
-            loader.close()
+LOAD_THREADS = LOAD["threads"]
+LOAD_PIPES = LOAD["pipes"]
+LOAD_SESSIONS = LOAD["sessions"]
+LOG_BLOCKS = LOAD["log_bytes"] // 4096
 
 
 @pytest.fixture(scope="module")
