@@ -19,8 +19,10 @@ Podman's default seccomp profile lets any process call ``unshare``/``clone`` for
 namespace (and inside it, ``mount`` and the rest); docker's refuses them without
 ``CAP_SYS_ADMIN``. So under podman the runner passes a profile of its own (``seccomp_profile``):
 podman's default, minus the namespace calls, minus the sandbox's covert-channel and host-counter
-calls (``arena.sandbox.seccomp``: ``flock``, ``inotify``, ``mincore``, ``sysinfo``, ``ustat``;
-not ``statfs``/``fstatfs``, which runc needs after loading the filter, nor ``fcntl`` locks).
+calls (``arena.sandbox.seccomp``: ``flock``, ``inotify``, ``mincore``, ``sysinfo``, ``ustat``,
+``setsid``, pidfds; not ``statfs``/``fstatfs``, which runc needs after loading the filter, nor
+``fcntl`` locks). And podman shows the sandbox's stand-ins for the host-wide ``/proc`` counters
+(``arena.sandbox.procmask``): the frozen copies bound, the rest and ``/sys`` masked.
 
 A container does not die with the referee by itself: ``finish`` removes it, and every container
 carries the label ``dehla.arena=bot`` and its referee's pid for ``sweep`` after a crash.
