@@ -169,9 +169,10 @@ def seccomp_profile(base: dict[str, object], abi: seccomp.Abi | None = None) -> 
               {"names": ["clone"], "action": "SCMP_ACT_ALLOW",
                "args": [{"index": 0, "value": CLONE_REFUSED if pidfds else CLONE_NAMESPACES, "valueTwo": 0,
                          "op": "SCMP_CMP_MASKED_EQ"}]}]
-    rules += [{"names": [name], "action": "SCMP_ACT_ALLOW",
-               "args": [{"index": 2, "value": option, "valueTwo": 0, "op": "SCMP_CMP_NE"}]}
-              for name, option in sorted(sockopts.items())]
+    for name, option in sorted(sockopts.items()):  # EPERM, as in the sandbox (not the profile's ENOSYS)
+        rules += [{"names": [name], "action": action, "args": [{"index": 2, "value": option, "valueTwo": 0, "op": op}],
+                   **({"errnoRet": 1} if action == "SCMP_ACT_ERRNO" else {})}
+                  for action, op in (("SCMP_ACT_ALLOW", "SCMP_CMP_NE"), ("SCMP_ACT_ERRNO", "SCMP_CMP_EQ"))]
     profile["syscalls"] = rules
     return profile
 

@@ -47,7 +47,7 @@ def test_a_partner_moving_the_host_wide_counters_moves_nothing_the_other_contain
         assert masked.change(name) == 0, name
     assert masked.before["cpus"] == masked.after["cpus"] == os.cpu_count()  # glibc counts the frozen stat
     assert masked.before["refused"] == {"sysinfo": os.strerror(1), "statfs": "", "setsid": os.strerror(1),
-                                        "pidfd_open": os.strerror(1)}
+                                        "pidfd_open": os.strerror(1), "SO_PEERPIDFD": os.strerror(1)}
     assert [report["outcome"] for report in masked.unmask] == ["contained"] * 3
 
 
@@ -57,6 +57,7 @@ def test_control_before_issue_23_the_containers_counters_carry_the_partners_load
     assert unmasked.change("file-nr") >= 64 // 2
     assert unmasked.change("autogroup") >= LOAD["sessions"]
     assert unmasked.change("pidfd-ino") >= LOAD["threads"] + 1
+    assert unmasked.before["refused"]["SO_PEERPIDFD"] == ""
 
 
 def test_what_remains_in_containers_pipe_and_proc_inode_numbers(masked: Readings) -> None:

@@ -76,8 +76,10 @@ def test_the_profile_narrows_podmans_default() -> None:
     assert clone["args"] == [{"index": 0, "value": CLONE_NAMESPACES | 0x1000, "valueTwo": 0,  # and CLONE_PIDFD
                               "op": "SCMP_CMP_MASKED_EQ"}]
     for name, option in (("getsockopt", 77), ("setsockopt", 76)):  # SO_PEERPIDFD, SO_PASSPIDFD
-        (rule,) = rules_for(profile, name)
-        assert rule["args"] == [{"index": 2, "value": option, "valueTwo": 0, "op": "SCMP_CMP_NE"}], name
+        allow, refuse = rules_for(profile, name)
+        assert allow["args"] == [{"index": 2, "value": option, "valueTwo": 0, "op": "SCMP_CMP_NE"}], name
+        assert refuse["args"] == [{"index": 2, "value": option, "valueTwo": 0, "op": "SCMP_CMP_EQ"}], name
+        assert (allow["action"], refuse["action"], refuse["errnoRet"]) == ("SCMP_ACT_ALLOW", "SCMP_ACT_ERRNO", 1)
     for name in ("read", "fstatfs", "execve"):
         assert [r["action"] for r in rules_for(profile, name)] == ["SCMP_ACT_ALLOW"], name
 

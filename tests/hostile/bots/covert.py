@@ -24,6 +24,7 @@ import contextlib
 import ctypes
 import mmap
 import os
+import socket
 import statistics
 import sys
 import threading
@@ -33,6 +34,7 @@ from collections.abc import Callable
 from _hostile import arguments, contained, escaped, report, serve
 
 MNT_DETACH = 2
+SO_PEERPIDFD = 77
 LOAD_THREADS = 64
 """Threads the load role and the sender create: far above what a quiet host does in a slot."""
 LOAD_FILES = 64
@@ -198,6 +200,21 @@ def _pidfd_errno() -> int:
     return 0
 
 
+def _peer_pidfd_errno() -> int:
+    """``getsockopt(SO_PEERPIDFD)``: a pidfd of a unix socket's peer (here itself), another way
+    to a pidfd's inode number."""
+    left, right = socket.socketpair()
+    try:
+        fd = left.getsockopt(socket.SOL_SOCKET, SO_PEERPIDFD)
+    except OSError as exc:
+        return exc.errno or 0
+    finally:
+        left.close()
+        right.close()
+    os.close(fd)
+    return 0
+
+
 def refusals() -> dict[str, str]:
     """The errors of the calls that read host-wide counters ("" for a call that answered)."""
     out = {}
@@ -205,7 +222,8 @@ def refusals() -> dict[str, str]:
                        ("statfs", lambda: libc.statfs(b"/usr", ctypes.create_string_buffer(512)))):
         ctypes.set_errno(0)
         out[name] = "" if call() == 0 else os.strerror(ctypes.get_errno())
-    for name, error in (("setsid", -min(0, _in_child(lambda: (os.setsid(), 0)[1]))), ("pidfd_open", _pidfd_errno())):
+    for name, error in (("setsid", -min(0, _in_child(lambda: (os.setsid(), 0)[1]))), ("pidfd_open", _pidfd_errno()),
+                        ("SO_PEERPIDFD", _peer_pidfd_errno())):
         out[name] = os.strerror(error) if error else ""
     return out
 
