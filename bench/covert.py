@@ -19,6 +19,8 @@ podman without the ``/proc`` binds and masks and with its profile before issue 2
 - ``autogroup``: the number of a new session's autogroup (``setsid``; 8 sessions for a 1, at
   10 bit/s: issue 23);
 - ``pidfd-ino``: a pidfd's inode number, the host's count of pids (16 threads for a 1);
+  ``pidfs-handle``: the same number found without a pidfd, by probing pidfs file handles
+  (``open_by_handle_at``) upwards for its new child's;
 - ``pipe-ino``: the kernel's counter of pipe, socket and ``/proc`` inode numbers (2048 pipes
   for a 1, at 5 bit/s: what remains, no mask or filter hides it); ``proc-ino``: the same
   counter moved and read through ``/proc`` entries alone, no pipe or socket (what a filter
@@ -56,8 +58,8 @@ from tests.hostile.harness import sandbox_problem
 
 COUNTER_SLOT = 0.05
 """50 ms a bit: the 20 bit/s of the report."""
-COUNTERS = ("processes", "threads", "file-nr", "sysinfo-procs", "statfs-free", "autogroup", "pidfd-ino", "pipe-ino",
-            "proc-ino")
+COUNTERS = ("processes", "threads", "file-nr", "sysinfo-procs", "statfs-free", "autogroup", "pidfd-ino",
+            "pidfs-handle", "pipe-ino", "proc-ino")
 SLOTS = {"pipe-ino": 0.2, "proc-ino": 0.2, "autogroup": 0.1}
 """Counters whose sender needs longer than ``COUNTER_SLOT`` for a 1 (2048 pipes: ~60 ms; 8
 sessions, a fork each: ~30 ms; the rate of issue 23's autogroup attack)."""

@@ -23,8 +23,10 @@ Two more counters of the whole host are read through numbers the kernel hands ou
 pids ever allocated, the fork counter of ``/proc/stat`` again. So ``setsid`` and
 ``pidfd_open`` fail with EPERM, ``clone`` with ``CLONE_PIDFD`` too, ``clone3`` (whose flags a
 filter cannot read) with ENOSYS (glibc falls back to ``clone``), and ``getsockopt(SO_PEERPIDFD)``
-/ ``setsockopt(SO_PASSPIDFD)`` with EPERM. Bubblewrap's own ``setsid`` (``--new-session``)
-comes before it loads the filter. Nothing a Python gRPC bot runs calls any of them.
+/ ``setsockopt(SO_PASSPIDFD)`` with EPERM, and ``open_by_handle_at`` (a pidfs handle is just
+the inode number: probing them from ``FD_PIDFS_ROOT`` finds its own processes' numbers without
+any pidfd; other files' handles need ``CAP_DAC_READ_SEARCH``, which no bot has). Bubblewrap's
+own ``setsid`` (``--new-session``) comes before it loads the filter. Nothing a Python gRPC bot runs calls any of them.
 
 The filter is classic BPF for the host's architecture (x86-64 or aarch64); on any other
 architecture there is no filter and the report says so. Calls made through another ABI
@@ -88,10 +90,11 @@ ABIS = {
     "x86_64": Abi(0xC000003E, 72, {"flock": 73, "inotify_init": 253, "inotify_init1": 294,
                                    "fanotify_init": 300, "mincore": 27},
                   {"sysinfo": 99, "ustat": 136, "statfs": 137, "fstatfs": 138, "setsid": 112,
-                   "pidfd_open": 434}, True, PidfdCalls(56, 435, 55, 54)),
+                   "pidfd_open": 434, "open_by_handle_at": 304}, True, PidfdCalls(56, 435, 55, 54)),
     "aarch64": Abi(0xC00000B7, 25, {"flock": 32, "inotify_init1": 26, "fanotify_init": 262,
                                     "mincore": 232},
-                   {"sysinfo": 179, "statfs": 43, "fstatfs": 44, "setsid": 157, "pidfd_open": 434},
+                   {"sysinfo": 179, "statfs": 43, "fstatfs": 44, "setsid": 157, "pidfd_open": 434,
+                    "open_by_handle_at": 265},
                    False, PidfdCalls(220, 435, 209, 208)),
 }
 

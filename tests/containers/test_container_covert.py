@@ -22,7 +22,7 @@ import pytest
 from tests.hostile.covert_pair import LOAD, Contained, Readings, read_around_load
 
 MOVED = ("processes", "procs_running", "threads", "file-nr", "inode-nr", "dentry-state", "pty-nr", "mem-free",
-         "ctxt", "sysinfo-procs", "autogroup", "pidfd-ino")
+         "ctxt", "sysinfo-procs", "autogroup", "pidfd-ino", "pidfs-handle")
 """What the reader reads that a partner could move (``statfs`` stays allowed under podman)."""
 
 
@@ -47,7 +47,8 @@ def test_a_partner_moving_the_host_wide_counters_moves_nothing_the_other_contain
         assert masked.change(name) == 0, name
     assert masked.before["cpus"] == masked.after["cpus"] == os.cpu_count()  # glibc counts the frozen stat
     assert masked.before["refused"] == {"sysinfo": os.strerror(1), "statfs": "", "setsid": os.strerror(1),
-                                        "pidfd_open": os.strerror(1), "SO_PEERPIDFD": os.strerror(1)}
+                                        "pidfd_open": os.strerror(1), "SO_PEERPIDFD": os.strerror(1),
+                                        "open_by_handle_at": os.strerror(1)}  # podman's own profile refused it
     assert [report["outcome"] for report in masked.unmask] == ["contained"] * 3
 
 

@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(bool(sandbox_problem()), reason=sandbox_problem(
 PROC_COUNTERS = ("processes", "procs_running", "threads", "file-nr", "inode-nr", "dentry-state", "pty-nr",
                  "mem-free", "ctxt")
 CALL_COUNTERS = ("sysinfo-procs", "sysinfo-freeram", "sysinfo-load", "statfs-free", "statfs-inodes", "autogroup",
-                 "pidfd-ino")
+                 "pidfd-ino", "pidfs-handle")
 """What the covert bot reads through calls that answer for the whole host (-1: refused)."""
 LOAD_THREADS = LOAD["threads"]
 LOAD_PIPES = LOAD["pipes"]
@@ -58,8 +58,8 @@ def test_a_partner_moving_the_host_wide_counters_moves_nothing_the_other_reads(m
 
 def test_the_calls_that_answer_for_the_whole_host_are_refused(masked: Readings) -> None:
     for report in (masked.before, masked.after):
-        assert report["refused"] == dict.fromkeys(("sysinfo", "statfs", "setsid", "pidfd_open", "SO_PEERPIDFD"),
-                                                  os.strerror(1))
+        assert report["refused"] == dict.fromkeys(("sysinfo", "statfs", "setsid", "pidfd_open", "SO_PEERPIDFD",
+                                                   "open_by_handle_at"), os.strerror(1))
         assert [report["values"][name] for name in CALL_COUNTERS] == [-1] * len(CALL_COUNTERS)
 
 
@@ -91,6 +91,12 @@ def test_control_old_filter_a_pidfds_inode_carries_the_partners_forks(unmasked: 
     """Issue 23: a pidfd's inode number is the host's count of pids, the masked fork counter."""
     assert unmasked.before["refused"]["pidfd_open"] == unmasked.before["refused"]["SO_PEERPIDFD"] == ""
     assert unmasked.change("pidfd-ino") >= LOAD_THREADS + 1
+
+
+def test_control_old_filter_pidfs_handles_find_the_pid_count_without_a_pidfd(unmasked: Readings) -> None:
+    """Issue 23: probing pidfs handles (``open_by_handle_at``) finds its own child's inode number."""
+    assert unmasked.before["refused"]["open_by_handle_at"] == ""
+    assert unmasked.change("pidfs-handle") >= LOAD_THREADS + 1
 
 
 def test_what_remains_pipe_and_proc_inode_numbers_count_for_the_whole_host(masked: Readings) -> None:

@@ -349,7 +349,7 @@ def test_the_seccomp_filter_refuses_new_sessions_and_pidfds_only(name: str) -> N
     assert abi.pidfds is not None
     program = seccomp.build_filter(abi)
     deny = seccomp.RET_ERRNO | errno.EPERM
-    for call in ("setsid", "pidfd_open"):
+    for call in ("setsid", "pidfd_open", "open_by_handle_at"):
         assert run_filter(program, abi.counters[call], abi.audit_arch) == deny
     assert run_filter(program, abi.pidfds.clone3, abi.audit_arch) == seccomp.RET_ERRNO | errno.ENOSYS
     assert run_filter(program, abi.pidfds.clone, abi.audit_arch, arg0=0x11 | seccomp.CLONE_PIDFD) == deny

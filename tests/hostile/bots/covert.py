@@ -22,10 +22,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import ctypes
+import errno
 import mmap
 import os
 import socket
 import statistics
+import struct
 import sys
 import threading
 import time
@@ -35,6 +37,10 @@ from _hostile import arguments, contained, escaped, report, serve
 
 MNT_DETACH = 2
 SO_PEERPIDFD = 77
+FD_PIDFS_ROOT = -10002
+FILEID_KERNFS = 0xFE
+PIDFS_SEARCH = 1 << 22
+"""How far up the pidfs-handle reader looks for its child's inode number (pids on the host)."""
 LOAD_THREADS = 64
 """Threads the load role and the sender create: far above what a quiet host does in a slot."""
 LOAD_FILES = 64
@@ -53,7 +59,7 @@ SEEN_FOLDERS = ("/", "/usr", "/bot", sys.prefix)
 """Folders bound from the host's filesystems, whose free blocks ``statfs`` would show."""
 COUNTERS = ("processes", "procs_running", "threads", "file-nr", "inode-nr", "dentry-state", "pty-nr", "mem-free",
             "ctxt", "sysinfo-procs", "sysinfo-freeram", "sysinfo-load", "statfs-free", "statfs-inodes",
-            "autogroup", "pidfd-ino")
+            "autogroup", "pidfd-ino", "pidfs-handle")
 """What the read role reports and the sandbox hides (-1: refused or empty)."""
 REMAINING = ("pipe-ino", "proc-ino")
 """What it reports that the sandbox cannot hide: the kernel's one counter of inode numbers for
@@ -186,10 +192,65 @@ def _pidfd_ino() -> int:
         os.close(fd)
 
 
+class _PidfsHandles:
+    """A pidfd's inode number without ``pidfd_open``: a pidfs file handle is just that number, and
+    ``open_by_handle_at(FD_PIDFS_ROOT, ...)`` opens it for a process of its own pid namespace
+    (others' are ESTALE). So probing numbers upwards from the last one found finds its new
+    child's, and the gap is every pid the host allocated since."""
+
+    def __init__(self) -> None:
+        self.last = 0
+        self.handle = ctypes.create_string_buffer(16)
+
+    def open(self, ino: int) -> int:
+        struct.pack_into("=IiQ", self.handle, 0, 8, FILEID_KERNFS, ino)
+        return int(libc.open_by_handle_at(FD_PIDFS_ROOT, self.handle, os.O_RDONLY))
+
+    def child_ino(self) -> int:
+        r, w = os.pipe()
+        child = os.fork()
+        if child == 0:
+            os.close(w)
+            os.read(r, 1)
+            os._exit(0)
+        os.close(r)
+        try:
+            return self._find(child)
+        finally:
+            os.close(w)
+            os.waitpid(child, 0)
+
+    def _find(self, child: int) -> int:
+        ctypes.set_errno(0)
+        for ino in range(self.last + 1, self.last + PIDFS_SEARCH):
+            fd = self.open(ino)
+            if fd < 0:
+                if ctypes.get_errno() != errno.ESTALE:
+                    return -ctypes.get_errno()  # refused: -1 for EPERM
+                continue
+            try:
+                with open(f"/proc/self/fdinfo/{fd}") as info:
+                    pid = next((int(line.split()[1]) for line in info if line.startswith("Pid:")), -1)
+            finally:
+                os.close(fd)
+            if pid == child:
+                self.last = ino
+                return ino
+        return -2
+
+
+PIDFS = _PidfsHandles()
+
+
+def _setsid() -> int:
+    os.setsid()
+    return 0
+
+
 def _sessions(count: int) -> None:
     """``count`` new sessions (autogroups), one a child."""
     for _ in range(count):
-        _in_child(lambda: (os.setsid(), 0)[1])
+        _in_child(_setsid)
 
 
 def _pidfd_errno() -> int:
@@ -215,6 +276,16 @@ def _peer_pidfd_errno() -> int:
     return 0
 
 
+def _handle_errno() -> int:
+    """``open_by_handle_at`` of a pidfs handle: ESTALE (no such process of its own) is allowed."""
+    ctypes.set_errno(0)
+    fd = PIDFS.open(1)
+    if fd >= 0:
+        os.close(fd)
+        return 0
+    return 0 if ctypes.get_errno() == errno.ESTALE else ctypes.get_errno()
+
+
 def refusals() -> dict[str, str]:
     """The errors of the calls that read host-wide counters ("" for a call that answered)."""
     out = {}
@@ -222,8 +293,8 @@ def refusals() -> dict[str, str]:
                        ("statfs", lambda: libc.statfs(b"/usr", ctypes.create_string_buffer(512)))):
         ctypes.set_errno(0)
         out[name] = "" if call() == 0 else os.strerror(ctypes.get_errno())
-    for name, error in (("setsid", -min(0, _in_child(lambda: (os.setsid(), 0)[1]))), ("pidfd_open", _pidfd_errno()),
-                        ("SO_PEERPIDFD", _peer_pidfd_errno())):
+    for name, error in (("setsid", -min(0, _in_child(_setsid))), ("pidfd_open", _pidfd_errno()),
+                        ("SO_PEERPIDFD", _peer_pidfd_errno()), ("open_by_handle_at", _handle_errno())):
         out[name] = os.strerror(error) if error else ""
     return out
 
@@ -245,6 +316,7 @@ READERS: dict[str, Callable[[], int]] = {
     "statfs-inodes": lambda: _statfs("f_ffree"),
     "autogroup": _autogroup,
     "pidfd-ino": _pidfd_ino,
+    "pidfs-handle": PIDFS.child_ino,
     "pipe-ino": _global_ino,
     "proc-ino": lambda: _global_ino(_proc_ino),
 }
@@ -363,6 +435,8 @@ def receive(count: int, channel: str, start: float, slot: float) -> None:
     inode numbers: less its own batch; autogroups and pidfds: less its own reading); above half
     the sender's push it is a 1. CPU: iterations of a loop of its own over most of the slot; a
     slot slower than the median is a 1."""
+    if channel != "cpu":
+        READERS[channel]()  # warm-up: the pidfs-handle reader's first search starts from 0
     late = time.time() > start
     samples: list[float] = []
     for index in range(count):
@@ -380,7 +454,7 @@ def receive(count: int, channel: str, start: float, slot: float) -> None:
             change = READERS[channel]() - before
             samples.append(-change if channel == "statfs-free" else
                            change - INO_BATCH if channel in ("pipe-ino", "proc-ino") else
-                           change - 1 if channel in ("autogroup", "pidfd-ino") else change)
+                           change - 1 if channel in ("autogroup", "pidfd-ino", "pidfs-handle") else change)
     if channel == "cpu":
         middle = statistics.median(samples)
         bits = "".join("1" if sample < middle else "0" for sample in samples)
