@@ -19,8 +19,10 @@ Podman's default seccomp profile lets any process call ``unshare``/``clone`` for
 namespace (and inside it, ``mount`` and the rest); docker's refuses them without
 ``CAP_SYS_ADMIN``. So under podman the runner passes a profile of its own (``seccomp_profile``):
 podman's default, minus the namespace calls, minus the sandbox's covert-channel and host-counter
-calls (``arena.sandbox.seccomp``: ``flock``, ``inotify``, ``mincore``, ``sysinfo``, ``ustat``;
-not ``statfs``/``fstatfs``, which runc needs after loading the filter, nor ``fcntl`` locks).
+calls (``arena.sandbox.seccomp``: ``flock``, ``inotify``, ``mincore``, ``sysinfo``, ``ustat``,
+``setsid``, pidfds; not ``statfs``/``fstatfs``, which runc needs after loading the filter, nor
+``fcntl`` locks). And podman shows the sandbox's stand-ins for the host-wide ``/proc`` counters
+(``arena.sandbox.procmask``): the frozen copies bound, the rest and ``/sys`` masked.
 
 A container does not die with the referee by itself: ``finish`` removes it, and every container
 carries the label ``dehla.arena=bot`` and its referee's pid for ``sweep`` after a crash.
@@ -46,6 +48,7 @@ from pathlib import Path
 
 from arena.sandbox import seccomp, sockets
 from arena.sandbox.limits import Limits
+from arena.sandbox.procmask import FROZEN_PROC, SYS_MASKED, freeze_proc
 from arena.sandbox.runner import (
     ADDRESS_ENV,
     Launch,
@@ -135,27 +138,41 @@ NAMESPACE_CALLS = ("unshare", "setns", "mount", "umount", "umount2", "pivot_root
                    "mount_setattr", "bpf", "perf_event_open", "userfaultfd")
 CLONE_NAMESPACES = 0x7E020000
 """``CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET``: ``clone`` flags refused."""
+CLONE_REFUSED = CLONE_NAMESPACES | seccomp.CLONE_PIDFD
+"""Also no pidfd: its inode number counts the host's pids (issue 23)."""
+SOCKET_OPTIONS = {"getsockopt": seccomp.SO_PEERPIDFD, "setsockopt": seccomp.SO_PASSPIDFD}
+"""Allowed only without the option that hands out a pidfd."""
 ENOSYS = 38
 RUNTIME_CALLS = frozenset({"statfs", "fstatfs"})
 """Left allowed: runc itself calls ``fstatfs`` once the filter is loaded (is /proc procfs?)."""
 
 
-def seccomp_profile(base: dict[str, object]) -> dict[str, object]:
+def seccomp_profile(base: dict[str, object], abi: seccomp.Abi | None = None) -> dict[str, object]:
     """The engine's default profile without namespace calls, covert channels or host counters:
-    they fail with EPERM; ``clone`` is allowed without namespace flags; ``clone3`` (whose flags
-    a filter cannot read) fails with ENOSYS, so libc falls back to ``clone``."""
-    abi = seccomp.host_abi()
+    they fail with EPERM (``setsid`` and ``pidfd_open`` too); ``clone`` is allowed without
+    namespace flags or ``CLONE_PIDFD``; ``clone3`` (whose flags a filter cannot read) fails with
+    ENOSYS, so libc falls back to ``clone``; ``getsockopt``/``setsockopt`` without the pidfd
+    options. ``abi``: the host's (another for negative controls; without ``pidfds``, pidfds pass)."""
+    abi = abi or seccomp.host_abi()
+    pidfds = abi is None or abi.pidfds is not None
+    sockopts = SOCKET_OPTIONS if pidfds else {}
     denied = set(NAMESPACE_CALLS) | (set(abi.denied) | set(abi.counters) if abi else set())
     denied -= RUNTIME_CALLS
     profile = copy.deepcopy(base)
     rules = [dict(rule) for rule in profile.get("syscalls", [])]  # type: ignore[attr-defined]
     for rule in rules:
-        rule["names"] = [name for name in rule.get("names", []) if name not in denied | {"clone", "clone3"}]
+        rule["names"] = [name for name in rule.get("names", [])
+                         if name not in denied | {"clone", "clone3"} | set(sockopts)]
     rules = [rule for rule in rules if rule["names"]]
     rules += [{"names": sorted(denied), "action": "SCMP_ACT_ERRNO", "errnoRet": 1},
               {"names": ["clone3"], "action": "SCMP_ACT_ERRNO", "errnoRet": ENOSYS},
               {"names": ["clone"], "action": "SCMP_ACT_ALLOW",
-               "args": [{"index": 0, "value": CLONE_NAMESPACES, "valueTwo": 0, "op": "SCMP_CMP_MASKED_EQ"}]}]
+               "args": [{"index": 0, "value": CLONE_REFUSED if pidfds else CLONE_NAMESPACES, "valueTwo": 0,
+                         "op": "SCMP_CMP_MASKED_EQ"}]}]
+    for name, option in sorted(sockopts.items()):  # EPERM, as in the sandbox (not the profile's ENOSYS)
+        rules += [{"names": [name], "action": action, "args": [{"index": 2, "value": option, "valueTwo": 0, "op": op}],
+                   **({"errnoRet": 1} if action == "SCMP_ACT_ERRNO" else {})}
+                  for action, op in (("SCMP_ACT_ALLOW", "SCMP_CMP_NE"), ("SCMP_ACT_ERRNO", "SCMP_CMP_EQ"))]
     profile["syscalls"] = rules
     return profile
 
@@ -178,10 +195,23 @@ def seccomp_file(base: str, folder: Path) -> str:
     return str(path)
 
 
+def proc_mask_options(masks: Sequence[tuple[str, str]]) -> list[str]:
+    """Podman options that show the sandbox's stand-ins for the host-wide counters (issue 23):
+    the frozen copies bound read-only (runc allows binds over exactly these ``/proc`` files),
+    the emptied counters and ``/sys`` masked (podman's ``mask``: ``/dev/null`` over a file, an
+    empty read-only tmpfs over a folder)."""
+    frozen = {f"/proc/{name}" for name in FROZEN_PROC}
+    options = [arg for source, dest in masks if dest in frozen
+               for arg in ("--mount", f"type=bind,source={source},target={dest},readonly")]
+    masked = [dest for _, dest in masks if dest not in frozen] + list(SYS_MASKED)
+    return [*options, "--security-opt", "mask=" + ":".join(masked)]
+
+
 def container_argv(config: ContainerConfig, program: Program, limits: Limits, uid: int, name: str,
-                   seat_dir: str, image: str | None = None) -> list[str]:
+                   seat_dir: str, image: str | None = None, proc_masks: Sequence[tuple[str, str]] = ()) -> list[str]:
     """The ``run`` command line for one seat: the bot's code mounted at ``/bot`` on the base
-    image, or (``image``) its version's own image, which holds its code at ``/bot``."""
+    image, or (``image``) its version's own image, which holds its code at ``/bot``. Under
+    podman, ``proc_masks`` (``freeze_proc``'s) hide the host-wide counters as in the sandbox."""
     argv = list(program.argv)
     if argv and argv[0] == sys.executable:
         argv[0] = config.python
@@ -210,7 +240,8 @@ def container_argv(config: ContainerConfig, program: Program, limits: Limits, ui
     if config.engine is Engine.PODMAN:
         command += ["--userns", "host", "--read-only-tmpfs=false", "--image-volume", "ignore",
                     "--http-proxy=false", "--systemd", "false",
-                    "--security-opt", f"seccomp={seccomp_file(config.seccomp_base, config.lock_dir.parent)}"]
+                    "--security-opt", f"seccomp={seccomp_file(config.seccomp_base, config.lock_dir.parent)}",
+                    *proc_mask_options(proc_masks)]
     if program.code and image is None:
         command += ["--mount", f"type=bind,source={os.path.realpath(program.code)},target={INSIDE_CODE},readonly"]
     command += ["--workdir", INSIDE_CODE if program.code else "/tmp"]
@@ -308,9 +339,19 @@ class ContainerRunner(Runner):
         if not problem and self.config.engine is Engine.PODMAN:
             try:  # here, not while a seat's uid and folder are held
                 seccomp_file(self.config.seccomp_base, self.config.lock_dir.parent)
+                _ = self._proc_masks
             except SandboxUnavailable as exc:
                 problem = str(exc)
+            except OSError as exc:
+                problem = f"cannot write the /proc stand-ins: {exc}"
         return problem
+
+    @functools.cached_property
+    def _proc_masks(self) -> tuple[tuple[str, str], ...]:
+        """The sandbox's stand-ins for the host-wide ``/proc`` counters (podman, as root)."""
+        if self.config.engine is not Engine.PODMAN or os.geteuid() != 0:
+            return ()
+        return freeze_proc(self.config.lock_dir.parent / "proc")
 
     @functools.cached_property
     def _swept(self) -> list[str]:
@@ -342,7 +383,7 @@ class ContainerRunner(Runner):
             lease.release()
             raise SandboxError(f"cannot prepare the seat folder {seat_dir}: {exc}") from None
         name = f"dehla-bot-{lease.uid}-{secrets.token_hex(4)}"
-        argv = container_argv(self.config, program, limits, lease.uid, name, seat_dir, image)
+        argv = container_argv(self.config, program, limits, lease.uid, name, seat_dir, image, self._proc_masks)
         report = RunReport(self.kind, lease.uid, limits, notes=[f"engine {self.config.engine.value}"])
         return ContainerLaunch(argv, report, self.config, lease, name, seat_dir, mounted)
 

@@ -68,11 +68,18 @@ def test_the_profile_narrows_podmans_default() -> None:
     default = json.loads(PODMAN_DEFAULT.read_text())
     assert [r["action"] for r in rules_for(default, "unshare")] == ["SCMP_ACT_ALLOW"]  # what it would allow
     profile = seccomp_profile(default)
-    for name in ("unshare", "setns", "mount", "keyctl", "flock", "inotify_init1", "mincore", "sysinfo"):
+    for name in ("unshare", "setns", "mount", "keyctl", "flock", "inotify_init1", "mincore", "sysinfo", "setsid",
+                 "pidfd_open"):
         assert [(r["action"], r.get("errnoRet")) for r in rules_for(profile, name)] == [("SCMP_ACT_ERRNO", 1)], name
     assert [(r["action"], r.get("errnoRet")) for r in rules_for(profile, "clone3")] == [("SCMP_ACT_ERRNO", 38)]
     (clone,) = rules_for(profile, "clone")
-    assert clone["args"] == [{"index": 0, "value": CLONE_NAMESPACES, "valueTwo": 0, "op": "SCMP_CMP_MASKED_EQ"}]
+    assert clone["args"] == [{"index": 0, "value": CLONE_NAMESPACES | 0x1000, "valueTwo": 0,  # and CLONE_PIDFD
+                              "op": "SCMP_CMP_MASKED_EQ"}]
+    for name, option in (("getsockopt", 77), ("setsockopt", 76)):  # SO_PEERPIDFD, SO_PASSPIDFD
+        allow, refuse = rules_for(profile, name)
+        assert allow["args"] == [{"index": 2, "value": option, "valueTwo": 0, "op": "SCMP_CMP_NE"}], name
+        assert refuse["args"] == [{"index": 2, "value": option, "valueTwo": 0, "op": "SCMP_CMP_EQ"}], name
+        assert (allow["action"], refuse["action"], refuse["errnoRet"]) == ("SCMP_ACT_ALLOW", "SCMP_ACT_ERRNO", 1)
     for name in ("read", "fstatfs", "execve"):
         assert [r["action"] for r in rules_for(profile, name)] == ["SCMP_ACT_ALLOW"], name
 
@@ -84,3 +91,24 @@ def test_a_missing_seccomp_profile_makes_podman_unavailable_before_any_seat(tmp_
     with pytest.raises(SandboxUnavailable, match=r"^podman runner unavailable: cannot read podman's seccomp profile"):
         runner.check()
     assert not (tmp_path / "run" / "uids").exists() or list((tmp_path / "run" / "uids").iterdir()) == []
+
+
+def test_podman_shows_the_sandboxs_proc_stand_ins(tmp_path: Path) -> None:
+    """Issue 23: the frozen copies bound (runc allows binds over exactly these ``/proc`` files),
+    the emptied counters and ``/sys`` masked; docker gets none of it (no ``mask`` option)."""
+    masks = (("/run/x/stat", "/proc/stat"), ("/run/x/loadavg", "/proc/loadavg"), ("/run/x/vmstat", "/proc/vmstat"),
+             ("/run/x/sys_fs_file-nr", "/proc/sys/fs/file-nr"))
+    config = ContainerConfig(Engine.PODMAN, image="bots:1", seccomp_base=str(PODMAN_DEFAULT), lock_dir=tmp_path / "u")
+    if not PODMAN_DEFAULT.exists():
+        config = ContainerConfig(Engine.PODMAN, image="bots:1", lock_dir=tmp_path / "u",
+                                 seccomp_base=str(tmp_path / "base.json"))
+        Path(config.seccomp_base).write_text(json.dumps({"defaultAction": "SCMP_ACT_ERRNO", "syscalls": []}))
+    argv = container_argv(config, PROGRAM, LIMITS, 1_900_000_003, "x", "/run/seats/s0", proc_masks=masks)
+    assert [m for m in option(argv, "--mount") if "/proc/" in m] == [
+        "type=bind,source=/run/x/stat,target=/proc/stat,readonly",
+        "type=bind,source=/run/x/loadavg,target=/proc/loadavg,readonly"]
+    assert [o for o in option(argv, "--security-opt") if o.startswith("mask=")] == [
+        "mask=/proc/vmstat:/proc/sys/fs/file-nr:/sys"]
+    docker = container_argv(ContainerConfig(Engine.DOCKER, image="bots:1"), PROGRAM, LIMITS, 1_900_000_003, "x",
+                            "/run/seats/s0", proc_masks=masks)
+    assert not [m for m in option(docker, "--mount") if "/proc/" in m]

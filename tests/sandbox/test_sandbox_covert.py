@@ -1,13 +1,16 @@
 """The host-wide counters are no channel between two sandboxes, except the ones named below.
 
 A reader sandbox reads every counter (``/proc`` files; the ``sysinfo`` and ``statfs`` calls;
-the inode number of a new pipe), a loader sandbox then moves them all at once (threads, a
-process, open files, files, a pty, memory, pipes, 4 MiB of log on the host's disk) and says so
-on its pipe, and the reader reads again: under the masks and the seccomp filter nothing it reads
-has changed, and the calls are refused. The negative control runs the same pair with the masks
-taken out of the command line and the seccomp filter as it was before it refused the counter
-calls, and sees the fork counter, the ``sysinfo`` thread count and the free blocks move. What
-remains (pipe and socket inode numbers) is shown moving under the masks too. No sleeps: each
+the autogroup of a new session; the inode numbers of a pidfd, a new pipe and a new ``/proc``
+entry), a loader sandbox then moves them all at once (threads, a process, open files, files, a
+pty, memory, pipes, new sessions, 4 MiB of log on the host's disk) and says so on its pipe, and
+the reader reads again: under the masks and the seccomp filter nothing it reads has changed,
+and the calls are refused. The negative control runs the same pair with the masks taken out of
+the command line and the seccomp filter as it was before it refused the counter calls (before
+issue 23: ``setsid`` and pidfds allowed), and sees the fork counter, the ``sysinfo`` thread
+count, the free blocks, the autogroup number and the pidfd inode number move. What remains
+(the inode numbers of pipes, sockets and ``/proc`` entries, one counter) is shown moving under
+the masks too. No sleeps: each
 step waits on the other's pipe. The bit-rate figures are ``bench/covert.py``'s.
 """
 
@@ -15,58 +18,25 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from arena.sandbox.bwrap import EMPTIED_PROC, FROZEN_PROC, freeze_proc
-from tests.hostile.covert_pair import Sandboxed
+from arena.sandbox.procmask import EMPTIED_PROC, FROZEN_PROC, freeze_proc
+from tests.hostile.covert_pair import LOAD, Readings, read_around_load
 from tests.hostile.harness import BOTS, sandbox_problem
 
 pytestmark = pytest.mark.skipif(bool(sandbox_problem()), reason=sandbox_problem() or "sandbox available")
 
 PROC_COUNTERS = ("processes", "procs_running", "threads", "file-nr", "inode-nr", "dentry-state", "pty-nr",
                  "mem-free", "ctxt")
-CALL_COUNTERS = ("sysinfo-procs", "sysinfo-freeram", "sysinfo-load", "statfs-free", "statfs-inodes")
+CALL_COUNTERS = ("sysinfo-procs", "sysinfo-freeram", "sysinfo-load", "statfs-free", "statfs-inodes", "autogroup",
+                 "pidfd-ino", "pidfs-handle")
 """What the covert bot reads through calls that answer for the whole host (-1: refused)."""
-LOAD_THREADS = 64
-LOAD_PIPES = 8192
-LOG_BLOCKS = 1024
-
-
-@dataclass(frozen=True, slots=True)
-class Readings:
-    before: dict[str, Any]
-    after: dict[str, Any]
-    unmask: list[dict[str, Any]]
-    log: Path
-    """The loader's log, which the runner writes on the host's disk."""
-
-    def change(self, name: str) -> int:
-        return int(self.after["values"][name]) - int(self.before["values"][name])
-
-
-def read_around_load(folder: Path, masked: bool) -> Readings:
-    """The reader's reports before and after the loader's load, and its unmask reports."""
-    reader = Sandboxed(folder / "read", "--role", "read", masked=masked)
-    loader: Sandboxed | None = None
-    try:
-        before = reader.next_report("covert-read")
-        loader = Sandboxed(folder / "load", "--role", "load", masked=masked)
-        load = loader.next_report("covert-load")
-        assert (load["threads"], load["pipes"], load["log_bytes"]) == (LOAD_THREADS, LOAD_PIPES, LOG_BLOCKS * 4096)
-        reader.go()
-        after = reader.next_report("covert-read")
-        unmask = [reader.next_report("unmask") for _ in range(3)]
-        loader.go()
-        assert loader.process.wait(timeout=60) == 0
-        return Readings(before, after, unmask, loader.log)
-    finally:
-        reader.close()
-        if loader is not None:
-            loader.close()
+LOAD_THREADS = LOAD["threads"]
+LOAD_PIPES = LOAD["pipes"]
+LOAD_SESSIONS = LOAD["sessions"]
+LOG_BLOCKS = LOAD["log_bytes"] // 4096
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +50,7 @@ def unmasked(tmp_path_factory: pytest.TempPathFactory) -> Readings:
 
 
 def test_a_partner_moving_the_host_wide_counters_moves_nothing_the_other_reads(masked: Readings) -> None:
-    for name in PROC_COUNTERS:
+    for name in (*PROC_COUNTERS, *CALL_COUNTERS):
         assert masked.change(name) == 0, name
     assert masked.before["cpus"] == masked.after["cpus"] and masked.before["cpus"] > 0  # glibc counts the frozen stat
     assert [report["outcome"] for report in masked.unmask] == ["contained"] * 3
@@ -88,7 +58,8 @@ def test_a_partner_moving_the_host_wide_counters_moves_nothing_the_other_reads(m
 
 def test_the_calls_that_answer_for_the_whole_host_are_refused(masked: Readings) -> None:
     for report in (masked.before, masked.after):
-        assert report["refused"] == {"sysinfo": os.strerror(1), "statfs": os.strerror(1)}  # EPERM
+        assert report["refused"] == dict.fromkeys(("sysinfo", "statfs", "setsid", "pidfd_open", "SO_PEERPIDFD",
+                                                   "open_by_handle_at"), os.strerror(1))
         assert [report["values"][name] for name in CALL_COUNTERS] == [-1] * len(CALL_COUNTERS)
 
 
@@ -110,11 +81,32 @@ def test_control_old_filter_statfs_carries_the_partners_log(unmasked: Readings) 
     assert -unmasked.change("statfs-free") >= LOG_BLOCKS // 2  # other writers on the host free blocks too
 
 
-def test_what_remains_pipe_inode_numbers_count_for_the_whole_host(masked: Readings) -> None:
-    """Not a defence: the kernel numbers every pipe and socket from one counter for the host,
-    which no mask or filter hides (docs/sandbox.md, *What is not contained*). Fails once a
-    runner hides it: then move ``pipe-ino`` to the counters that must not move."""
+def test_control_old_filter_new_sessions_carry_the_partners_autogroups(unmasked: Readings) -> None:
+    """Issue 23: each ``setsid`` numbers a new autogroup from one counter for the host."""
+    assert unmasked.before["refused"]["setsid"] == ""
+    assert unmasked.change("autogroup") >= LOAD_SESSIONS
+
+
+def test_control_old_filter_a_pidfds_inode_carries_the_partners_forks(unmasked: Readings) -> None:
+    """Issue 23: a pidfd's inode number is the host's count of pids, the masked fork counter."""
+    assert unmasked.before["refused"]["pidfd_open"] == unmasked.before["refused"]["SO_PEERPIDFD"] == ""
+    assert unmasked.change("pidfd-ino") >= LOAD_THREADS + 1
+
+
+def test_control_old_filter_pidfs_handles_find_the_pid_count_without_a_pidfd(unmasked: Readings) -> None:
+    """Issue 23: probing pidfs handles (``open_by_handle_at``) finds its own child's inode number."""
+    assert unmasked.before["refused"]["open_by_handle_at"] == ""
+    assert unmasked.change("pidfs-handle") >= LOAD_THREADS + 1
+
+
+def test_what_remains_pipe_and_proc_inode_numbers_count_for_the_whole_host(masked: Readings) -> None:
+    """Not a defence: the kernel numbers every pipe, socket and ``/proc`` entry from one counter
+    for the host, which no mask or filter hides (docs/sandbox.md, *What is not contained*): the
+    loader's pipes move the number of the reader's next ``/proc`` entry, so refusing pipes and
+    sockets would not close it. Fails once a runner hides it: then move ``pipe-ino`` and
+    ``proc-ino`` to the counters that must not move."""
     assert masked.change("pipe-ino") >= LOAD_PIPES
+    assert masked.change("proc-ino") >= LOAD_PIPES
 
 
 def test_the_stand_ins_are_frozen_copies_or_empty_and_only_of_files_the_kernel_has(tmp_path: Path) -> None:

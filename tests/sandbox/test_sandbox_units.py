@@ -3,6 +3,7 @@ the host view, cgroup set-up on fake v1 and v2 trees, uid leases and the seccomp
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import os
 import shutil
@@ -304,9 +305,9 @@ def test_uid_leases_are_unique_across_pools_until_released(tmp_path: Path, monke
 
 
 # ---------------------------------------------------------------------- seccomp
-def run_filter(program: bytes, nr: int, arch: int, arg1: int = 0) -> int:
-    """A tiny classic-BPF interpreter for the four instructions the filter uses."""
-    data = struct.pack("=iIQ6Q", nr, arch, 0, 0, arg1, 0, 0, 0, 0)
+def run_filter(program: bytes, nr: int, arch: int, arg1: int = 0, arg0: int = 0, arg2: int = 0) -> int:
+    """A tiny classic-BPF interpreter for the five instructions the filter uses."""
+    data = struct.pack("=iIQ6Q", nr, arch, 0, arg0, arg1, arg2, 0, 0, 0)
     code = [struct.unpack("=HBBI", program[i:i + 8]) for i in range(0, len(program), 8)]
     pc, accumulator = 0, 0
     while True:
@@ -315,8 +316,9 @@ def run_filter(program: bytes, nr: int, arch: int, arg1: int = 0) -> int:
             (accumulator,) = struct.unpack_from("=I", data, k)
         elif op == seccomp.RET_K:
             return int(k)
-        elif op in (seccomp.JEQ_K, seccomp.JGE_K):
-            taken = accumulator == k if op == seccomp.JEQ_K else accumulator >= k
+        elif op in (seccomp.JEQ_K, seccomp.JGE_K, seccomp.JSET_K):
+            taken = {seccomp.JEQ_K: accumulator == k, seccomp.JGE_K: accumulator >= k,
+                     seccomp.JSET_K: bool(accumulator & k)}[op]
             pc += jt if taken else jf
         pc += 1
 
@@ -338,6 +340,27 @@ def test_the_seccomp_filter_refuses_locks_and_notifications_only(name: str) -> N
     assert run_filter(program, 0, 0x40000003) == deny  # another ABI (i386 int 0x80)
     if abi.x32_bit:
         assert run_filter(program, seccomp.X32_BIT | 73, abi.audit_arch) == deny
+
+
+@pytest.mark.parametrize("name", sorted(seccomp.ABIS))
+def test_the_seccomp_filter_refuses_new_sessions_and_pidfds_only(name: str) -> None:
+    """setsid numbers an autogroup, a pidfd's inode the host's pids: both host-wide counters."""
+    abi = seccomp.ABIS[name]
+    assert abi.pidfds is not None
+    program = seccomp.build_filter(abi)
+    deny = seccomp.RET_ERRNO | errno.EPERM
+    for call in ("setsid", "pidfd_open", "open_by_handle_at"):
+        assert run_filter(program, abi.counters[call], abi.audit_arch) == deny
+    assert run_filter(program, abi.pidfds.clone3, abi.audit_arch) == seccomp.RET_ERRNO | errno.ENOSYS
+    assert run_filter(program, abi.pidfds.clone, abi.audit_arch, arg0=0x11 | seccomp.CLONE_PIDFD) == deny
+    assert run_filter(program, abi.pidfds.clone, abi.audit_arch, arg0=0x3D0F00) == seccomp.RET_ALLOW  # a thread
+    assert run_filter(program, abi.pidfds.getsockopt, abi.audit_arch, arg2=seccomp.SO_PEERPIDFD) == deny
+    assert run_filter(program, abi.pidfds.setsockopt, abi.audit_arch, arg2=seccomp.SO_PASSPIDFD) == deny
+    for option in (3, 7, 17):  # SO_TYPE, SO_SNDBUF, SO_PEERCRED
+        for call in (abi.pidfds.getsockopt, abi.pidfds.setsockopt):
+            assert run_filter(program, call, abi.audit_arch, arg2=option) == seccomp.RET_ALLOW
+    old = seccomp.build_filter(dataclasses.replace(abi, counters={}, pidfds=None))
+    assert run_filter(old, abi.counters["setsid"], abi.audit_arch) == seccomp.RET_ALLOW
 
 
 # ----------------------------------------------------------------------- docker

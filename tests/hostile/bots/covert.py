@@ -4,9 +4,10 @@ Run standalone in two sandboxes (``tests/sandbox/test_sandbox_covert.py``, ``ben
 
 - ``--role read``: reports every host-wide counter it can read (``covert-read``), from ``/proc``
   and from calls (``sysinfo``, ``statfs`` of the folders it sees, the inode number of a new
-  pipe), waits for a line on stdin, reports them again, and tries to unmount the masks;
+  pipe, of a new ``/proc`` entry and of a pidfd, the autogroup of a new session), waits for
+  a line on stdin, reports them again, and tries to unmount the masks;
 - ``--role load``: moves every counter at once (threads, a process, open files, files in
-  ``/tmp``, a pty, memory, pipes, 4 MiB on stdout: the referee's log on the host's disk),
+  ``/tmp``, a pty, memory, pipes, new sessions, 4 MiB on stdout: the referee's log on the host's disk),
   reports ``covert-load``, and holds it all until a line on stdin;
 - ``--role send`` / ``--role receive``: a known bit string over one ``--channel``, one bit per
   ``--slot`` seconds from the wall-clock time ``--start`` (the clock both partners share):
@@ -21,9 +22,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import ctypes
+import errno
 import mmap
 import os
+import socket
 import statistics
+import struct
 import sys
 import threading
 import time
@@ -32,6 +36,11 @@ from collections.abc import Callable
 from _hostile import arguments, contained, escaped, report, serve
 
 MNT_DETACH = 2
+SO_PEERPIDFD = 77
+FD_PIDFS_ROOT = -10002
+FILEID_KERNFS = 0xFE
+PIDFS_SEARCH = 1 << 22
+"""How far up the pidfs-handle reader looks for its child's inode number (pids on the host)."""
 LOAD_THREADS = 64
 """Threads the load role and the sender create: far above what a quiet host does in a slot."""
 LOAD_FILES = 64
@@ -49,11 +58,17 @@ blocks, which is still more than a hand)."""
 SEEN_FOLDERS = ("/", "/usr", "/bot", sys.prefix)
 """Folders bound from the host's filesystems, whose free blocks ``statfs`` would show."""
 COUNTERS = ("processes", "procs_running", "threads", "file-nr", "inode-nr", "dentry-state", "pty-nr", "mem-free",
-            "ctxt", "sysinfo-procs", "sysinfo-freeram", "sysinfo-load", "statfs-free", "statfs-inodes")
+            "ctxt", "sysinfo-procs", "sysinfo-freeram", "sysinfo-load", "statfs-free", "statfs-inodes",
+            "autogroup", "pidfd-ino", "pidfs-handle")
 """What the read role reports and the sandbox hides (-1: refused or empty)."""
-REMAINING = ("pipe-ino",)
-"""What it reports that the sandbox cannot hide: the kernel's one counter of pipe and socket
-inode numbers, shown by ``fstat`` of any new pipe or socket."""
+REMAINING = ("pipe-ino", "proc-ino")
+"""What it reports that the sandbox cannot hide: the kernel's one counter of inode numbers for
+pipes, sockets and ``/proc`` entries, shown by ``fstat`` of any new pipe or socket and by
+``stat`` of any ``/proc`` entry looked up for the first time."""
+LOAD_SESSIONS = 64
+"""New sessions the load role makes (each a new autogroup, numbered host-wide)."""
+SEND_SESSIONS = 8
+"""New sessions the sender makes for a 1 (the receiver's own reading makes one more)."""
 
 
 class SysInfo(ctypes.Structure):
@@ -105,15 +120,170 @@ def _pipe_ino() -> int:
         os.close(w)
 
 
-def _global_pipe_ino() -> int:
-    """The host-wide counter behind pipe inode numbers: a CPU's first number from a fresh batch
-    (after using up what is left of its batch) is the shared counter, whatever the other CPUs
-    took in between; one batch a reading is this bot's own."""
+def _proc_ino() -> int:
+    """A new ``/proc`` inode, no pipe or socket: a fresh descriptor's entry in ``/proc/self/fd``
+    (looked up once it is closed, the entry is dropped, so the next one is new again)."""
+    fd = os.open("/dev/null", os.O_RDONLY)
+    try:
+        return os.stat(f"/proc/self/fd/{fd}", follow_symlinks=False).st_ino
+    finally:
+        os.close(fd)
+        with contextlib.suppress(FileNotFoundError):
+            os.stat(f"/proc/self/fd/{fd}", follow_symlinks=False)
+
+
+def _global_ino(new_inode: Callable[[], int] = _pipe_ino) -> int:
+    """The host-wide counter behind pipe, socket and ``/proc`` inode numbers (``get_next_ino``):
+    a CPU's first number from a fresh batch (after using up what is left of its batch) is the
+    shared counter, whatever the other CPUs took in between; one batch a reading is this bot's own."""
     for _ in range(2 * INO_BATCH):
-        ino = _pipe_ino()
+        ino = new_inode()
         if ino % INO_BATCH == 1:
             return ino
     return -1
+
+
+def _in_child(probe: Callable[[], int]) -> int:
+    """``probe`` run in a forked child, its answer sent back on a pipe (a failed call: minus its
+    errno, -1 for EPERM)."""
+    r, w = os.pipe()
+    child = os.fork()
+    if child == 0:
+        try:
+            value = probe()
+        except OSError as exc:
+            value = -(exc.errno or 1)
+        os.write(w, str(value).encode())
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r) as answer:
+        text = answer.read()
+    os.waitpid(child, 0)
+    return int(text or -1)
+
+
+def _new_session() -> int:
+    """A new session (a child's ``setsid``) is a new autogroup, numbered from one counter for the
+    whole host; ``/proc/self/autogroup`` shows the number."""
+    os.setsid()
+    with open("/proc/self/autogroup") as handle:
+        return int(handle.read().split()[0].rsplit("-", 1)[1])
+
+
+def _autogroup() -> int:
+    return _in_child(_new_session)
+
+
+def _pidfd_ino() -> int:
+    """A pidfd's inode number is the host's count of pids allocated so far (pidfs): the fork
+    counter of ``/proc/stat`` by another way."""
+    child = os.fork()
+    if child == 0:
+        os._exit(0)
+    try:
+        fd = os.pidfd_open(child)
+    except OSError:
+        return -1
+    finally:
+        os.waitpid(child, 0)
+    try:
+        return os.fstat(fd).st_ino
+    finally:
+        os.close(fd)
+
+
+class _PidfsHandles:
+    """A pidfd's inode number without ``pidfd_open``: a pidfs file handle is just that number, and
+    ``open_by_handle_at(FD_PIDFS_ROOT, ...)`` opens it for a process of its own pid namespace
+    (others' are ESTALE). So probing numbers upwards from the last one found finds its new
+    child's, and the gap is every pid the host allocated since."""
+
+    def __init__(self) -> None:
+        self.last = 0
+        self.handle = ctypes.create_string_buffer(16)
+
+    def open(self, ino: int) -> int:
+        struct.pack_into("=IiQ", self.handle, 0, 8, FILEID_KERNFS, ino)
+        return int(libc.open_by_handle_at(FD_PIDFS_ROOT, self.handle, os.O_RDONLY))
+
+    def child_ino(self) -> int:
+        r, w = os.pipe()
+        child = os.fork()
+        if child == 0:
+            os.close(w)
+            os.read(r, 1)
+            os._exit(0)
+        os.close(r)
+        try:
+            return self._find(child)
+        finally:
+            os.close(w)
+            os.waitpid(child, 0)
+
+    def _find(self, child: int) -> int:
+        ctypes.set_errno(0)
+        for ino in range(self.last + 1, self.last + PIDFS_SEARCH):
+            fd = self.open(ino)
+            if fd < 0:
+                if ctypes.get_errno() != errno.ESTALE:
+                    return -ctypes.get_errno()  # refused: -1 for EPERM
+                continue
+            try:
+                with open(f"/proc/self/fdinfo/{fd}") as info:
+                    pid = next((int(line.split()[1]) for line in info if line.startswith("Pid:")), -1)
+            finally:
+                os.close(fd)
+            if pid == child:
+                self.last = ino
+                return ino
+        return -2
+
+
+PIDFS = _PidfsHandles()
+
+
+def _setsid() -> int:
+    os.setsid()
+    return 0
+
+
+def _sessions(count: int) -> None:
+    """``count`` new sessions (autogroups), one a child."""
+    for _ in range(count):
+        _in_child(_setsid)
+
+
+def _pidfd_errno() -> int:
+    try:
+        os.close(os.pidfd_open(os.getpid()))
+    except OSError as exc:
+        return exc.errno or 0
+    return 0
+
+
+def _peer_pidfd_errno() -> int:
+    """``getsockopt(SO_PEERPIDFD)``: a pidfd of a unix socket's peer (here itself), another way
+    to a pidfd's inode number."""
+    left, right = socket.socketpair()
+    try:
+        fd = left.getsockopt(socket.SOL_SOCKET, SO_PEERPIDFD)
+    except OSError as exc:
+        return exc.errno or 0
+    finally:
+        left.close()
+        right.close()
+    os.close(fd)
+    return 0
+
+
+def _handle_errno() -> int:
+    """``open_by_handle_at`` of a pidfs handle: ESTALE (no such process of its own) is allowed."""
+    ctypes.set_errno(0)
+    fd = PIDFS.open(1)
+    if fd >= 0:
+        os.close(fd)
+        return 0
+    return 0 if ctypes.get_errno() == errno.ESTALE else ctypes.get_errno()
 
 
 def refusals() -> dict[str, str]:
@@ -123,6 +293,9 @@ def refusals() -> dict[str, str]:
                        ("statfs", lambda: libc.statfs(b"/usr", ctypes.create_string_buffer(512)))):
         ctypes.set_errno(0)
         out[name] = "" if call() == 0 else os.strerror(ctypes.get_errno())
+    for name, error in (("setsid", -min(0, _in_child(_setsid))), ("pidfd_open", _pidfd_errno()),
+                        ("SO_PEERPIDFD", _peer_pidfd_errno()), ("open_by_handle_at", _handle_errno())):
+        out[name] = os.strerror(error) if error else ""
     return out
 
 
@@ -141,7 +314,11 @@ READERS: dict[str, Callable[[], int]] = {
     "sysinfo-load": lambda: info.loads[0] if (info := _sysinfo()) else -1,
     "statfs-free": lambda: _statfs("f_bfree"),
     "statfs-inodes": lambda: _statfs("f_ffree"),
-    "pipe-ino": _global_pipe_ino,
+    "autogroup": _autogroup,
+    "pidfd-ino": _pidfd_ino,
+    "pidfs-handle": PIDFS.child_ino,
+    "pipe-ino": _global_ino,
+    "proc-ino": lambda: _global_ino(_proc_ino),
 }
 
 
@@ -181,11 +358,12 @@ def load() -> None:
     memory.write(b"x" * len(memory))
     for _ in range(LOAD_PIPES):
         _pipe_ino()
+    _sessions(LOAD_SESSIONS)
     for _ in range(LOG_BLOCKS):
         sys.stdout.write("x" * (LOG_BLOCK - 1) + "\n")
     sys.stdout.flush()
     report("covert-load", "info", threads=LOAD_THREADS, files=len(files), pipes=LOAD_PIPES,
-           log_bytes=LOG_BLOCKS * LOG_BLOCK)
+           sessions=LOAD_SESSIONS, log_bytes=LOG_BLOCKS * LOG_BLOCK)
     sys.stdin.readline()
     stop.set()
     os.kill(child, 9)
@@ -229,9 +407,12 @@ def send(bits: str, channel: str, start: float, slot: float) -> None:
             _until(end)
             for fd in files:
                 os.close(fd)
-        elif channel == "pipe-ino":
+        elif channel in ("pipe-ino", "proc-ino"):
+            new_inode = _pipe_ino if channel == "pipe-ino" else _proc_ino
             for _ in range(SEND_PIPES):
-                _pipe_ino()
+                new_inode()
+        elif channel == "autogroup":
+            _sessions(SEND_SESSIONS)
         elif channel == "statfs-free":  # one block of the log the referee writes
             sys.stdout.write("x" * (LOG_BLOCK - 1) + "\n")
             sys.stdout.flush()
@@ -251,8 +432,11 @@ def send(bits: str, channel: str, start: float, slot: float) -> None:
 
 def receive(count: int, channel: str, start: float, slot: float) -> None:
     """Counters: the change from the start of a slot to its middle (free blocks: the drop;
-    pipe inode numbers: less its own batch); above half the sender's push it is a 1. CPU:
-    iterations of a loop of its own over most of the slot; a slot slower than the median is a 1."""
+    inode numbers: less its own batch; autogroups and pidfds: less its own reading); above half
+    the sender's push it is a 1. CPU: iterations of a loop of its own over most of the slot; a
+    slot slower than the median is a 1."""
+    if channel != "cpu":
+        READERS[channel]()  # warm-up: the pidfs-handle reader's first search starts from 0
     late = time.time() > start
     samples: list[float] = []
     for index in range(count):
@@ -269,7 +453,8 @@ def receive(count: int, channel: str, start: float, slot: float) -> None:
             _until(begin + 0.5 * slot)
             change = READERS[channel]() - before
             samples.append(-change if channel == "statfs-free" else
-                           change - INO_BATCH if channel == "pipe-ino" else change)
+                           change - INO_BATCH if channel in ("pipe-ino", "proc-ino") else
+                           change - 1 if channel in ("autogroup", "pidfd-ino", "pidfs-handle") else change)
     if channel == "cpu":
         middle = statistics.median(samples)
         bits = "".join("1" if sample < middle else "0" for sample in samples)
@@ -280,7 +465,8 @@ def receive(count: int, channel: str, start: float, slot: float) -> None:
            samples=[round(s) for s in samples])
 
 
-PUSHES = {"file-nr": LOAD_FILES, "pipe-ino": SEND_PIPES, "statfs-free": 1}
+PUSHES = {"file-nr": LOAD_FILES, "pipe-ino": SEND_PIPES, "proc-ino": SEND_PIPES, "statfs-free": 1,
+          "autogroup": SEND_SESSIONS}
 """How far the sender moves a counter for a 1 (else: the threads it creates)."""
 
 

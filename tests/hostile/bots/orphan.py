@@ -1,5 +1,5 @@
-"""Orphan: at start-up it leaves a daemon behind (double fork, new session, SIGTERM and
-SIGHUP ignored) that would run for minutes, then plays normally and exits at the end.
+"""Orphan: at start-up it leaves a daemon behind (double fork, new session where allowed,
+SIGTERM and SIGHUP ignored) that would run for minutes, then plays normally and exits at the end.
 ``--pidfile`` receives the daemon's pid where the bot can write it (outside a sandbox)."""
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ DAEMON = r"""
 import contextlib, os, signal, sys, time
 if os.fork():
     os._exit(0)
-os.setsid()
+with contextlib.suppress(OSError):  # refused in a sandbox (autogroup counter): a daemon anyway
+    os.setsid()
 signal.signal(signal.SIGTERM, signal.SIG_IGN)
 signal.signal(signal.SIGHUP, signal.SIG_IGN)
 with contextlib.suppress(OSError):  # no pidfile inside a sandbox: the daemon lives on anyway
