@@ -1,0 +1,272 @@
+"""How much a seat's move times say about its own unplayed cards (issue 23: the timing detector).
+
+A bot can signal to its partner by delaying its replies (e.g. 30 + 15 x c ms for card c of its
+hand). Honest bots' times vary too, but with the work a decision takes: its kind, the cards in
+hand, the number of legal actions. So the times are ranked *within* strata of those
+(``Stratum``), each rank becomes one of ``bins`` quantile bins, and the statistic is
+
+    T = sum over cards c of I(bin ; seat holds c)      (plug-in mutual information, bits)
+
+over the seat's decisions of a match. An honest time, once its stratum is known, is noise: its
+bin is independent of the cards and the true T is 0. The plug-in estimate is biased upwards
+(about (bins - 1) / (2 N ln 2) bits per card held), so the same T is computed for ``permutations``
+shuffles of the bins within each stratum, seeded (the result is deterministic), and the
+estimate is the excess ``bits = T - mean(T shuffled)``; ``p_value`` is the share of shuffles at
+least as large. Nothing here reads a file or a clock: the ladder feeds it a stored record.
+
+Counting is cheap: each decision's holding is one integer with a ``width``-bit counter per card,
+so summing a bin's decisions counts all 52 cards at once, and ``x log2 x`` is a table.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.engine.actions import parse_action
+from arena.engine.errors import ArenaError, RecordError
+from arena.engine.record import read_hand_record, replay_record
+from arena.referee.match_record import DecisionEntry, HandLine, read_line
+from arena.referee.recorder import match_record_lines
+
+SEATS = 4
+DECK = 52
+
+
+class TimingLeakError(ValueError):
+    """Settings or input the detector cannot use; the message is one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class DetectorSettings:
+    """The estimator's knobs; the defaults are the ones ``docs/ladder.md`` measured."""
+
+    bins: int = 4
+    """Quantile bins of the time within a stratum."""
+    permutations: int = 64
+    """Shuffles for the bias baseline and the p-value."""
+    seed: int = 23
+    """Of the shuffles: the same record always gives the same figures."""
+    min_decisions: int = 24
+    """Fewer timed decisions than this in a match: no estimate (too little to tell anything)."""
+    block_hands: int = 2
+    """Shuffles stay within runs of this many hands, so a machine's load drifting over a match
+    (times and dealt cards both changing from hand to hand) is in the baseline, not the excess."""
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.bins <= 16:
+            raise TimingLeakError(f"bins must be 2..16, got {self.bins}")
+        if not 1 <= self.permutations <= 10_000:
+            raise TimingLeakError(f"permutations must be 1..10000, got {self.permutations}")
+        if self.block_hands < 1:
+            raise TimingLeakError(f"block_hands must be at least 1, got {self.block_hands}")
+        if self.min_decisions < self.bins:
+            raise TimingLeakError(f"min_decisions must be at least bins ({self.bins}), got {self.min_decisions}")
+
+
+Stratum = tuple[str, int, int]
+"""What an honest bot's time may depend on: (decision kind, hand-size bucket, legal-action bucket)."""
+
+
+def _bucket(value: int, tops: Sequence[int]) -> int:
+    for bucket, top in enumerate(tops):
+        if value <= top:
+            return bucket
+    return len(tops)
+
+
+def stratum(kind: str, hand_size: int, legal: int) -> Stratum:
+    """Cards in hand in buckets 1-3 (the search bot's exact endgame), 4-6, 7-9, 10-12, 13+;
+    legal actions in 1, 2, 3-4, 5-7, 8+: finer strata leave too few decisions to shuffle."""
+    return kind, _bucket(hand_size, (3, 6, 9, 12)), _bucket(legal, (1, 2, 4, 7))
+
+
+@dataclass(frozen=True, slots=True)
+class TimedDecision:
+    """One decision of a seat as the detector sees it."""
+
+    stratum: Stratum
+    ms: float
+    holding: int
+    """The seat's unplayed cards when it was asked (a ``CardMask``)."""
+    hand: int = 0
+    """The hand's index in the match (from 0)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeakEstimate:
+    """The detector's figures for one seat of one match (bits are per decision)."""
+
+    decisions: int
+    bits: float
+    """Excess information: observed minus the shuffled baseline (about 0 for an honest seat)."""
+    observed_bits: float
+    baseline_bits: float
+    z: float
+    """The excess in standard deviations of the shuffled values (0 when they do not vary)."""
+    p_value: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"decisions": self.decisions, "bits": round(self.bits, 4),
+                "observed_bits": round(self.observed_bits, 4), "baseline_bits": round(self.baseline_bits, 4),
+                "z": round(self.z, 3), "p_value": round(self.p_value, 4)}
+
+
+def timed_decisions(lines: Iterable[Mapping[str, Any]]) -> dict[int, list[TimedDecision]]:
+    """Each seat's timed decisions in a match record's lines, its holdings from replaying each hand.
+    A faulted or substituted decision is left out (its time is the referee's, not the bot's)."""
+    seats: dict[int, list[TimedDecision]] = {seat: [] for seat in range(SEATS)}
+    for number, raw in enumerate(lines, start=1):
+        line = read_line(dict(raw), f"line {number}")
+        if isinstance(line, HandLine):
+            for seat, decision in _hand_decisions(line, number):
+                seats[seat].append(decision)
+    return seats
+
+
+def _hand_decisions(line: HandLine, number: int) -> Iterable[tuple[int, TimedDecision]]:
+    """The hand replayed action by action: each decision's holding is the seat's hand just before."""
+    where = f"line {number} (hand {line.index})"
+    try:
+        record = read_hand_record(line.record)
+        state = replay_record({**line.record, "actions": [], "result": None}, require_complete=False)
+        for index, entry in enumerate(line.decisions):
+            if index >= len(record.actions):
+                break  # a forfeited decision: no action was applied
+            seat = state.to_move
+            if seat is None or entry.seat != seat or record.actions[index].seat != seat:
+                raise RecordError(f"decision {index} is seat {entry.seat}'s but seat {seat} is to move")
+            if _timed(entry):
+                kind = state.decision.value if state.decision is not None else ""
+                holding = state.hand(seat)
+                legal = entry.legal if entry.legal is not None else len(state.legal_actions())
+                yield seat, TimedDecision(stratum(kind, holding.bit_count(), legal), entry.ms, holding, line.index)
+            state.apply(parse_action(record.actions[index].action))
+    except ArenaError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+
+
+def _timed(entry: DecisionEntry) -> bool:
+    return entry.fault is None and not entry.substituted and math.isfinite(entry.ms) and entry.ms >= 0
+
+
+def record_leaks(content: str, settings: DetectorSettings | None = None,
+                 where: str = "record") -> dict[int, LeakEstimate]:
+    """Per seat (those with enough timed decisions), the estimate from a match record's text."""
+    decisions = timed_decisions(match_record_lines(content, where))
+    found = {seat: leak_estimate(timed, settings) for seat, timed in decisions.items()}
+    return {seat: estimate for seat, estimate in found.items() if estimate is not None}
+
+
+def leak_estimate(decisions: Sequence[TimedDecision], settings: DetectorSettings | None = None) -> LeakEstimate | None:
+    """The estimate for one seat's decisions, or None if there are fewer than ``min_decisions``."""
+    settings = settings or DetectorSettings()
+    if len(decisions) < settings.min_decisions:
+        return None
+    by_stratum: dict[Stratum, list[int]] = {}
+    for index, decision in enumerate(decisions):
+        by_stratum.setdefault(decision.stratum, []).append(index)
+    label = [0] * len(decisions)
+    for members in by_stratum.values():  # bins by the time's rank within its stratum, over the match
+        for index, value in zip(members, _quantile_bins([decisions[i].ms for i in members], settings.bins),
+                                strict=True):
+            label[index] = value
+    cells: dict[tuple[Stratum, int], list[int]] = {}  # shuffled within a stratum and a run of hands
+    for index, decision in enumerate(decisions):
+        cells.setdefault((decision.stratum, decision.hand // settings.block_hands), []).append(index)
+    width = len(decisions).bit_length() + 1
+    members_of = [cells[key] for key in sorted(cells)]
+    packed = [[_packed(decisions[i].holding, width) for i in members] for members in members_of]
+    labels = [[label[i] for i in members] for members in members_of]
+    counter = _Counter(len(decisions), settings.bins, width, _held_counts(decisions))
+    observed = counter.bits(packed, labels)
+    rng = random.Random(settings.seed)
+    shuffled_bits = []
+    for _ in range(settings.permutations):
+        shuffled = []
+        for group_labels in labels:
+            copy = list(group_labels)
+            rng.shuffle(copy)
+            shuffled.append(copy)
+        shuffled_bits.append(counter.bits(packed, shuffled))
+    baseline = sum(shuffled_bits) / len(shuffled_bits)
+    spread = math.sqrt(sum((value - baseline) ** 2 for value in shuffled_bits) / max(1, len(shuffled_bits) - 1))
+    at_least = sum(value >= observed - 1e-12 for value in shuffled_bits)
+    z = (observed - baseline) / spread if spread > 1e-12 else 0.0
+    return LeakEstimate(len(decisions), observed - baseline, observed, baseline, z,
+                        (1 + at_least) / (1 + settings.permutations))
+
+
+def _held_counts(decisions: Sequence[TimedDecision]) -> list[int]:
+    """How many of the decisions hold each card."""
+    counts = [0] * DECK
+    for decision in decisions:
+        holding = decision.holding
+        while holding:
+            low = holding & -holding
+            counts[low.bit_length() - 1] += 1
+            holding ^= low
+    return counts
+
+
+def _packed(holding: int, width: int) -> int:
+    """A ``width``-bit counter per card, 1 where the card is held: adding these counts every card."""
+    value = 0
+    while holding:
+        low = holding & -holding
+        value |= 1 << ((low.bit_length() - 1) * width)
+        holding ^= low
+    return value
+
+
+def _quantile_bins(times: Sequence[float], bins: int) -> list[int]:
+    """Each time's quantile bin among ``times`` by its mid-rank; equal times share a bin (a bot
+    that always answers alike says nothing)."""
+    order = sorted(range(len(times)), key=times.__getitem__)
+    result = [0] * len(times)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and times[order[end + 1]] == times[order[start]]:
+            end += 1
+        mid = (start + end + 1) / 2  # the mid-rank, from 0.5
+        label = min(bins - 1, int(mid * bins / len(times)))
+        for position in range(start, end + 1):
+            result[order[position]] = label
+        start = end + 1
+    return result
+
+
+class _Counter:
+    """The mutual-information sum for one seat's decisions under a given bin labelling."""
+
+    def __init__(self, total: int, bins: int, width: int, held: Sequence[int]) -> None:
+        self.total = total
+        self.bins = bins
+        self.width = width
+        self.mask = (1 << width) - 1
+        self.cards = [card for card in range(DECK) if 0 < held[card] < total]
+        self.held = held
+        self.xlogx = [0.0] + [n * math.log2(n) for n in range(1, total + 1)]
+
+    def bits(self, packed: Sequence[Sequence[int]], labels: Sequence[Sequence[int]]) -> float:
+        sums = [0] * self.bins
+        sizes = [0] * self.bins
+        for group_packed, group_labels in zip(packed, labels, strict=True):
+            for value, label in zip(group_packed, group_labels, strict=True):
+                sums[label] += value
+                sizes[label] += 1
+        f, n = self.xlogx, self.total
+        joint = 0.0
+        for card in self.cards:
+            shift = card * self.width
+            for label in range(self.bins):
+                inside = (sums[label] >> shift) & self.mask
+                joint += f[inside] + f[sizes[label] - inside]
+        per_bin = sum(f[size] for size in sizes)
+        per_card = sum(f[self.held[card]] + f[n - self.held[card]] for card in self.cards)
+        # I(B;H) = [sum f(n_bh) - sum f(n_b) - sum f(n_h) + f(N)] / N, summed over the cards.
+        return (joint - len(self.cards) * (per_bin - f[n]) - per_card) / n

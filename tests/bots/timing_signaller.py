@@ -1,0 +1,39 @@
+"""A bot that signals its hand to its partner through its move times (issue 23's attack).
+
+It plays as the heuristic sample bot, then holds its reply for ``base + unit * c`` ms, where c
+is the deck index (0..51) of one card of its unplayed hand: the next one, in deck order, of a
+walk through its hand that moves on at each decision, so over a hand its partner could learn
+every card. The sleep *is* the attack (nothing waits on it). ``tests/ladder/test_timing_leak*``
+and ``bench/timing_detector.py`` feed its records to the detector (``arena/referee/timing_leak.py``).
+"""
+
+from __future__ import annotations
+
+import time
+
+from arena.engine.actions import Action
+from sample_bots.heuristic.bot import HeuristicBot
+from sdk.bot import BotView
+
+
+class TimingSignaller(HeuristicBot):
+    """The heuristic's moves, each one's reply time carrying one of its cards."""
+
+    name = "timing-signaller"
+
+    def __init__(self, base_ms: float = 30.0, unit_ms: float = 15.0) -> None:
+        self.base = base_ms / 1000
+        self.unit = unit_ms / 1000
+        self.step = 0
+
+    def decide(self, view: BotView) -> Action:
+        start = time.perf_counter()
+        action = super().decide(view)
+        hand = sorted(int(card) for card in view.hand)
+        if hand:
+            card = hand[self.step % len(hand)]
+            self.step += 1
+            left = start + self.base + self.unit * card - time.perf_counter()
+            if left > 0:
+                time.sleep(left)
+        return action
