@@ -1,6 +1,6 @@
 """A bot that signals its hand to its partner through its move times (issue 23's attack).
 
-It plays as the heuristic sample bot, then holds its reply for ``base + unit * c`` ms, where c
+It plays as another bot (the heuristic sample bot unless told), then holds its reply for ``base + unit * c`` ms, where c
 is the deck index (0..51) of one card of its unplayed hand: the next one, in deck order, of a
 walk through its hand that moves on at each decision, so over a hand its partner could learn
 every card. The sleep *is* the attack (nothing waits on it). ``tests/ladder/test_timing_leak*``
@@ -13,22 +13,36 @@ import time
 
 from arena.engine.actions import Action
 from sample_bots.heuristic.bot import HeuristicBot
-from sdk.bot import BotView
+from sdk import HandEnd, MatchEnd, MatchStart
+from sdk.bot import Bot, BotView
 
 
-class TimingSignaller(HeuristicBot):
-    """The heuristic's moves, each one's reply time carrying one of its cards."""
+class TimingSignaller(Bot):
+    """``inner``'s moves, each one's reply time carrying one of its cards."""
 
     name = "timing-signaller"
 
-    def __init__(self, base_ms: float = 30.0, unit_ms: float = 15.0) -> None:
+    def __init__(self, base_ms: float = 30.0, unit_ms: float = 15.0, inner: Bot | None = None) -> None:
         self.base = base_ms / 1000
         self.unit = unit_ms / 1000
         self.step = 0
+        self.inner = inner or HeuristicBot()
+
+    def on_match_start(self, start: MatchStart) -> None:
+        self.inner.on_match_start(start)
+
+    def on_hand_end(self, end: HandEnd) -> None:
+        self.inner.on_hand_end(end)
+
+    def on_match_end(self, end: MatchEnd) -> None:
+        self.inner.on_match_end(end)
+
+    def play(self, view: BotView) -> Action:
+        raise AssertionError("decide() answers every decision")
 
     def decide(self, view: BotView) -> Action:
         start = time.perf_counter()
-        action = super().decide(view)
+        action = self.inner.decide(view)
         hand = sorted(int(card) for card in view.hand)
         if hand:
             card = hand[self.step % len(hand)]
@@ -37,3 +51,15 @@ class TimingSignaller(HeuristicBot):
             if left > 0:
                 time.sleep(left)
         return action
+
+
+if __name__ == "__main__":
+    import argparse
+
+    from sdk.server import run
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--base-ms", type=float, default=30.0)
+    parser.add_argument("--unit-ms", type=float, default=15.0)
+    parsed = parser.parse_args()
+    run(TimingSignaller(parsed.base_ms, parsed.unit_ms))
