@@ -12,10 +12,21 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
+from sqlalchemy import select
+
+from arena.contract.status import OutcomeStatus
 from arena.engine.actions import parse_action
 from arena.engine.record import replay_record
 from arena.referee.in_process import play_in_process
 from arena.referee.timing_leak import TimedDecision, stratum
+from ladder.jobs import MatchReport
+from ladder.queue import MatchSettings, enqueue, lease
+from ladder.ratings import RatingEnv
+from ladder.records import ReportFile, record_name
+from ladder.results import record_report
+from ladder.scheduler import Pairing
+from ladder.schema import BotVersion
+from ladder.store import Store
 from sample_bots.random.bot import RandomBot
 
 Timing = Callable[[int, int, int, random.Random], float]
@@ -71,3 +82,24 @@ def stream(count: int, timing: Callable[[int, random.Random], float], seed: int)
         legal = rng.randint(1, size)
         decisions.append(TimedDecision(stratum("play", size, legal), timing(holding, rng), holding, index // 13))
     return decisions
+
+
+def versions(store: Store, names: tuple[str, ...] = ("leaky", "honest")) -> dict[str, int]:
+    """The store's versions by ``names``, in submission order."""
+    with store.reading() as session:
+        ids = sorted(session.scalars(select(BotVersion.id)))
+    return dict(zip(names, ids, strict=True))
+
+
+def play(store: Store, pairing: Pairing, content: bytes | None, seed: int = 7) -> int:
+    """Queue, lease and report (to ``record_report``, as the ladder's loop does) one match whose
+    record is ``content`` (None: a report without one)."""
+    with store.transaction() as session:
+        match_id = enqueue(session, RatingEnv(), pairing, seed, MatchSettings()).id
+    with store.transaction() as session:
+        attempt = lease(session, match_id, "me")
+        assert attempt is not None
+        files = (ReportFile(record_name(match_id), content),) if content is not None else ()
+        report = MatchReport(match_id, attempt, OutcomeStatus.DONE, 0, (3.0, 1.0), 16, files=files)
+        assert record_report(session, RatingEnv(), report)
+    return match_id
