@@ -178,20 +178,12 @@ def leak_estimate(decisions: Sequence[TimedDecision], settings: DetectorSettings
     for index, decision in enumerate(decisions):
         cells.setdefault((decision.stratum, decision.hand // settings.block_hands), []).append(index)
     width = len(decisions).bit_length() + 1
-    members_of = [cells[key] for key in sorted(cells)]
-    packed = [[_packed(decisions[i].holding, width) for i in members] for members in members_of]
-    labels = [[label[i] for i in members] for members in members_of]
-    counter = _Counter(len(decisions), settings.bins, width, _held_counts(decisions))
-    observed = counter.bits(packed, labels)
+    cells_of = _Cells([decisions[i].holding for i in range(len(decisions))], label,
+                      [cells[key] for key in sorted(cells)], settings.bins, width)
+    counter = _Counter(len(decisions), settings.bins, width, _held_counts(decisions), cells_of.sizes)
+    observed = counter.bits(cells_of.sums(cells_of.labels))
     rng = random.Random(settings.seed)
-    shuffled_bits = []
-    for _ in range(settings.permutations):
-        shuffled = []
-        for group_labels in labels:
-            copy = list(group_labels)
-            rng.shuffle(copy)
-            shuffled.append(copy)
-        shuffled_bits.append(counter.bits(packed, shuffled))
+    shuffled_bits = [counter.bits(cells_of.sums(cells_of.shuffled(rng))) for _ in range(settings.permutations)]
     baseline = sum(shuffled_bits) / len(shuffled_bits)
     spread = math.sqrt(sum((value - baseline) ** 2 for value in shuffled_bits) / max(1, len(shuffled_bits) - 1))
     at_least = sum(value >= observed - 1e-12 for value in shuffled_bits)
@@ -240,33 +232,72 @@ def _quantile_bins(times: Sequence[float], bins: int) -> list[int]:
     return result
 
 
-class _Counter:
-    """The mutual-information sum for one seat's decisions under a given bin labelling."""
+class _Cells:
+    """The decisions by shuffle cell: a cell whose labels are all alike never changes, so it is
+    summed once; the others are kept flat, with their bounds, for an in-place shuffle."""
 
-    def __init__(self, total: int, bins: int, width: int, held: Sequence[int]) -> None:
+    def __init__(self, holdings: Sequence[int], label: Sequence[int], cells: Sequence[Sequence[int]], bins: int,
+                 width: int) -> None:
+        self.fixed = [0] * bins
+        self.sizes = [0] * bins
+        """Decisions per label: the same under every shuffle within cells."""
+        self.packed: list[int] = []
+        self.labels: list[int] = []
+        self.bounds: list[tuple[int, int]] = []
+        for members in cells:
+            labels = [label[i] for i in members]
+            for value in labels:
+                self.sizes[value] += 1
+            if len(set(labels)) < 2:
+                for i, value in zip(members, labels, strict=True):
+                    self.fixed[value] += _packed(holdings[i], width)
+                continue
+            start = len(self.packed)
+            self.packed += [_packed(holdings[i], width) for i in members]
+            self.labels += labels
+            self.bounds.append((start, len(self.packed)))
+
+    def sums(self, labels: Sequence[int]) -> list[int]:
+        """Per label, the packed card counts of its decisions."""
+        sums = list(self.fixed)
+        for value, label in zip(self.packed, labels, strict=True):
+            sums[label] += value
+        return sums
+
+    def shuffled(self, rng: random.Random) -> list[int]:
+        """The labels shuffled within each cell (Fisher-Yates on each cell's slice)."""
+        labels = list(self.labels)
+        draw = rng.random
+        for start, end in self.bounds:
+            for i in range(end - 1, start, -1):
+                j = start + int(draw() * (i - start + 1))
+                labels[i], labels[j] = labels[j], labels[i]
+        return labels
+
+
+class _Counter:
+    """The mutual-information sum for one seat's decisions from its per-label card counts."""
+
+    def __init__(self, total: int, bins: int, width: int, held: Sequence[int], sizes: Sequence[int]) -> None:
         self.total = total
         self.bins = bins
         self.width = width
         self.mask = (1 << width) - 1
         self.cards = [card for card in range(DECK) if 0 < held[card] < total]
-        self.held = held
-        self.xlogx = [0.0] + [n * math.log2(n) for n in range(1, total + 1)]
+        self.sizes = sizes
+        f = self.xlogx = [0.0] + [n * math.log2(n) for n in range(1, total + 1)]
+        per_bin = sum(f[size] for size in sizes)
+        per_card = sum(f[held[card]] + f[total - held[card]] for card in self.cards)
+        # I(B;H) = [sum f(n_bh) - sum f(n_b) - sum f(n_h) + f(N)] / N, summed over the cards: all
+        # but the first sum are the same for every shuffle.
+        self.constant = len(self.cards) * (per_bin - f[total]) + per_card
 
-    def bits(self, packed: Sequence[Sequence[int]], labels: Sequence[Sequence[int]]) -> float:
-        sums = [0] * self.bins
-        sizes = [0] * self.bins
-        for group_packed, group_labels in zip(packed, labels, strict=True):
-            for value, label in zip(group_packed, group_labels, strict=True):
-                sums[label] += value
-                sizes[label] += 1
-        f, n = self.xlogx, self.total
+    def bits(self, sums: Sequence[int]) -> float:
+        f, mask, sizes = self.xlogx, self.mask, self.sizes
         joint = 0.0
         for card in self.cards:
             shift = card * self.width
             for label in range(self.bins):
-                inside = (sums[label] >> shift) & self.mask
+                inside = (sums[label] >> shift) & mask
                 joint += f[inside] + f[sizes[label] - inside]
-        per_bin = sum(f[size] for size in sizes)
-        per_card = sum(f[self.held[card]] + f[n - self.held[card]] for card in self.cards)
-        # I(B;H) = [sum f(n_bh) - sum f(n_b) - sum f(n_h) + f(N)] / N, summed over the cards.
-        return (joint - len(self.cards) * (per_bin - f[n]) - per_card) / n
+        return (joint - self.constant) / self.total
