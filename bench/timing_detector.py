@@ -106,6 +106,7 @@ def main() -> None:
     parser.add_argument("--base-ms", type=float, default=2.0)
     parser.add_argument("--unit-ms", type=float, default=0.5)
     parser.add_argument("--lineups", default=",".join(LINEUPS))
+    parser.add_argument("--keep", type=Path, help="Keep the match records in this folder.")
     args = parser.parse_args()
     report: dict[str, Any] = {"matches": args.matches, "deals": args.deals, "grpc": args.grpc,
                               "unit_ms": args.unit_ms, "base_ms": args.base_ms, "flag_bits": FLAG_BITS,
@@ -120,6 +121,9 @@ def main() -> None:
                 folder = Path(tmp) / f"{lineup}-{seed}"
                 folder.mkdir()
                 text = play(lineup, seed, args, folder)
+                if args.keep:
+                    args.keep.mkdir(parents=True, exist_ok=True)
+                    (args.keep / f"{lineup}-{seed}.jsonl").write_text(text)
                 start = time.perf_counter()
                 leaks = record_leaks(text)
                 costs.append((time.perf_counter() - start) * 1000)

@@ -19,7 +19,7 @@ from arena.referee.timing_leak import LeakEstimate, record_leaks
 from ladder.records import ReportFile
 from ladder.schema import TimingLeak, TimingLeakTotals
 
-FLAG_BITS = 0.10
+FLAG_BITS = 0.05
 """Mean excess bits per decision at or above which a version is flagged (with ``FLAG_Z``)."""
 FLAG_Z = 4.0
 """Stouffer's combined z at or above which the excess is no accident (with ``FLAG_BITS``)."""

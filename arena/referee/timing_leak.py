@@ -8,11 +8,22 @@ hand, the number of legal actions. So the times are ranked *within* strata of th
     T = sum over cards c of I(bin ; seat holds c)      (plug-in mutual information, bits)
 
 over the seat's decisions of a match. An honest time, once its stratum is known, is noise: its
-bin is independent of the cards and the true T is 0. The plug-in estimate is biased upwards
-(about (bins - 1) / (2 N ln 2) bits per card held), so the same T is computed for ``permutations``
-shuffles of the bins within each stratum, seeded (the result is deterministic), and the
-estimate is the excess ``bits = T - mean(T shuffled)``; ``p_value`` is the share of shuffles at
-least as large. Nothing here reads a file or a clock: the ladder feeds it a stored record.
+bin is independent of the cards and the true T is 0. Two things make an honest T positive:
+
+- the plug-in estimate's bias (about (bins - 1) / (2 N ln 2) bits per card held);
+- anything that makes times differ from hand to hand (the machine busier for a while, a
+  garbage collection): the cards held say which hand it is, so they "predict" the time.
+  Measured over gRPC on a loaded machine, this alone gave honest bots 0.13-0.2 bits.
+
+Both affect the other seats' cards exactly as much, and a signal about the seat's own cards
+much less (another seat's holding of a card is only a third as correlated with ours). So the
+estimate is ``T - mean over the other seats s of T_s`` (T with seat s's unplayed cards at the
+same decisions, the *placebo*), less its mean over ``permutations`` shuffles of the bins within
+a stratum and a run of ``block_hands`` hands (seeded: the result is deterministic). ``z`` is
+that excess over the shuffles' spread, ``p_value`` the share of shuffles at least as large.
+The price: a signal that only changes from one hand to the next is cancelled with the load
+(the tests' highest-card signaller keeps about half its bits). Nothing here reads a file or a
+clock: the ladder feeds it a stored record.
 
 Counting is cheap: each decision's holding is one integer with a ``width``-bit counter per card,
 so summing a bin's decisions counts all 52 cards at once, and ``x log2 x`` is a table.
@@ -46,7 +57,7 @@ class DetectorSettings:
 
     bins: int = 4
     """Quantile bins of the time within a stratum."""
-    permutations: int = 64
+    permutations: int = 32
     """Shuffles for the bias baseline and the p-value."""
     seed: int = 23
     """Of the shuffles: the same record always gives the same figures."""
@@ -94,6 +105,8 @@ class TimedDecision:
     """The seat's unplayed cards when it was asked (a ``CardMask``)."""
     hand: int = 0
     """The hand's index in the match (from 0)."""
+    others: tuple[int, ...] = ()
+    """The other seats' unplayed cards at the same moment: the placebo (see the module doc)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +115,11 @@ class LeakEstimate:
 
     decisions: int
     bits: float
-    """Excess information: observed minus the shuffled baseline (about 0 for an honest seat)."""
+    """Excess information: own cards less the placebos, less its shuffled mean (about 0 for an honest seat)."""
     observed_bits: float
+    """T itself, the plug-in information about the seat's own cards."""
     baseline_bits: float
+    """What ``bits`` took off ``observed_bits``: the placebos and the shuffled mean."""
     z: float
     """The excess in standard deviations of the shuffled values (0 when they do not vary)."""
     p_value: float
@@ -143,7 +158,8 @@ def _hand_decisions(line: HandLine, number: int) -> Iterable[tuple[int, TimedDec
                 kind = state.decision.value if state.decision is not None else ""
                 holding = state.hand(seat)
                 legal = entry.legal if entry.legal is not None else len(state.legal_actions())
-                yield seat, TimedDecision(stratum(kind, holding.bit_count(), legal), entry.ms, holding, line.index)
+                yield seat, TimedDecision(stratum(kind, holding.bit_count(), legal), entry.ms, holding, line.index,
+                                          tuple(state.hand(other) for other in range(SEATS) if other != seat))
             state.apply(parse_action(record.actions[index].action))
     except ArenaError as exc:
         raise RecordError(f"{where}: {exc}") from None
@@ -178,29 +194,40 @@ def leak_estimate(decisions: Sequence[TimedDecision], settings: DetectorSettings
     for index, decision in enumerate(decisions):
         cells.setdefault((decision.stratum, decision.hand // settings.block_hands), []).append(index)
     width = len(decisions).bit_length() + 1
-    cells_of = _Cells([decisions[i].holding for i in range(len(decisions))], label,
-                      [cells[key] for key in sorted(cells)], settings.bins, width)
-    counter = _Counter(len(decisions), settings.bins, width, _held_counts(decisions), cells_of.sizes)
-    observed = counter.bits(cells_of.sums(cells_of.labels))
+    views = [[d.holding for d in decisions]]  # the seat's own cards, then each placebo
+    if all(len(d.others) == len(decisions[0].others) for d in decisions):
+        views += [[d.others[k] for d in decisions] for k in range(len(decisions[0].others))]
+    ordered = [cells[key] for key in sorted(cells)]
+    layout = _Cells(label, ordered, settings.bins)
+    counters = [(layout.packed(view, width), _Counter(len(decisions), settings.bins, width, _held_counts(view),
+                                                      layout.sizes)) for view in views]
+
+    def statistic(labels: Sequence[int]) -> tuple[float, float]:
+        """The own-card information, and that less the placebos' mean."""
+        values = [counter.bits(layout.sums(packed, labels)) for packed, counter in counters]
+        placebo = sum(values[1:]) / (len(values) - 1) if len(values) > 1 else 0.0
+        return values[0], values[0] - placebo
+
+    own, observed = statistic(layout.labels)
     rng = random.Random(settings.seed)
-    shuffled_bits = [counter.bits(cells_of.sums(cells_of.shuffled(rng))) for _ in range(settings.permutations)]
+    shuffled_bits = [statistic(layout.shuffled(rng))[1] for _ in range(settings.permutations)]
     baseline = sum(shuffled_bits) / len(shuffled_bits)
     spread = math.sqrt(sum((value - baseline) ** 2 for value in shuffled_bits) / max(1, len(shuffled_bits) - 1))
     at_least = sum(value >= observed - 1e-12 for value in shuffled_bits)
     z = (observed - baseline) / spread if spread > 1e-12 else 0.0
-    return LeakEstimate(len(decisions), observed - baseline, observed, baseline, z,
+    return LeakEstimate(len(decisions), observed - baseline, own, own - observed + baseline, z,
                         (1 + at_least) / (1 + settings.permutations))
 
 
-def _held_counts(decisions: Sequence[TimedDecision]) -> list[int]:
-    """How many of the decisions hold each card."""
+def _held_counts(holdings: Sequence[int]) -> list[int]:
+    """How many of the holdings hold each card."""
     counts = [0] * DECK
-    for decision in decisions:
-        holding = decision.holding
-        while holding:
-            low = holding & -holding
+    for held in holdings:
+        rest = held
+        while rest:
+            low = rest & -rest
             counts[low.bit_length() - 1] += 1
-            holding ^= low
+            rest ^= low
     return counts
 
 
@@ -233,15 +260,16 @@ def _quantile_bins(times: Sequence[float], bins: int) -> list[int]:
 
 
 class _Cells:
-    """The decisions by shuffle cell: a cell whose labels are all alike never changes, so it is
-    summed once; the others are kept flat, with their bounds, for an in-place shuffle."""
+    """The decisions by shuffle cell: a cell whose labels are all alike never changes, so its
+    decisions are summed once; the others are kept flat, with their bounds, for an in-place shuffle."""
 
-    def __init__(self, holdings: Sequence[int], label: Sequence[int], cells: Sequence[Sequence[int]], bins: int,
-                 width: int) -> None:
-        self.fixed = [0] * bins
+    def __init__(self, label: Sequence[int], cells: Sequence[Sequence[int]], bins: int) -> None:
+        self.bins = bins
         self.sizes = [0] * bins
         """Decisions per label: the same under every shuffle within cells."""
-        self.packed: list[int] = []
+        self.fixed: list[tuple[int, int]] = []
+        """(decision, label) of the cells that never change."""
+        self.moving: list[int] = []
         self.labels: list[int] = []
         self.bounds: list[tuple[int, int]] = []
         for members in cells:
@@ -249,18 +277,26 @@ class _Cells:
             for value in labels:
                 self.sizes[value] += 1
             if len(set(labels)) < 2:
-                for i, value in zip(members, labels, strict=True):
-                    self.fixed[value] += _packed(holdings[i], width)
+                self.fixed += zip(members, labels, strict=True)
                 continue
-            start = len(self.packed)
-            self.packed += [_packed(holdings[i], width) for i in members]
+            start = len(self.moving)
+            self.moving += members
             self.labels += labels
-            self.bounds.append((start, len(self.packed)))
+            self.bounds.append((start, len(self.moving)))
 
-    def sums(self, labels: Sequence[int]) -> list[int]:
+    def packed(self, holdings: Sequence[int], width: int) -> tuple[list[int], list[int]]:
+        """For one view of the cards: the fixed cells' sums per label, and the moving decisions' counters."""
+        fixed = [0] * self.bins
+        for index, value in self.fixed:
+            fixed[value] += _packed(holdings[index], width)
+        return fixed, [_packed(holdings[index], width) for index in self.moving]
+
+    @staticmethod
+    def sums(packed: tuple[list[int], list[int]], labels: Sequence[int]) -> list[int]:
         """Per label, the packed card counts of its decisions."""
-        sums = list(self.fixed)
-        for value, label in zip(self.packed, labels, strict=True):
+        fixed, moving = packed
+        sums = list(fixed)
+        for value, label in zip(moving, labels, strict=True):
             sums[label] += value
         return sums
 

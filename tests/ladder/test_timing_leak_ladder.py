@@ -14,7 +14,7 @@ from ladder.commands import ladder_group
 from ladder.scheduler import Pairing
 from ladder.schema import TimingLeak, TimingLeakTotals
 from ladder.store import Store
-from ladder.timing import figures
+from ladder.timing import FLAG_BITS, FLAG_Z, figures
 from ladder.views import ranking
 from tests.database import database_env
 from tests.ladder_helpers import add_bots, open_store
@@ -93,9 +93,9 @@ def test_ladder_show_flags_the_leaky_version_and_not_the_honest_one(
         ladder: tuple[Store, dict[str, int]]) -> None:
     store, _ = ladder
     rows = {row["bot"]: row for row in json.loads(show(store, "--json"))}
-    assert rows["leaky"]["timing_flag"] is True and rows["leaky"]["timing_bits"] > 0.1
-    assert rows["honest"]["timing_flag"] is False and rows["honest"]["timing_bits"] < 0.1
-    assert rows["leaky"]["timing_z"] >= 4
+    assert rows["leaky"]["timing_flag"] is True and rows["leaky"]["timing_bits"] > FLAG_BITS
+    assert rows["honest"]["timing_flag"] is False and rows["honest"]["timing_bits"] < FLAG_BITS
+    assert rows["leaky"]["timing_z"] >= FLAG_Z
     lines = {line.split("│")[2].strip(): line for line in show(store).splitlines() if line.count("│") > 3}
     assert "timing leak" in lines["leaky"]
     assert "timing leak" not in lines["honest"]

@@ -40,7 +40,7 @@ def test_a_signalling_seat_is_far_above_the_threshold_and_its_honest_partner_bel
     leaks = record_leaks(retimed(record, signalling((0,))))
     assert set(leaks) == {0, 1, 2, 3}
     assert leaks[0].decisions > 150
-    assert leaks[0].bits > 3 * FLAG_BITS and leaks[0].z > FLAG_Z and leaks[0].p_value < 0.02
+    assert leaks[0].bits > 3 * FLAG_BITS and leaks[0].z > FLAG_Z and leaks[0].p_value < 0.05
     assert flagged(leaks[0].bits, leaks[0].z)
     for seat in (1, 2, 3):
         assert not flagged(leaks[seat].bits, leaks[seat].z)
@@ -78,7 +78,7 @@ def test_a_synthetic_signal_is_found_and_noise_is_not() -> None:
                                 + rng.uniform(0, 5), seed=1))
     quiet = leak_estimate(stream(400, lambda holding, rng: rng.uniform(0, 100), seed=1))
     assert loud is not None and quiet is not None
-    assert loud.bits > 3 * FLAG_BITS and loud.z > FLAG_Z and loud.p_value < 0.02
+    assert loud.bits > 3 * FLAG_BITS and loud.z > FLAG_Z and loud.p_value < 0.05
     assert abs(quiet.bits) < FLAG_BITS and quiet.z < FLAG_Z
 
 

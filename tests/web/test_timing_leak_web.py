@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from arena.web.app import create_app
 from ladder.scheduler import Pairing
+from ladder.timing import FLAG_BITS, FLAG_Z
 from tests.ladder_helpers import add_bots, open_store
 from tests.timing_helpers import play, random_record, retimed, signalling, versions
 
@@ -24,7 +25,7 @@ def test_the_bot_page_and_its_api_flag_a_leaky_version_and_not_an_honest_one(tmp
     client = TestClient(create_app(store.data))
     leaky, honest, unplayed = (client.get(f"/api/bots/{name}").json()["versions"][0]
                                for name in ("leaky", "honest", "unplayed"))
-    assert leaky["timing_flag"] is True and leaky["timing_bits"] > 0.1 and leaky["timing_z"] >= 4
+    assert leaky["timing_flag"] is True and leaky["timing_bits"] > FLAG_BITS and leaky["timing_z"] >= FLAG_Z
     assert honest["timing_flag"] is False and honest["timing_bits"] is not None
     assert unplayed["timing_flag"] is False and unplayed["timing_bits"] is None
     cells = {name: re.search(r'<td data-col="timing">(.*?)</td>', client.get(f"/bots/{name}").text, re.S)
