@@ -55,7 +55,7 @@ class TimingLeakError(ValueError):
 class DetectorSettings:
     """The estimator's knobs; the defaults are the ones ``docs/ladder.md`` measured."""
 
-    bins: int = 4
+    bins: int = 3
     """Quantile bins of the time within a stratum."""
     permutations: int = 32
     """Shuffles for the bias baseline and the p-value."""

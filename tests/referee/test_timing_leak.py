@@ -136,7 +136,7 @@ def test_a_record_that_does_not_replay_is_a_one_line_record_error(record: str) -
     ({"bins": 1}, "bins must be 2..16, got 1"),
     ({"permutations": 0}, "permutations must be 1..10000, got 0"),
     ({"block_hands": 0}, "block_hands must be at least 1, got 0"),
-    ({"min_decisions": 2}, "min_decisions must be at least bins (4), got 2"),
+    ({"min_decisions": 2}, "min_decisions must be at least bins (3), got 2"),
 ])
 def test_bad_settings_are_refused_in_one_line(options: dict[str, int], message: str) -> None:
     with pytest.raises(TimingLeakError, match=f"^{message.replace('(', '[(]').replace(')', '[)]')}$"):
