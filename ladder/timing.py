@@ -23,6 +23,9 @@ FLAG_BITS = 0.05
 """Mean excess bits per decision at or above which a version is flagged (with ``FLAG_Z``)."""
 FLAG_Z = 4.0
 """Stouffer's combined z at or above which the excess is no accident (with ``FLAG_BITS``)."""
+FLAG_SEATS = 4
+"""Measured seat-matches before a flag (two matches of a version partnering itself): one
+match's figures swing too far when the machine's load changes from hand to hand."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,11 +40,12 @@ class TimingFigures:
 
     @property
     def flagged(self) -> bool:
-        return flagged(self.bits, self.z)
+        return self.seats >= FLAG_SEATS and flagged(self.bits, self.z)
 
 
 def flagged(bits: float, z: float) -> bool:
-    """Both large (``FLAG_BITS``) and certain (``FLAG_Z``): a channel worth a look, not a fluke."""
+    """Both large (``FLAG_BITS``) and certain (``FLAG_Z``): a channel worth a look, not a fluke
+    (a version needs ``FLAG_SEATS`` measured seats as well: ``TimingFigures.flagged``)."""
     return bits >= FLAG_BITS and z >= FLAG_Z
 
 

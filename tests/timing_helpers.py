@@ -15,7 +15,7 @@ from pathlib import Path
 from sqlalchemy import select
 
 from arena.contract.status import OutcomeStatus
-from arena.engine.actions import parse_action
+from arena.engine.actions import Action, parse_action
 from arena.engine.record import replay_record
 from arena.referee.in_process import play_in_process
 from arena.referee.timing_leak import TimedDecision, stratum
@@ -28,6 +28,8 @@ from ladder.scheduler import Pairing
 from ladder.schema import BotVersion
 from ladder.store import Store
 from sample_bots.random.bot import RandomBot
+from sdk import HandEnd, MatchEnd, MatchStart
+from sdk.bot import Bot, BotView
 
 Timing = Callable[[int, int, int, random.Random], float]
 """(seat, holding mask, legal actions, rng) -> ms."""
@@ -103,3 +105,45 @@ def play(store: Store, pairing: Pairing, content: bytes | None, seed: int = 7) -
         report = MatchReport(match_id, attempt, OutcomeStatus.DONE, 0, (3.0, 1.0), 16, files=files)
         assert record_report(session, RatingEnv(), report)
     return match_id
+
+
+class VirtualClock:
+    """Seconds that pass only when a bot says so: the referee's ``time.perf_counter`` in a test
+    (patched into ``arena.referee.table``), so a match's recorded times are exact and repeatable."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def perf_counter(self) -> float:
+        return self.seconds
+
+    def advance(self, seconds: float) -> None:
+        self.seconds += max(0.0, seconds)
+
+
+class PacedBot(Bot):
+    """``inner``'s moves, each taking (on ``clock``) what an honest bot's work would: more with
+    more legal actions and more cards in hand, plus seeded noise."""
+
+    def __init__(self, inner: Bot, clock: VirtualClock, seed: int) -> None:
+        self.inner = inner
+        self.clock = clock
+        self.rng = random.Random(seed)
+
+    def on_match_start(self, start: MatchStart) -> None:
+        self.inner.on_match_start(start)
+
+    def on_hand_end(self, end: HandEnd) -> None:
+        self.inner.on_hand_end(end)
+
+    def on_match_end(self, end: MatchEnd) -> None:
+        self.inner.on_match_end(end)
+
+    def play(self, view: BotView) -> Action:
+        raise AssertionError("decide() answers every decision")
+
+    def decide(self, view: BotView) -> Action:
+        action = self.inner.decide(view)
+        hand = sum(1 << int(card) for card in view.hand)
+        self.clock.advance(honest(0, hand, len(view.observation.legal_actions), self.rng) / 1000)
+        return action

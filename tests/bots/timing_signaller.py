@@ -10,6 +10,7 @@ and ``bench/timing_detector.py`` feed its records to the detector (``arena/refer
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from arena.engine.actions import Action
 from sample_bots.heuristic.bot import HeuristicBot
@@ -22,11 +23,15 @@ class TimingSignaller(Bot):
 
     name = "timing-signaller"
 
-    def __init__(self, base_ms: float = 30.0, unit_ms: float = 15.0, inner: Bot | None = None) -> None:
+    def __init__(self, base_ms: float = 30.0, unit_ms: float = 15.0, inner: Bot | None = None, *,
+                 clock: Callable[[], float] = time.perf_counter, sleep: Callable[[float], None] = time.sleep) -> None:
         self.base = base_ms / 1000
         self.unit = unit_ms / 1000
         self.step = 0
         self.inner = inner or HeuristicBot()
+        self.clock = clock
+        self.sleep = sleep
+        """A test's virtual clock passes its own pair (``tests/timing_helpers.VirtualClock``)."""
 
     def on_match_start(self, start: MatchStart) -> None:
         self.inner.on_match_start(start)
@@ -41,15 +46,15 @@ class TimingSignaller(Bot):
         raise AssertionError("decide() answers every decision")
 
     def decide(self, view: BotView) -> Action:
-        start = time.perf_counter()
+        start = self.clock()
         action = self.inner.decide(view)
         hand = sorted(int(card) for card in view.hand)
         if hand:
             card = hand[self.step % len(hand)]
             self.step += 1
-            left = start + self.base + self.unit * card - time.perf_counter()
+            left = start + self.base + self.unit * card - self.clock()
             if left > 0:
-                time.sleep(left)
+                self.sleep(left)
         return action
 
 

@@ -14,7 +14,7 @@ from ladder.commands import ladder_group
 from ladder.scheduler import Pairing
 from ladder.schema import TimingLeak, TimingLeakTotals
 from ladder.store import Store
-from ladder.timing import FLAG_BITS, FLAG_Z, figures
+from ladder.timing import FLAG_BITS, FLAG_SEATS, FLAG_Z, figures, flagged
 from ladder.views import ranking
 from tests.database import database_env
 from tests.ladder_helpers import add_bots, open_store
@@ -28,12 +28,14 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture
 def ladder(tmp_path: Path, record: str) -> tuple[Store, dict[str, int]]:
-    """``leaky`` (seats 0 and 2, its times carrying its highest card) against ``honest``."""
+    """``leaky`` (seats 0 and 2, its times carrying its highest card) against ``honest``, twice
+    (``FLAG_SEATS``: four measured seats each)."""
     store = open_store(tmp_path)
     add_bots(store, ["leaky", "honest"], tmp_path / "src")
     ids = versions(store)
     team = Pairing((ids["leaky"], ids["leaky"]), (ids["honest"], ids["honest"]))
-    play(store, team, retimed(record, signalling((0, 2))).encode())
+    for seed in (1, 2):
+        play(store, team, retimed(record, signalling((0, 2)), seed).encode(), seed=seed)
     return store, ids
 
 
@@ -41,30 +43,46 @@ def test_a_counted_match_stores_each_seats_figures_and_the_versions_totals(
         ladder: tuple[Store, dict[str, int]]) -> None:
     store, ids = ladder
     with store.reading() as session:
-        rows = {row.seat: row for row in session.scalars(select(TimingLeak))}
+        first = min(session.scalars(select(TimingLeak.match_id)))
+        rows = {row.seat: row for row in session.scalars(select(TimingLeak).where(TimingLeak.match_id == first))}
         totals = {row.version_id: figures(row) for row in session.scalars(select(TimingLeakTotals))}
     assert sorted(rows) == [0, 1, 2, 3]
     assert [rows[seat].version_id for seat in range(4)] == [ids["leaky"], ids["honest"]] * 2
     assert all(row.decisions > 150 for row in rows.values())
     leaky, honest = totals[ids["leaky"]], totals[ids["honest"]]
     assert leaky is not None and honest is not None
-    assert leaky.seats == honest.seats == 2
+    assert leaky.seats == honest.seats == FLAG_SEATS
     assert leaky.flagged and not honest.flagged
+
+
+def test_one_match_is_not_enough_for_a_flag(tmp_path: Path, record: str) -> None:
+    store = open_store(tmp_path)
+    add_bots(store, ["leaky", "honest"], tmp_path / "src")
+    ids = versions(store)
+    play(store, Pairing((ids["leaky"], ids["leaky"]), (ids["honest"], ids["honest"])),
+         retimed(record, signalling((0, 2))).encode())
+    with store.reading() as session:
+        leaky = figures(session.get(TimingLeakTotals, ids["leaky"]))
+    assert leaky is not None and leaky.seats == 2 < FLAG_SEATS
+    assert flagged(leaky.bits, leaky.z) and not leaky.flagged
 
 
 def test_a_mixed_partnership_credits_each_version_its_own_seat(tmp_path: Path, record: str) -> None:
     store = open_store(tmp_path)
     add_bots(store, ["leaky", "honest", "other"], tmp_path / "src")
     ids = versions(store, ("leaky", "honest", "other"))
-    play(store, Pairing((ids["leaky"], ids["honest"]), (ids["other"], ids["other"])),
-         retimed(record, signalling((0,))).encode())
+    for seed in range(FLAG_SEATS):
+        play(store, Pairing((ids["leaky"], ids["honest"]), (ids["other"], ids["other"])),
+             retimed(record, signalling((0,)), seed).encode(), seed=seed)
     with store.reading() as session:
-        seats = {row.seat: row.version_id for row in session.scalars(select(TimingLeak))}
+        first = min(session.scalars(select(TimingLeak.match_id)))
+        seats = {row.seat: row.version_id
+                 for row in session.scalars(select(TimingLeak).where(TimingLeak.match_id == first))}
         totals = {row.version_id: figures(row) for row in session.scalars(select(TimingLeakTotals))}
         flags = {row.bot: row.timing_flag for row in ranking(session)}
     assert seats == {0: ids["leaky"], 1: ids["other"], 2: ids["honest"], 3: ids["other"]}
-    assert {vid: (f.seats if f else 0) for vid, f in totals.items()} == {ids["leaky"]: 1, ids["honest"]: 1,
-                                                                          ids["other"]: 2}
+    assert {vid: (f.seats if f else 0) for vid, f in totals.items()} == {
+        ids["leaky"]: FLAG_SEATS, ids["honest"]: FLAG_SEATS, ids["other"]: 2 * FLAG_SEATS}
     assert flags == {"leaky": True, "honest": False, "other": False}
 
 

@@ -20,8 +20,9 @@ def test_the_bot_page_and_its_api_flag_a_leaky_version_and_not_an_honest_one(tmp
     add_bots(store, ["leaky", "honest", "unplayed"], tmp_path / "src")
     ids = versions(store, ("leaky", "honest", "unplayed"))
     record = random_record(tmp_path)
-    play(store, Pairing((ids["leaky"], ids["leaky"]), (ids["honest"], ids["honest"])),
-         retimed(record, signalling((0, 2))).encode())
+    for seed in (1, 2):  # two matches: four measured seats each (``FLAG_SEATS``)
+        play(store, Pairing((ids["leaky"], ids["leaky"]), (ids["honest"], ids["honest"])),
+             retimed(record, signalling((0, 2)), seed).encode(), seed=seed)
     client = TestClient(create_app(store.data))
     leaky, honest, unplayed = (client.get(f"/api/bots/{name}").json()["versions"][0]
                                for name in ("leaky", "honest", "unplayed"))
