@@ -10,7 +10,9 @@ transport's noise included), and feeds each record to ``arena.referee.timing_lea
 
 Per lineup: each measured seat's bits, z and p; the version's figures as the ladder aggregates
 them (``ladder/timing.py``: decision-weighted mean bits, Stouffer's z over its seats) and the
-flag; the detector's cost per record (ms, median). The last line printed is one JSON object.
+flag; how many matches alone would pass the bits-and-z rule (``single_match_flags``); the
+detector's cost per record (ms, median). ``--keep DIR`` keeps the records. The last line
+printed is one JSON object.
 
     .venv/bin/python bench/timing_detector.py [--matches 6] [--deals 8] [--grpc] [--unit-ms 0.5]
 """
@@ -40,7 +42,7 @@ from arena.referee.launcher import BotCommand  # noqa: E402
 from arena.referee.local import play_local_match  # noqa: E402
 from arena.referee.table import TableConfig  # noqa: E402
 from arena.referee.timing_leak import LeakEstimate, record_leaks  # noqa: E402
-from ladder.timing import FLAG_BITS, FLAG_Z, flagged  # noqa: E402
+from ladder.timing import FLAG_BITS, FLAG_SEATS, FLAG_Z, TimingFigures, flagged  # noqa: E402
 from sample_bots.heuristic.bot import HeuristicBot  # noqa: E402
 from sample_bots.random.bot import RandomBot  # noqa: E402
 from sample_bots.search.bot import SearchBot, SearchBudget  # noqa: E402
@@ -93,7 +95,8 @@ def version_figures(estimates: list[LeakEstimate]) -> dict[str, Any]:
     decisions = sum(e.decisions for e in estimates)
     bits = sum(e.bits * e.decisions for e in estimates) / decisions
     z = sum(e.z for e in estimates) / math.sqrt(len(estimates))
-    return {"seats": len(estimates), "bits": round(bits, 4), "z": round(z, 2), "flagged": flagged(bits, z)}
+    return {"seats": len(estimates), "bits": round(bits, 4), "z": round(z, 2),
+            "flagged": TimingFigures(len(estimates), bits, z).flagged, "over_bits_and_z": flagged(bits, z)}
 
 
 def main() -> None:
@@ -110,7 +113,7 @@ def main() -> None:
     args = parser.parse_args()
     report: dict[str, Any] = {"matches": args.matches, "deals": args.deals, "grpc": args.grpc,
                               "unit_ms": args.unit_ms, "base_ms": args.base_ms, "flag_bits": FLAG_BITS,
-                              "flag_z": FLAG_Z, "lineups": {}}
+                              "flag_z": FLAG_Z, "flag_seats": FLAG_SEATS, "lineups": {}}
     costs: list[float] = []
     with tempfile.TemporaryDirectory(prefix="timing-bench-") as tmp:
         for lineup in args.lineups.split(","):
@@ -136,7 +139,7 @@ def main() -> None:
                 "version": version_figures(seats),
                 "seat_bits": [round(e.bits, 4) for e in seats], "seat_z": [round(e.z, 2) for e in seats],
                 "max_seat_bits": round(max(e.bits for e in seats), 4), "max_seat_z": round(max(e.z for e in seats), 2),
-                "single_match_flags": sum(m["flagged"] for m in per_match),
+                "single_match_flags": sum(m["over_bits_and_z"] for m in per_match),
                 "decisions_per_seat": round(statistics.mean(e.decisions for e in seats)),
             }
     report["detector_ms_per_record"] = round(statistics.median(costs), 1)

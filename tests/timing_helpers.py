@@ -15,7 +15,8 @@ from pathlib import Path
 from sqlalchemy import select
 
 from arena.contract.status import OutcomeStatus
-from arena.engine.actions import Action, parse_action
+from arena.engine.actions import Action, PlayCard, RevealTrump, parse_action
+from arena.engine.cards import Card
 from arena.engine.record import replay_record
 from arena.referee.in_process import play_in_process
 from arena.referee.timing_leak import TimedDecision, stratum
@@ -52,7 +53,7 @@ def retimed(record: str, timing: Timing, seed: int = 0) -> str:
             state = replay_record({**line["record"], "actions": [], "result": None}, require_complete=False)
             for decision, action in zip(line["decisions"], line["record"]["actions"], strict=False):
                 seat = state.to_move
-                assert seat == decision["seat"]
+                assert seat is not None and seat == decision["seat"]
                 decision["ms"] = round(timing(seat, state.hand(seat), decision["legal"], rng), 3)
                 state.apply(parse_action(action["action"]))
         lines.append(json.dumps(line, separators=(",", ":")))
@@ -139,7 +140,7 @@ class PacedBot(Bot):
     def on_match_end(self, end: MatchEnd) -> None:
         self.inner.on_match_end(end)
 
-    def play(self, view: BotView) -> Action:
+    def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
         raise AssertionError("decide() answers every decision")
 
     def decide(self, view: BotView) -> Action:

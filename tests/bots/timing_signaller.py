@@ -12,7 +12,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from arena.engine.actions import Action
+from arena.engine.actions import Action, PlayCard, RevealTrump
+from arena.engine.cards import Card
 from sample_bots.heuristic.bot import HeuristicBot
 from sdk import HandEnd, MatchEnd, MatchStart
 from sdk.bot import Bot, BotView
@@ -42,7 +43,7 @@ class TimingSignaller(Bot):
     def on_match_end(self, end: MatchEnd) -> None:
         self.inner.on_match_end(end)
 
-    def play(self, view: BotView) -> Action:
+    def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
         raise AssertionError("decide() answers every decision")
 
     def decide(self, view: BotView) -> Action:

@@ -63,7 +63,7 @@ def test_a_machine_slower_in_some_hands_is_not_a_leak(record: str) -> None:
     """Every seat's times up to twice as slow in some hands as in others (a busier machine): the
     cards held say which hand it is, so they "predict" the time; the placebo (the other seats'
     cards, which say it as well) takes that out. Without it such seats measured 0.1-0.3 bits."""
-    seats = []
+    seats: list[LeakEstimate] = []
     for seed in range(3):
         slowdown = random.Random(seed)
         lines = []
