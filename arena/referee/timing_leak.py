@@ -64,8 +64,8 @@ class DetectorSettings:
     min_decisions: int = 24
     """Fewer timed decisions than this in a match: no estimate (too little to tell anything)."""
     block_hands: int = 2
-    """Shuffles stay within runs of this many hands, so a machine's load drifting over a match
-    (times and dealt cards both changing from hand to hand) is in the baseline, not the excess."""
+    """Shuffles stay within runs of this many hands, so the shuffled values keep a slow drift of
+    the machine's load over a match (the placebo takes out the rest)."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.bins <= 16:
@@ -123,6 +123,7 @@ class LeakEstimate:
     z: float
     """The excess in standard deviations of the shuffled values (0 when they do not vary)."""
     p_value: float
+    """(1 + shuffles at least as large) / (1 + shuffles): 1/33 at the least with 32 shuffles."""
 
     def to_json(self) -> dict[str, Any]:
         return {"decisions": self.decisions, "bits": round(self.bits, 4),
