@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import shlex
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -19,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.bots.scaffold import scaffold_bot
+from arena.console.commands import dehla, pytest
 from arena.console.data import BOT_LOOKUPS, RECORD_LOOKUP
 from arena.console.errors import fail
 from arena.console.files import load_record
@@ -257,5 +259,6 @@ def bot_new_command(name: str, parent: Path, author: str) -> None:
         fail(str(exc))
     except OSError as exc:
         fail(f"{parent / name}: {exc.strerror}")
-    click.echo(visible(f"created {folder}: edit bot.py, then `pytest {folder / 'test_bot.py'}` "
-                       f"and `dehla match {folder} random`"))
+    test = shlex.quote(str(folder / "test_bot.py"))
+    click.echo(visible(f"created {folder}: edit bot.py, then `{pytest()} {test}` "
+                       f"and `{dehla()} match {shlex.quote(str(folder))} random`"))

@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 from rich.table import Table as RichTable
 
+from arena.console.commands import dehla
 from arena.console.errors import fail
 from arena.console.options import utf8_text
 from arena.console.text import plain, visible
@@ -20,7 +21,7 @@ from ladder.authors import AuthorError, AuthorView, IssuedToken, add_author, lis
 from ladder.commands import console, data_option, open_store, store_errors
 from ladder.schema import Role
 
-KEEP_IT = "keep it safe: it is shown only this once (to replace it: dehla author token {name} --rotate)"
+KEEP_IT = "keep it safe: it is shown only this once (to replace it: {dehla} author token {name} --rotate)"
 
 
 def author_json(author: AuthorView) -> dict[str, object]:
@@ -31,7 +32,7 @@ def author_json(author: AuthorView) -> dict[str, object]:
 
 def show_token(issued: IssuedToken, what: str) -> None:
     click.echo(visible(f"{what} {issued.author.name} ({issued.author.role.value}); their API token is on stdout, "
-                       + KEEP_IT.format(name=issued.author.name)), err=True)
+                       + KEEP_IT.format(dehla=dehla(), name=issued.author.name)), err=True)
     click.echo(issued.token)
 
 
@@ -74,7 +75,7 @@ def token_command(name: str, rotate: bool, revoke: bool, data: Path | None) -> N
         author = revoke_token(store, name)
     except AuthorError as exc:
         fail(str(exc))
-    click.echo(visible(f"revoked the token of {author.name}: it no longer works (a new one: dehla author token "
+    click.echo(visible(f"revoked the token of {author.name}: it no longer works (a new one: {dehla()} author token "
                        f"{author.name} --rotate)"))
 
 
@@ -90,7 +91,7 @@ def list_command(as_json: bool, data: Path | None) -> None:
         click.echo(json.dumps(rows))
         return
     if not rows:
-        click.echo("no authors yet: dehla author add NAME [--email E] [--operator]")
+        click.echo(f"no authors yet: {dehla()} author add NAME [--email E] [--operator]")
         return
     table = RichTable(title=plain(f"Authors in {store.data.root}"))
     for header in ("name", "role", "email", "token"):

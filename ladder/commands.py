@@ -20,6 +20,7 @@ from rich.table import Table as RichTable
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
+from arena.console.commands import dehla
 from arena.console.data import DATA_ENV
 from arena.console.errors import fail
 from arena.console.options import MAX_PER_MOVE, FiniteFloatRange, utf8_text
@@ -28,12 +29,13 @@ from arena.engine.errors import ArenaError
 from ladder.cluster import ClusterError, ClusterSpec, cluster_factory
 from ladder.coordinator import CoordinatorBusy, CoordinatorLock, several_coordinators
 from ladder.leases import DEFAULT_LEASE_SECONDS, MAX_LEASE_SECONDS, MIN_LEASE_SECONDS, LeaseTerms
+from ladder.ownership import owner_label
 from ladder.paths import DATABASE_URL_ENV, ArenaData
 from ladder.queue import DEFAULT_DEALS, MatchSettings
 from ladder.ratings import RatingEnv
 from ladder.runners import DEFAULT_RUNNER, RUNNER_ENV, RUNNERS, RunnerUnavailable, check_runner
 from ladder.scheduler import Mode, Scheduler
-from ladder.schema import Bot, BotVersion
+from ladder.schema import Author, Bot, BotVersion
 from ladder.store import Store, damaged
 from ladder.views import active_versions, history, matches, partnerships, ranking
 
@@ -168,7 +170,7 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
         bots = len(active_versions(session))
     if bots < 2:
         fail(f"the ladder needs at least two submitted bots that are not disabled (have {bots}): "
-             "`dehla submit FOLDER` or `dehla submit --sample random --sample heuristic`")
+             f"`{dehla()} submit FOLDER` or `{dehla()} submit --sample random --sample heuristic`")
     lock = CoordinatorLock(store.data, several=several_coordinators(store.data.database_url))
     try:
         lock.acquire()
@@ -188,7 +190,7 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
     click.echo(f"{state}{summary.counted} matches counted ({summary.voided} void), {summary.requeued} back in the "
                f"queue, {summary.failed} failed" + ("; ranking stable" if summary.stable else ""), err=True)
     print_rows("Ladder", ranking_rows(store), STANDING_COLUMNS, False)
-    click.echo(BROWSER_HINT, err=True)
+    click.echo(browser_hint(), err=True)
     if summary.interrupted and not forever:
         sys.exit(INTERRUPTED_EXIT)  # stopped before its goal: the shell's Ctrl-C convention
 
@@ -238,7 +240,8 @@ def _run_ladder(store: Store, stop: StopRule, settings: MatchSettings, mode: Mod
         return run.run(stop)
 
 
-BROWSER_HINT = "In a browser: `dehla serve` shows these rankings, the matches and their replays (it prints where)."
+def browser_hint() -> str:
+    return f"In a browser: `{dehla()} serve` shows these rankings, the matches and their replays (it prints where)."
 
 INTERRUPTED_EXIT = 130
 """``dehla ladder run`` stopped by Ctrl-C before reaching ``--matches`` or stability (128 + SIGINT).
@@ -251,8 +254,8 @@ STANDING_COLUMNS = [("rank", "rank"), ("bot", "bot"), ("version", "version"), ("
 
 def nothing_submitted(store: Store) -> str:
     """What an empty store says instead of an empty table: how to fill it."""
-    return (f"no bots submitted yet in {store.data.root}: `dehla submit FOLDER` (a folder with a bot.toml) or "
-            "`dehla submit --sample random --sample heuristic`")
+    return (f"no bots submitted yet in {store.data.root}: `{dehla()} submit FOLDER` (a folder with a bot.toml) or "
+            f"`{dehla()} submit --sample random --sample heuristic`")
 
 
 def ranking_rows(store: Store, all_versions: bool = False) -> list[Any]:
@@ -299,7 +302,7 @@ def history_command(bot: str, as_json: bool, data: Path | None) -> None:
     store = open_store(data)
     with store.reading() as session:
         if session.scalar(select(Bot.id).where(Bot.name == bot)) is None:
-            fail(f"unknown bot {bot!r} (see `dehla bots`)")
+            fail(f"unknown bot {bot!r} (see `{dehla()} bots`)")
         rows = history(session, bot)
     print_rows(f"History of {bot}", rows, [("match", "match_id"), ("version", "version"), ("result", "outcome"),
                                            ("rating", "rating"), ("change", "change"), ("mu", "mu"),
@@ -318,9 +321,9 @@ def matches_command(bot: str | None, limit: int, as_json: bool, data: Path | Non
     store = open_store(data)
     with store.reading() as session:
         if bot is not None and session.scalar(select(Bot.id).where(Bot.name == bot)) is None:
-            fail(f"unknown bot {bot!r} (see `dehla bots`)")
+            fail(f"unknown bot {bot!r} (see `{dehla()} bots`)")
         rows = matches(session, bot, limit)
-    print_rows("Matches (replay one with `dehla replay --match ID`)", rows,
+    print_rows(f"Matches (replay one with `{dehla()} replay --match ID`)", rows,
                [("match", "match_id"), ("status", "shown_status"), ("A (seats 0+2)", "team_a"),
                 ("B (seats 1+3)", "team_b"), ("score", "score"), ("winner", "winner"), ("faults", "faults"),
                 ("record", "record"), ("voided because", "voided")], as_json)
@@ -390,12 +393,12 @@ def bots_command(as_json: bool, data: Path | None) -> None:
     """Submitted bots and their versions."""
     store = open_store(data)
     with store.reading() as session:
-        rows = [{"bot": name, "author": author, "version": v.number, "label": v.label,
+        rows = [{"bot": name, "author": owner_label(owner), "version": v.number, "label": v.label,
                  "hash": v.content_hash[:12], "submitted": v.created_at.isoformat(timespec="seconds"),
                  "matches": v.matches, "path": v.path}
-                for v, name, author in session.execute(
-                    select(BotVersion, Bot.name, Bot.author).join(Bot, Bot.id == BotVersion.bot_id)
-                    .order_by(Bot.name, BotVersion.number))]
+                for v, name, owner in session.execute(
+                    select(BotVersion, Bot.name, Author.name).join(Bot, Bot.id == BotVersion.bot_id)
+                    .outerjoin(Author, Author.id == Bot.owner_id).order_by(Bot.name, BotVersion.number))]
     if as_json:
         click.echo(json.dumps(rows))
         return

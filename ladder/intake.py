@@ -22,6 +22,7 @@ import re
 import shutil
 import tempfile
 import threading
+import tomllib
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,17 +33,19 @@ from typing import Any, BinaryIO
 
 from sqlalchemy import select
 
-from arena.bots.archive import DEFAULT_LIMITS, ArchiveError, ArchiveLimits, unpack
+from arena.bots.archive import DEFAULT_LIMITS, ArchiveError, ArchiveLimits, peek_file, unpack
 from arena.bots.manifest import ManifestError, load_manifest
 from arena.engine.errors import ArenaError
 from ladder.folders import FolderError
 from ladder.leases import LeaseTerms, claim_upload, holds_claim, release_claim, renew_claims
+from ladder.ownership import NotYourBotError, check_owner
 from ladder.paths import ArenaData
 from ladder.ratings import RatingEnv
 from ladder.runners import DEFAULT_RUNNER, RunnerUnavailable, check_runner
 from ladder.schema import Bot, BotVersion, Upload, UploadStatus, utcnow
 from ladder.store import Store
-from ladder.submit import NotYourBotError, SubmissionRejected, Validator, submit, validation_matches
+from ladder.submit import SubmissionRejected, Validator, submit, validation_matches
+from ladder.upload_caps import DEFAULT_IN_FLIGHT, DEFAULT_STAGED_BYTES, Receiving
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +69,10 @@ class IntakeSettings:
     limits: ArchiveLimits = DEFAULT_LIMITS
     claim: LeaseTerms = field(default_factory=LeaseTerms)
     """How long a claim on an upload lasts unless the service renews it (every third of it)."""
+    in_flight: int = DEFAULT_IN_FLIGHT
+    """An author's uploads arriving or waiting for a verdict at once (``ladder/upload_caps.py``)."""
+    staged_bytes: int = DEFAULT_STAGED_BYTES
+    """Their bytes at once (a body counts its declared length)."""
 
 
 class RateLimitedError(ArenaError):
@@ -199,6 +206,7 @@ class Intake:
     owner: str = field(default_factory=lambda: f"intake-{uuid.uuid4().hex[:12]}")
     """This service's name on the claims it holds."""
     _stop_renewing: threading.Event = field(default_factory=threading.Event)
+    _receiving: Receiving = field(default_factory=Receiving)
 
     def __post_init__(self) -> None:
         self._wake = threading.Condition(self._lock)
@@ -210,6 +218,16 @@ class Intake:
         if self.unavailable is not None:
             raise UploadsOffError(self.unavailable)
         check_rate(self.store, author_id, self.settings.uploads_per_hour)
+
+    def admit(self, author_id: int, declared: int) -> None:
+        """Count a body of ``declared`` bytes about to arrive against the author's caps on uploads
+        in flight (``InFlightError`` at once when over them, before a byte is read); ``release``
+        it once it is recorded or abandoned."""
+        settings = self.settings
+        self._receiving.admit(self.store, author_id, declared, settings.in_flight, settings.staged_bytes)
+
+    def release(self, author_id: int, declared: int) -> None:
+        self._receiving.release(author_id, declared)
 
     @contextmanager
     def staging(self) -> Iterator[tuple[Path, BinaryIO]]:
@@ -224,9 +242,25 @@ class Intake:
         finally:
             path.unlink(missing_ok=True)
 
+    def check_name(self, author_id: int, staged: Path) -> None:
+        """Refuse at once (``NotYourBotError``, nothing stored) an upload whose ``bot.toml`` names a
+        bot the author may not add to; an archive this cannot read is left to the queue, which
+        checks the owner again in any case."""
+        with staged.open("rb") as source:
+            raw = peek_file(source, "bot.toml")
+        try:
+            name = tomllib.loads(raw.decode("utf-8"))["name"] if raw is not None else None
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError):
+            return
+        if isinstance(name, str):
+            with self.store.reading() as session:
+                check_owner(session, name, author_id)
+
     def record(self, author_id: int, staged: Path, size: int) -> UploadView:
         """Make the received file a pending upload (the rate checked again, under the lock, so two
-        uploads at once cannot both take the last place) and wake the queue."""
+        uploads at once cannot both take the last place) and wake the queue. An upload for a bot
+        that is not the author's is refused here, before it is stored (``check_name``)."""
+        self.check_name(author_id, staged)
         with self._wake:
             check_rate(self.store, author_id, self.settings.uploads_per_hour)
             with self.store.transaction() as session:

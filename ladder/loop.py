@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from arena.contract.status import OutcomeStatus
 from ladder.archives import ArchiveUnavailableError, session_source
+from ladder.deal_seeds import deal_seed, seed_key
 from ladder.executors import ClusterLost, ExecutorFactory, SlotCounting
 from ladder.interrupts import DeferredInterrupt
 from ladder.jobs import MatchJob, MatchReport, play_match_job
@@ -38,7 +39,8 @@ from ladder.views import ranking
 
 MATCH_SEED_BITS = 63
 """A match seed is drawn from this many bits: a bot that sees 13 cards must not be able to try
-every seed until one deals it its hand (and then know every other hand of the match)."""
+every seed until one deals it its hand (and then know every other hand of the match). The draw is
+then keyed with the store's secret (``ladder/deal_seeds.py``), since ``--seed`` may be small."""
 
 JOB_TRIES = 8
 """Matches ``_next_job`` may fail in a row (versions that cannot be played) before it lets the
@@ -98,6 +100,7 @@ class LadderRun:
         self.counted = self.voided = self.requeued = self.failed = 0
         self.stable_for = 0
         self._order: tuple[int, ...] = ()
+        self._key: bytes | None = None
 
     def run(self, stop: StopRule) -> RunSummary:
         """Play until ``stop``. The caller holds the coordinator lock (``ladder/coordinator.py``);
@@ -213,7 +216,7 @@ class LadderRun:
                     pairing = self.scheduler.next(entries(session))
                     if pairing is None:
                         return None
-                    seed = self.rng.getrandbits(MATCH_SEED_BITS)
+                    seed = deal_seed(self._seed_key(session), self.rng.getrandbits(MATCH_SEED_BITS))
                     scheduled = enqueue(session, self.env, pairing, seed, self.settings).id
                     held = take_match(session, scheduled, self.owner, self.terms)
                 if held is None:
@@ -222,6 +225,11 @@ class LadderRun:
             if job is not None:
                 return job
         return None
+
+    def _seed_key(self, session: Session) -> bytes:
+        if self._key is None:
+            self._key = seed_key(session)
+        return self._key
 
     def _job_for(self, session: Session, match_id: int, attempt: int) -> MatchJob | None:
         """The leased match's job, its versions' archives stored and this machine's version cache

@@ -311,6 +311,18 @@ class Upload(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
+class StoreSecret(Base):
+    """A secret of this store, made by its migrations (``deal_seeds``: the key of the matches' deal
+    seeds, ``ladder/deal_seeds.py``). Never shown, logged or sent to a worker."""
+
+    __tablename__ = "store_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+    """Hex."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class Archive(Base):
     """A bot version's files as one deterministic archive (``arena.bots.archive.pack``), keyed by
     the version's ``content_hash``: what a worker on any machine fetches, checks and caches."""

@@ -9,8 +9,11 @@ rejection removes the copy and names the failing check with the tail of the bot'
 accepted version's archive (``ladder/archives.py``) is stored in the transaction that adds it,
 so workers on any machine can fetch it by content hash.
 
-An upload (``owner``: the author's id) may add a version only to a bot that author owns, or
-create a new bot they then own: checked before validating and again in the insert's transaction.
+A version is added only by its bot's owner (``ladder/ownership.py``): an upload (``owner``: the
+author's id) to a bot that author owns, a local submission (``owner`` None: the house) to a house
+bot; either creates a new bot it then owns, a sample's name only by the house. Checked before
+anything is played and again in the insert's transaction. The cheap static checks (the manifest,
+the owner, every file's name as an archive would hold it) all come before the validation matches.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from arena.bots.archive import ArchiveError, folder_files
 from arena.bots.manifest import BotManifest, ManifestError, load_manifest
 from arena.contract.faults import FaultPolicy
 from arena.contract.status import OutcomeStatus
@@ -36,10 +40,14 @@ from arena.referee.table import MatchOutcome, TableConfig
 from ladder.archives import add_archive, pack_version
 from ladder.folders import content_hash, put_in_place, remove_tree, store_copy
 from ladder.images import ImageRefused, build_version_image
+from ladder.ownership import NotYourBotError, check_owner
 from ladder.ratings import RatingEnv
 from ladder.runners import make_runner
 from ladder.schema import Bot, BotVersion
 from ladder.store import Store
+
+__all__ = ["NotYourBotError", "Submission", "SubmissionRejected", "Validator", "submit", "validation_matches"]
+"""``NotYourBotError`` too: ``submit`` raises it (it lives in ``ladder/ownership.py``)."""
 
 LOG_TAIL = 1500
 
@@ -52,15 +60,6 @@ class SubmissionRejected(ArenaError):  # noqa: N818 - reads as what happened
         self.check = check
         self.detail = detail
         self.log_tail = log_tail
-
-
-class NotYourBotError(ArenaError):
-    """The manifest names a bot that belongs to someone else (another author, or the arena)."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(f"bot {name!r} belongs to another author; only they can add versions to it "
-                         "(choose another name in bot.toml)")
-        self.name = name
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,13 +125,13 @@ def submit(store: Store, env: RatingEnv, folder: Path, runner: str,
 
     Everything after the copy reads the copy: the manifest, the hash, the validation matches.
     The source folder belongs to the submitter, who may change it while we work. ``owner``: the
-    uploading author's id (``None``: the arena's own machine, which may add to any bot)."""
+    uploading author's id (``None``: the house, on the arena's own machine)."""
     staging = store_copy(folder, store.data.bots)
     try:
         manifest = _manifest_of(staging, folder)
-        if owner is not None:
-            with store.reading() as session:
-                _check_owner(session, manifest.name, owner)
+        with store.reading() as session:
+            _check_owner(session, manifest.name, owner)
+        _check_names(staging)
         digest = content_hash(staging)
         with store.reading() as session:
             known = session.execute(select(BotVersion, Bot.name).join(Bot, Bot.id == BotVersion.bot_id)
@@ -183,12 +182,18 @@ def _manifest_of(staging: Path, folder: Path) -> BotManifest:
         raise ManifestError(str(exc).replace(str(staging), str(folder))) from None
 
 
-def _check_owner(session: Session, name: str, owner: int) -> Bot | None:
+def _check_owner(session: Session, name: str, owner: int | None) -> Bot | None:
     """The bot ``name`` if ``owner`` owns it, ``None`` if there is none yet; else refused."""
-    bot = session.scalar(select(Bot).where(Bot.name == name))
-    if bot is not None and bot.owner_id != owner:
-        raise NotYourBotError(name)
-    return bot
+    return check_owner(session, name, owner)
+
+
+def _check_names(staging: Path) -> None:
+    """Every file name as the version's archive will hold it (no control character, no long
+    path), before any match is played: the packing after validation would refuse it anyway."""
+    try:
+        folder_files(staging)
+    except ArchiveError as exc:
+        raise SubmissionRejected("files", str(exc)) from None
 
 
 def _insert(store: Store, env: RatingEnv, manifest: BotManifest, digest: str, path: str,
@@ -196,8 +201,7 @@ def _insert(store: Store, env: RatingEnv, manifest: BotManifest, digest: str, pa
     skill = env.new()
     try:
         with store.transaction() as session:
-            if owner is not None:
-                _check_owner(session, manifest.name, owner)
+            _check_owner(session, manifest.name, owner)
             bot = session.scalar(select(Bot).where(Bot.name == manifest.name))
             if bot is None:
                 bot = Bot(name=manifest.name, author=manifest.author, owner_id=owner)

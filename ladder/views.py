@@ -10,8 +10,10 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from arena.contract.status import OutcomeStatus
+from ladder.ownership import owner_label
 from ladder.ratings import Skill, TeamResult
 from ladder.schema import (
+    Author,
     Bot,
     BotVersion,
     FaultRow,
@@ -49,6 +51,7 @@ class Standing:
     rank: int
     bot: str
     author: str
+    """The owning account's name (or the house's): never the manifest's own ``author`` text."""
     version: str
     """``#N (label)``: submission number within the bot and the manifest's version."""
     version_id: int
@@ -95,11 +98,11 @@ def ranking(session: Session, all_versions: bool = False, enabled_only: bool = F
     ladder-size leaderboard is read on every page view."""
     query = select(BotVersion.id, BotVersion.number, BotVersion.label, BotVersion.mu, BotVersion.sigma,
                    BotVersion.matches, BotVersion.wins, BotVersion.draws, BotVersion.faults,
-                   BotVersion.last_played_at, Bot.name, Bot.author,
+                   BotVersion.last_played_at, Bot.name, Author.name,
                    (Bot.disabled_at.is_not(None) | BotVersion.disabled_at.is_not(None)).label("disabled"),
                    TimingLeakTotals.seats, TimingLeakTotals.decisions, TimingLeakTotals.weighted_bits,
                    TimingLeakTotals.z_sum) \
-        .join(Bot, Bot.id == BotVersion.bot_id) \
+        .join(Bot, Bot.id == BotVersion.bot_id).outerjoin(Author, Author.id == Bot.owner_id) \
         .outerjoin(TimingLeakTotals, TimingLeakTotals.version_id == BotVersion.id)
     if not all_versions:
         newest = select(BotVersion.bot_id, func.max(BotVersion.number).label("number")) \
@@ -115,9 +118,10 @@ def _standing(rank: int, row: Any) -> Standing:
     (vid, number, label, mu, sigma, matches, wins, draws, faults, last, name, author, disabled,
      *timing) = row
     leak = totals_figures(*timing)
-    return Standing(rank, name, author, f"#{number} ({label})", vid, round(Skill(mu, sigma).conservative, 3),
-                    round(mu, 3), round(sigma, 3), matches, _rate(wins, draws, matches), faults, _when(last),
-                    bool(disabled), round(leak.bits, 4) if leak else None, round(leak.z, 2) if leak else None,
+    return Standing(rank, name, owner_label(author), f"#{number} ({label})", vid,
+                    round(Skill(mu, sigma).conservative, 3), round(mu, 3), round(sigma, 3), matches,
+                    _rate(wins, draws, matches), faults, _when(last), bool(disabled),
+                    round(leak.bits, 4) if leak else None, round(leak.z, 2) if leak else None,
                     leak.flagged if leak else False)
 
 

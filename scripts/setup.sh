@@ -3,7 +3,7 @@
 # bubblewrap for the bot sandbox where we may install it (as root, or with passwordless sudo).
 # Usage: bash scripts/setup.sh [dev]   ("dev" adds the test and lint tools, and Debian's chromium
 # for the browser tests: Playwright drives it, since its own browser download cannot work here;
-# and podman, runc and mmdebstrap for the container tests)
+# podman, runc and mmdebstrap for the container tests; nginx for the reverse proxy's tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extra=""
@@ -25,6 +25,15 @@ if [ -n "$extra" ] && ! command -v chromium >/dev/null 2>&1; then
       || echo "setup: could not install chromium; the browser tests will be skipped" >&2
   else
     echo "setup: chromium is not installed; the browser tests will be skipped (apt-get install chromium)" >&2
+  fi
+fi
+if [ -n "$extra" ] && ! [ -x /usr/sbin/nginx ]; then
+  if [ "$(id -u)" = 0 ]; then
+    # tests/deploy/test_proxy.py checks and runs docker/nginx.conf; the service is not started
+    (apt-get update -qq && apt-get install -y -qq nginx) >/dev/null 2>&1 \
+      || echo "setup: could not install nginx; the proxy tests will be skipped" >&2
+  else
+    echo "setup: nginx is not installed; the proxy tests will be skipped (apt-get install nginx)" >&2
   fi
 fi
 if [ -n "$extra" ] && ! { command -v podman && command -v mmdebstrap && [ -x /usr/sbin/runc ]; } >/dev/null 2>&1; then

@@ -1,7 +1,7 @@
 """Helpers for the rule scenario tests: compact deals, scripted tricks, finished hands.
 
 Every expectation in the scenario tests is written from the rule texts
-(``shared/docs/rules.md`` and ``shared/seeds/``), never copied from engine output. These
+(``docs/rules.md`` and the rule texts it names), never copied from engine output. These
 helpers only drive the engine and check what a script says: who wins each trick.
 """
 

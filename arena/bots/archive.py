@@ -402,3 +402,24 @@ def _write_file(root: int, relative: PurePosixPath, data: IO[bytes], member: tar
             target.write(chunk)
         os.fchmod(target.fileno(), mode)
     return written
+
+
+PEEK_BYTES = 1 * MB
+"""How much of the decompressed stream ``peek_file`` reads at most: a packed bot's ``bot.toml``
+comes early (members are sorted), and a request thread must not unpack a whole upload."""
+
+
+def peek_file(source: BinaryIO, name: str, limit: int = 64 * 1024) -> bytes | None:
+    """The top-level file ``name`` of the tar.gz ``source`` if it comes within the first
+    ``PEEK_BYTES`` of the stream and is at most ``limit`` bytes; ``None`` otherwise, or for an
+    archive that cannot be read (the full unpacking judges it and says why)."""
+    peek = ArchiveLimits(unpacked_bytes=PEEK_BYTES, header_bytes=0)
+    try:
+        for tar, member in members(source, peek):
+            relative = member.name[2:] if member.name.startswith("./") else member.name
+            if relative == name and member.isreg() and member.size <= limit:
+                extracted = tar.extractfile(member)
+                return None if extracted is None else extracted.read(limit + 1)[:limit]
+    except (ArchiveError, OSError, EOFError, tarfile.TarError):
+        return None
+    return None

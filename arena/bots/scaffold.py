@@ -103,4 +103,7 @@ _README = '''# {name}
 - `pytest test_bot.py`: plays the bot in-process against the random bot.
 - `dehla match ./{name} random --deals 50`: a real refereed match over gRPC.
 - `bot.toml`: name, version, author, the start command and resource requests.
+
+`dehla` and `pytest` are the arena's own: `.venv/bin/dehla` and `.venv/bin/pytest` in its checkout
+unless its `.venv/bin` is on your PATH (`.venv/bin/pip install pytest` if pytest is missing).
 '''

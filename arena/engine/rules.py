@@ -1,4 +1,4 @@
-"""The rules object: every option of ``shared/docs/rules.md`` in one validated value, plus presets.
+"""The rules object: every option of ``docs/rules.md`` in one validated value, plus presets.
 
 An option that only makes sense under another (``reveal`` under ``trump=hidden``) is
 *dependent*: setting it where it does not apply is rejected, and overriding its parent on top

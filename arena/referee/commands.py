@@ -26,7 +26,7 @@ from arena.engine.errors import ArenaError
 from arena.engine.match import FormatKind, MatchFormat
 from arena.engine.outcome import HandResult
 from arena.engine.rules import parse_option, rules_for
-from arena.referee.launcher import resolve_partnership
+from arena.referee.launcher import partnership_name, resolve_partnership
 from arena.referee.local import play_local_match
 from arena.referee.recorder import match_record_lines, read_match_record
 from arena.referee.replay import checked_lines, print_replay
@@ -80,6 +80,7 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
         lookups = click.get_current_context().meta.get(BOT_LOOKUPS, ())
         a = resolve_partnership(partnership_a, lookups)
         b = resolve_partnership(partnership_b, lookups)
+        name_a, name_b = partnership_name(partnership_a, a), partnership_name(partnership_b, b)
         rules = rules_for(preset, dict(parse_option(o) for o in options))
         match_format = MatchFormat.parse(f"duplicate:{deals}" if format_text == "duplicate" else format_text)
     except ArenaError as exc:
@@ -101,14 +102,14 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
     with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(),
                   console=Console(stderr=True), transient=True, disable=as_json) as progress:
-        task = progress.add_task(visible(f"{partnership_a} vs {partnership_b}"),
+        task = progress.add_task(visible(f"{name_a} vs {name_b}"),
                                  total=total if match_format.kind is not FormatKind.KOTS else None)
 
         def advance(index: int, result: HandResult) -> None:
             progress.advance(task)
 
         outcome = asyncio.run(play_local_match(a, b, config, records, advance, runner))
-    report = match_report(outcome, partnership_a, partnership_b, records / f"{match_id}.jsonl")
+    report = match_report(outcome, name_a, name_b, records / f"{match_id}.jsonl")
     if as_json:
         click.echo(json.dumps(report))
     else:

@@ -116,6 +116,24 @@ def resolve_partnership(spec: str, lookups: Sequence[NameLookup] = ()) -> tuple[
     raise BotSpecError(f"partnership {spec!r}: expected BOT or BOT1+BOT2")
 
 
+def partnership_name(spec: str, pair: tuple[BotCommand, BotCommand]) -> str:
+    """How a match names the partnership given as ``spec``: a bot folder by its manifest's name
+    (``dehla match . random`` is ``mybot``, never ``.``); a sample, a submitted bot
+    (``NAME#N``) or a command line as it was written."""
+    parts = [part.strip() for part in spec.split("+")]
+    if len(parts) == 1:
+        return _bot_name(parts[0], pair[0])
+    return "+".join(_bot_name(part, bot) for part, bot in zip(parts, pair, strict=True))
+
+
+def _bot_name(part: str, bot: BotCommand) -> str:
+    folder = Path(part)
+    if bot.cwd is not None and part not in sample_bot_names() and folder.is_dir() \
+            and Path(bot.cwd) == folder.resolve():
+        return bot.name
+    return part
+
+
 @dataclass
 class BotProcess:
     """One running bot, started by ``runner``, and its capped log."""

@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from arena.web.auth import ApiAuthor, MaybeAuthor, token_author
 from arena.web.board_cache import GenerationCache, board_cache, cached_leaderboard, generation
+from arena.web.bounds import PageQuery, PerPageQuery, RowId
 from arena.web.evidence import viewed_match_detail
 from arena.web.models import AuthorModel, BotPage, MatchDetail, MatchList, PartnershipList, Problem, StandingModel
 from arena.web.queries import PartnershipSort, StandingSort, bot_page, match_list, partnership_list
@@ -24,8 +25,6 @@ DataDep = Annotated[ArenaData, Depends(service_data)]
 CacheDep = Annotated[GenerationCache, Depends(board_cache)]
 AllVersions = Annotated[bool, Query(alias="all", description="Include older versions of every bot.")]
 Descending = Annotated[bool, Query(alias="desc", description="Sort descending.")]
-Page = Annotated[int, Query(ge=1, description="From 1.")]
-PerPage = Annotated[int, Query(ge=1, le=200, description="Rows a page (1 to 200).")]
 
 
 @router.get("/leaderboard")
@@ -40,7 +39,7 @@ def leaderboard_rows(session: SessionDep, cache: CacheDep, all_versions: AllVers
 
 @router.get("/partnerships")
 def partnerships(session: SessionDep, sort: PartnershipSort = PartnershipSort.RANK, descending: Descending = False,
-                 page: Page = 1, per_page: PerPage = 50) -> PartnershipList:
+                 page: PageQuery = 1, per_page: PerPageQuery = 50) -> PartnershipList:
     """Partnerships that have played, with their synergy (docs/web.md), one page at a time."""
     return partnership_list(session, page, per_page, sort=sort, descending=descending)
 
@@ -52,13 +51,13 @@ def bot(session: SessionDep, name: str) -> BotPage:
 
 
 @router.get("/matches")
-def matches(session: SessionDep, page: Page = 1, per_page: PerPage = 50) -> MatchList:
+def matches(session: SessionDep, page: PageQuery = 1, per_page: PerPageQuery = 50) -> MatchList:
     """Matches, newest first, one page at a time."""
     return match_list(session, page, per_page)
 
 
 @router.get("/matches/{match_id}")
-def match(session: SessionDep, data: DataDep, viewer: MaybeAuthor, match_id: int) -> MatchDetail:
+def match(session: SessionDep, data: DataDep, viewer: MaybeAuthor, match_id: RowId) -> MatchDetail:
     """A match: partnerships, result, deal-pair margins, faults, move times, hands to replay. A
     fault's evidence (bot output) only for the token's author's own bots (operators: all)."""
     return viewed_match_detail(session, data, match_id, viewer)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import gc
+import json
 from collections.abc import Mapping
 
 from fastapi import FastAPI, Request
-from fastapi.exception_handlers import request_validation_exception_handler
+from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -15,6 +16,7 @@ from starlette.exceptions import HTTPException
 
 from arena.web import api, author_api, author_pages, operator_api, pages, uploads
 from arena.web.board_cache import GenerationCache
+from arena.web.body_limit import BodyLimit, TooLargeError
 from arena.web.bot_logs import LogsWithheldError
 from arena.web.csrf import CsrfGuard
 from arena.web.queries import NotFoundError
@@ -43,6 +45,7 @@ def create_app(data: ArenaData, intake: IntakeSettings | None = None, *, secure_
     app.state.cookie_policy = policy
     app.add_middleware(CsrfGuard, enabled=check_csrf)  # inside the sessions: it reads the session's token
     app.add_middleware(SessionCookies, policy=policy)
+    app.add_middleware(BodyLimit)  # outermost: before anything reads a body
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(uploads.router)
     app.include_router(api.router)
@@ -92,6 +95,10 @@ async def withheld(request: Request, exc: Exception) -> Response:
 async def http_problem(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     detail = exc.detail if exc.status_code != 404 or exc.detail != "Not Found" else f"no page at {request.url.path}"
+    if isinstance(exc.__cause__, TooLargeError):
+        return problem(request, 413, str(exc.__cause__))
+    if isinstance(exc.__cause__, UnicodeDecodeError):  # FastAPI's "error parsing the body", said plainly
+        detail = f"the body is not UTF-8 (byte {exc.__cause__.start}): send JSON encoded as UTF-8"
     return problem(request, exc.status_code, str(detail), exc.headers)
 
 
@@ -99,7 +106,10 @@ async def bad_request(request: Request, exc: Exception) -> Response:
     """A bad query parameter: the default 422 JSON under /api, one line on a page."""
     assert isinstance(exc, RequestValidationError)
     if _is_api(request):
-        return await request_validation_exception_handler(request, exc)
+        # FastAPI's body, but ASCII-escaped JSON: the input it echoes may hold a lone surrogate,
+        # which UTF-8 cannot encode (the refusal itself was a 500).
+        body = {"detail": jsonable_encoder(exc.errors())}
+        return Response(json.dumps(body, ensure_ascii=True), status_code=422, media_type="application/json")
     first = exc.errors()[0]
     where = ".".join(str(part) for part in first.get("loc", ())[1:]) or "request"
     return problem(request, 422, f"{where}: {first.get('msg', 'invalid')}")

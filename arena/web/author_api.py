@@ -13,6 +13,7 @@ from arena.web.auth import ApiAuthor, token_author
 from arena.web.author_models import BotLogModel, MyBot, MyMatch
 from arena.web.author_queries import my_bots, my_matches
 from arena.web.bot_logs import ValidationCheck, match_log, validation_log
+from arena.web.bounds import RowId, SeatIndex
 from arena.web.models import Problem
 from arena.web.store_access import reading_session, service_data
 from ladder.paths import ArenaData
@@ -37,14 +38,14 @@ def matches(session: SessionDep, author: ApiAuthor) -> list[MyMatch]:
 
 
 @router.get("/matches/{match_id}/logs/{seat}", responses={403: {"model": Problem}, 404: {"model": Problem}})
-def seat_log(session: SessionDep, data: DataDep, author: ApiAuthor, match_id: int, seat: int) -> BotLogModel:
+def seat_log(session: SessionDep, data: DataDep, author: ApiAuthor, match_id: RowId, seat: SeatIndex) -> BotLogModel:
     """The log of the bot at ``seat``: for its owner and operators only (403 for anyone else)."""
     return match_log(session, data, author, match_id, seat)
 
 
 @router.get("/versions/{version_id}/validation/{check}/{seat}",
             responses={403: {"model": Problem}, 404: {"model": Problem}})
-def version_validation_log(session: SessionDep, data: DataDep, author: ApiAuthor, version_id: int,
-                           check: ValidationCheck, seat: int) -> BotLogModel:
+def version_validation_log(session: SessionDep, data: DataDep, author: ApiAuthor, version_id: RowId,
+                           check: ValidationCheck, seat: SeatIndex) -> BotLogModel:
     """A version's log from one of its validation matches: for its owner and operators only."""
     return validation_log(session, data, author, version_id, check, seat)

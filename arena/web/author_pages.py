@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from arena.web.author_models import BotLogModel
 from arena.web.author_queries import my_bots, my_matches
 from arena.web.bot_logs import ValidationCheck, match_log, upload_output, validation_log
+from arena.web.bounds import RowId, SeatIndex
 from arena.web.csrf import CSRF_FIELD, csrf_token
 from arena.web.sessions import Viewer, sign_in, sign_out
 from arena.web.store_access import reading_session, service_data, service_store
@@ -85,32 +86,33 @@ def _raw(log: BotLogModel) -> PlainTextResponse:
 
 
 @router.get("/matches/{match_id}/logs/{seat}", response_class=HTMLResponse)
-def match_log_page(request: Request, session: SessionDep, data: DataDep, viewer: Viewer, match_id: int,
-                   seat: int) -> HTMLResponse:
+def match_log_page(request: Request, session: SessionDep, data: DataDep, viewer: Viewer, match_id: RowId,
+                   seat: SeatIndex) -> HTMLResponse:
     return _log_page(request, match_log(session, data, viewer, match_id, seat),
                      f"/matches/{match_id}/logs/{seat}/raw")
 
 
 @router.get("/matches/{match_id}/logs/{seat}/raw")
-def match_log_raw(session: SessionDep, data: DataDep, viewer: Viewer, match_id: int, seat: int) -> PlainTextResponse:
+def match_log_raw(session: SessionDep, data: DataDep, viewer: Viewer, match_id: RowId,
+                  seat: SeatIndex) -> PlainTextResponse:
     return _raw(match_log(session, data, viewer, match_id, seat))
 
 
 @router.get("/versions/{version_id}/validation/{check}/{seat}", response_class=HTMLResponse)
-def validation_log_page(request: Request, session: SessionDep, data: DataDep, viewer: Viewer, version_id: int,
-                        check: ValidationCheck, seat: int) -> HTMLResponse:
+def validation_log_page(request: Request, session: SessionDep, data: DataDep, viewer: Viewer, version_id: RowId,
+                        check: ValidationCheck, seat: SeatIndex) -> HTMLResponse:
     return _log_page(request, validation_log(session, data, viewer, version_id, check, seat),
                      f"/versions/{version_id}/validation/{check.value}/{seat}/raw")
 
 
 @router.get("/versions/{version_id}/validation/{check}/{seat}/raw")
-def validation_log_raw(session: SessionDep, data: DataDep, viewer: Viewer, version_id: int, check: ValidationCheck,
-                       seat: int) -> PlainTextResponse:
+def validation_log_raw(session: SessionDep, data: DataDep, viewer: Viewer, version_id: RowId, check: ValidationCheck,
+                       seat: SeatIndex) -> PlainTextResponse:
     return _raw(validation_log(session, data, viewer, version_id, check, seat))
 
 
 @router.get("/me/uploads/{upload_id}/log", response_class=HTMLResponse)
-def upload_log_page(request: Request, viewer: Viewer, upload_id: int) -> Response:
+def upload_log_page(request: Request, viewer: Viewer, upload_id: RowId) -> Response:
     if viewer is None:
         return RedirectResponse("/signin", status_code=303)
     return _log_page(request, upload_output(service_store(request), viewer, upload_id),
@@ -118,7 +120,7 @@ def upload_log_page(request: Request, viewer: Viewer, upload_id: int) -> Respons
 
 
 @router.get("/me/uploads/{upload_id}/log/raw")
-def upload_log_raw(request: Request, viewer: Viewer, upload_id: int) -> Response:
+def upload_log_raw(request: Request, viewer: Viewer, upload_id: RowId) -> Response:
     if viewer is None:
         return RedirectResponse("/signin", status_code=303)
     return _raw(upload_output(service_store(request), viewer, upload_id))

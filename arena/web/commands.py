@@ -9,9 +9,22 @@ import click
 
 from arena.console.errors import fail
 from arena.engine.errors import ArenaError
+from arena.web.connection_limits import (
+    DEFAULT_BODY_TIMEOUT,
+    DEFAULT_HEADER_TIMEOUT,
+    DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_PER_CLIENT,
+    GRACEFUL_S,
+    KEEP_ALIVE_S,
+    MAX_HEAD_BYTES,
+    ConnectionLimits,
+)
 from ladder.commands import data_option, runner_option
 from ladder.intake import DEFAULT_CONCURRENCY, DEFAULT_UPLOADS_PER_HOUR, IntakeSettings
 from ladder.paths import ArenaData
+from ladder.upload_caps import DEFAULT_IN_FLIGHT, DEFAULT_STAGED_BYTES
+
+MB = 1024 * 1024
 
 
 @click.command("serve")
@@ -27,25 +40,47 @@ from ladder.paths import ArenaData
 @click.option("--secure-cookies", is_flag=True,
               help="Mark the sign-in cookie Secure on every response (for a service reached only over https, "
                    "behind a proxy that does not send X-Forwarded-Proto).")
+@click.option("--uploads-in-flight", type=click.IntRange(min=1, max=1000), default=DEFAULT_IN_FLIGHT,
+              show_default=True, help="Uploads each author may have arriving or waiting for validation at once "
+                                      "(more: 429).")
+@click.option("--staged-mb", type=click.IntRange(min=1, max=100_000), default=DEFAULT_STAGED_BYTES // MB,
+              show_default=True, help="MiB each author's uploads arriving or waiting for validation may hold at "
+                                      "once (more: 429).")
+@click.option("--header-timeout", type=click.FloatRange(min=0.1, max=600), default=DEFAULT_HEADER_TIMEOUT,
+              show_default=True, help="Seconds a request's line and headers may take from their first byte "
+                                      "(then 408, closed).")
+@click.option("--body-timeout", type=click.FloatRange(min=0.1, max=3600), default=DEFAULT_BODY_TIMEOUT,
+              show_default=True, help="Seconds a request body may pause (then the connection is closed).")
+@click.option("--max-connections", type=click.IntRange(min=1, max=100_000), default=DEFAULT_MAX_CONNECTIONS,
+              show_default=True, help="Open connections at once (more: 503, closed).")
+@click.option("--max-connections-per-client", type=click.IntRange(min=1, max=100_000), default=DEFAULT_PER_CLIENT,
+              show_default=True, help="Open connections at once from one address (behind a proxy on this host, "
+                                      "every client is the proxy's address: set it to --max-connections).")
 @runner_option
 @data_option
-def serve_command(host: str, port: int, uploads_per_hour: int, validations: int, secure_cookies: bool, runner: str,
-                  data: Path | None) -> None:
+def serve_command(host: str, port: int, uploads_per_hour: int, validations: int, secure_cookies: bool,
+                  uploads_in_flight: int, staged_mb: int, header_timeout: float, body_timeout: float,
+                  max_connections: int, max_connections_per_client: int, runner: str, data: Path | None) -> None:
     """Serve the leaderboard, bot and match pages, replays and the JSON API, and take uploads."""
     import uvicorn  # noqa: PLC0415 - the web stack loads only for this command
 
     from arena.web.app import create_app, settle_garbage_collector  # noqa: PLC0415
+    from arena.web.connection_guard import guarded_protocol  # noqa: PLC0415
 
+    settings = IntakeSettings(runner, uploads_per_hour, validations, in_flight=uploads_in_flight,
+                              staged_bytes=staged_mb * MB)
+    limits = ConnectionLimits(header_timeout, body_timeout, max_connections, max_connections_per_client)
     try:
-        app = create_app(ArenaData.locate(data), IntakeSettings(runner, uploads_per_hour, validations),
-                         secure_cookies=secure_cookies)
+        app = create_app(ArenaData.locate(data), settings, secure_cookies=secure_cookies)
     except ArenaError as exc:
         fail(str(exc))
     listening = bound_socket(host, port)
     bound_host, bound_port = listening.getsockname()[:2]
     click.echo(f"Dehla Arena is at http://{_url_host(bound_host)}:{bound_port}/ (Ctrl-C stops it)", err=False)
     settle_garbage_collector()
-    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, http=guarded_protocol(limits),
+                            limit_concurrency=max_connections, timeout_keep_alive=KEEP_ALIVE_S,
+                            h11_max_incomplete_event_size=MAX_HEAD_BYTES, timeout_graceful_shutdown=GRACEFUL_S)
     uvicorn.Server(config).run(sockets=[listening])
 
 

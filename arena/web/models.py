@@ -14,7 +14,7 @@ class StandingModel(_Model):
 
     rank: int
     bot: str
-    author: str
+    author: str = Field(description="The bot's owner: the author account that uploaded it, or the house.")
     version: str = Field(description="`#N (label)`: submission number within the bot and the manifest's version.")
     version_id: int
     rating: float = Field(description="The conservative rating, mu - 3 sigma: the ranking key.")
@@ -134,7 +134,10 @@ class FaultCount(_Model):
 
 class BotPage(_Model):
     name: str
-    author: str
+    author: str = Field(description="The bot's owner: the author account that uploaded it, or the house.")
+    owner_kind: str = Field(description="`author` (an author's account) or `house` (the arena's own bots).")
+    self_described: str = Field(description="The `author` line of the bot's first bot.toml: the bot's own "
+                                            "words, not checked by anyone.")
     created: str | None
     versions: list[VersionInfo]
     series: list[VersionSeries] = Field(description="Each version's rating after each of its matches, in order.")

@@ -17,7 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arena.web.auth import ApiOperator
 from arena.web.board_cache import board_cache
+from arena.web.bounds import Number, RowId
 from arena.web.models import Problem
+from arena.web.request_models import RequestModel
 from arena.web.store_access import service_store
 from ladder.authors import (
     AuthorError,
@@ -50,7 +52,7 @@ class SwitchModel(_Model):
     message: str
 
 
-class VoidRequest(_Model):
+class VoidRequest(RequestModel):
     reason: str = Field(description="Why (one line, up to 500 characters); shown with the match.")
 
 
@@ -63,7 +65,7 @@ class VoidModel(_Model):
     recomputed: int | None = Field(description="Of those, the ones whose ratings moved.")
 
 
-class AuthorRequest(_Model):
+class AuthorRequest(RequestModel):
     name: str
     email: str | None = None
     operator: bool = False
@@ -124,18 +126,18 @@ def enable_bot(request: Request, operator: ApiOperator, name: str) -> SwitchMode
 
 
 @router.post("/bots/{name}/versions/{number}/disable")
-def disable_version(request: Request, operator: ApiOperator, name: str, number: int) -> SwitchModel:
+def disable_version(request: Request, operator: ApiOperator, name: str, number: Number) -> SwitchModel:
     """Never schedule this version again; its queued matches are cancelled."""
     return _switch(request, f"{name}@{number}", on=False)
 
 
 @router.post("/bots/{name}/versions/{number}/enable")
-def enable_version(request: Request, operator: ApiOperator, name: str, number: int) -> SwitchModel:
+def enable_version(request: Request, operator: ApiOperator, name: str, number: Number) -> SwitchModel:
     return _switch(request, f"{name}@{number}", on=True)
 
 
 @router.post("/matches/{match_id}/void")
-def void(request: Request, operator: ApiOperator, match_id: int, body: VoidRequest) -> VoidModel:
+def void(request: Request, operator: ApiOperator, match_id: RowId, body: VoidRequest) -> VoidModel:
     """Void a played match: its rating changes are undone (every later rating re-computed)."""
     try:
         done = void_match(service_store(request), RatingEnv(), match_id, body.reason)

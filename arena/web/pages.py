@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from arena.web.board_cache import GenerationCache, board_cache, cached_leaderboard, generation
 from arena.web.bot_logs import viewer_log_links
+from arena.web.bounds import PageQuery, PerPageQuery, RowId
 from arena.web.chart import rating_chart
 from arena.web.evidence import viewed_match_detail, viewed_record
 from arena.web.queries import (
@@ -35,8 +36,6 @@ DataDep = Annotated[ArenaData, Depends(service_data)]
 CacheDep = Annotated[GenerationCache, Depends(board_cache)]
 AllVersions = Annotated[bool, Query(alias="all")]
 Descending = Annotated[bool, Query(alias="desc")]
-Page = Annotated[int, Query(ge=1)]
-PerPage = Annotated[int, Query(ge=1, le=200)]
 REFRESH_SECONDS = 3
 
 
@@ -93,13 +92,14 @@ def _partnerships(request: Request, session: Session, template: str, sort: Partn
 
 @router.get("/partnerships", response_class=HTMLResponse)
 def partnerships_page(request: Request, session: SessionDep, sort: PartnershipSort = PartnershipSort.RANK,
-                      descending: Descending = False, page: Page = 1, per_page: PerPage = 50) -> HTMLResponse:
+                      descending: Descending = False, page: PageQuery = 1, per_page: PerPageQuery = 50) -> HTMLResponse:
     return _partnerships(request, session, "partnerships.html", sort, descending, page, per_page)
 
 
 @router.get("/fragments/partnerships", response_class=HTMLResponse)
 def partnerships_fragment(request: Request, session: SessionDep, sort: PartnershipSort = PartnershipSort.RANK,
-                          descending: Descending = False, page: Page = 1, per_page: PerPage = 50) -> HTMLResponse:
+                          descending: Descending = False, page: PageQuery = 1,
+                          per_page: PerPageQuery = 50) -> HTMLResponse:
     return _partnerships(request, session, "fragments/partnerships.html", sort, descending, page, per_page)
 
 
@@ -110,24 +110,26 @@ def bot_page_view(request: Request, session: SessionDep, name: str) -> HTMLRespo
 
 
 @router.get("/matches", response_class=HTMLResponse)
-def matches_page(request: Request, session: SessionDep, page: Page = 1, per_page: PerPage = 50) -> HTMLResponse:
+def matches_page(request: Request, session: SessionDep, page: PageQuery = 1,
+                 per_page: PerPageQuery = 50) -> HTMLResponse:
     return _render(request, "matches.html", {"listing": match_list(session, page, per_page)})
 
 
 @router.get("/fragments/matches", response_class=HTMLResponse)
-def matches_fragment(request: Request, session: SessionDep, page: Page = 1, per_page: PerPage = 50) -> HTMLResponse:
+def matches_fragment(request: Request, session: SessionDep, page: PageQuery = 1,
+                     per_page: PerPageQuery = 50) -> HTMLResponse:
     return _render(request, "fragments/matches.html", {"listing": match_list(session, page, per_page)})
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
-def match_page(request: Request, session: SessionDep, data: DataDep, viewer: Viewer, match_id: int) -> HTMLResponse:
+def match_page(request: Request, session: SessionDep, data: DataDep, viewer: Viewer, match_id: RowId) -> HTMLResponse:
     """Fault evidence (bot output) only for the signed-in owner of that seat's bot (``bot_logs``)."""
     return _render(request, "match.html", {"detail": viewed_match_detail(session, data, match_id, viewer),
                                            "logs": viewer_log_links(session, match_id, viewer)})
 
 
 @router.get("/matches/{match_id}/record")
-def match_record(session: SessionDep, data: DataDep, viewer: Viewer, match_id: int) -> Response:
+def match_record(session: SessionDep, data: DataDep, viewer: Viewer, match_id: RowId) -> Response:
     """The record as stored, as an attachment with a fixed name: only the file the store names,
     inside the data folder (``read_record_bytes`` checks the opened file, so no link is followed),
     less the fault evidence of the bots the viewer does not own."""

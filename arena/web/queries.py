@@ -30,8 +30,10 @@ from arena.web.models import (
     VersionInfo,
     VersionSeries,
 )
+from ladder.ownership import OwnerKind, owner_label
 from ladder.ratings import LADDER_PARAMS
 from ladder.schema import (
+    Author,
     Bot,
     BotVersion,
     FaultRow,
@@ -291,7 +293,8 @@ def bot_page(session: Session, name: str, recent: int = 20) -> BotPage:
         results = {outcome[(vid, row.match_id)].value for vid in sat if (vid, row.match_id) in outcome}
         row.result = results.pop() if len(results) == 1 else None
     return BotPage(
-        name=bot.name, author=bot.author, created=when(bot.created_at),
+        name=bot.name, author=owner_label(session.scalar(select(Author.name).where(Author.id == bot.owner_id))),
+        owner_kind=OwnerKind.of(bot.owner_id).value, self_described=bot.author, created=when(bot.created_at),
         versions=[VersionInfo(number=v.number, label=v.label, content_hash=v.content_hash,
                               submitted=when(v.created_at), status=_version_status(bot, v, active),
                               rating=round(v.skill.conservative, 3), mu=round(v.mu, 3), sigma=round(v.sigma, 3),

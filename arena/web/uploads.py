@@ -13,14 +13,18 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, HTTPException, Path, Query, Request
+from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import ClientDisconnect
 
 from arena.bots.archive import size
 from arena.web.auth import ApiAuthor
-from ladder.intake import Intake, RateLimitedError, UploadsOffError, upload_log, upload_of, uploads_of
+from arena.web.bounds import RowId
+from ladder.intake import Intake, RateLimitedError, UploadsOffError, UploadView, upload_log, upload_of, uploads_of
+from ladder.ownership import NotYourBotError
 from ladder.schema import UploadStatus
+from ladder.upload_caps import InFlightError
 
 router = APIRouter(prefix="/api/uploads", tags=["uploads"])
 
@@ -28,7 +32,6 @@ GZIP_TYPES = frozenset({"application/gzip", "application/x-gzip"})
 GZIP_MAGIC = b"\x1f\x8b"
 MAX_WAIT = 20.0
 """Seconds a status request may wait for a verdict (``?wait=``)."""
-UploadId = Annotated[int, Path(ge=1, le=2**63 - 1, description="the upload's id")]
 
 
 def service_intake(request: Request) -> Intake:
@@ -77,6 +80,22 @@ async def post_upload(request: Request, author: ApiAuthor) -> JSONResponse:
         raise HTTPException(429, str(exc), headers={"Retry-After": str(exc.retry_after)}) from None
     except UploadsOffError as exc:
         raise HTTPException(503, str(exc)) from None
+    try:
+        await run_in_threadpool(intake.admit, author.id, declared)
+    except InFlightError as exc:
+        raise HTTPException(429, str(exc), headers={"Retry-After": str(exc.retry_after)}) from None
+    try:
+        view = await _receive(request, intake, author.id, declared)
+    except ClientDisconnect:  # gone mid-body (or cut for pausing): nobody reads an answer; no traceback logged
+        raise HTTPException(400, "the client went away before the body ended") from None
+    finally:
+        intake.release(author.id, declared)
+    body = view.to_json()
+    return JSONResponse(body, status_code=202, headers={"Location": body["url"]})
+
+
+async def _receive(request: Request, intake: Intake, author_id: int, declared: int) -> UploadView:
+    """The body into a staged file, then a pending upload (the file removed on any refusal)."""
     with intake.staging() as (staged, file):
         received = 0
         head = b""
@@ -93,11 +112,11 @@ async def post_upload(request: Request, author: ApiAuthor) -> JSONResponse:
         if not head.startswith(GZIP_MAGIC):
             raise HTTPException(415, "the body is not gzip data: send the tar.gz of the bot folder")
         try:
-            view = await run_in_threadpool(intake.record, author.id, staged, received)
+            return await run_in_threadpool(intake.record, author_id, staged, received)
         except RateLimitedError as exc:
             raise HTTPException(429, str(exc), headers={"Retry-After": str(exc.retry_after)}) from None
-    body = view.to_json()
-    return JSONResponse(body, status_code=202, headers={"Location": body["url"]})
+        except NotYourBotError as exc:  # another owner's bot, or a name reserved for the house
+            raise HTTPException(403, str(exc)) from None
 
 
 @router.get("")
@@ -107,7 +126,7 @@ def my_uploads(request: Request, author: ApiAuthor) -> list[dict[str, Any]]:
 
 
 @router.get("/{upload_id}")
-def one_upload(request: Request, upload_id: UploadId, author: ApiAuthor,
+def one_upload(request: Request, upload_id: RowId, author: ApiAuthor,
                wait: Annotated[float, Query(ge=0, le=MAX_WAIT, description="seconds to wait while it is pending "
                                                                             "(a long poll)")] = 0) -> dict[str, Any]:
     """One upload and its status (``pending``, ``accepted``, ``rejected`` with ``reason``)."""
@@ -123,7 +142,7 @@ def one_upload(request: Request, upload_id: UploadId, author: ApiAuthor,
 
 
 @router.get("/{upload_id}/log")
-def upload_output(request: Request, upload_id: UploadId, author: ApiAuthor) -> dict[str, Any]:
+def upload_output(request: Request, upload_id: RowId, author: ApiAuthor) -> dict[str, Any]:
     """The bot's own output from the upload's failed validation (its author only)."""
     text = upload_log(service_intake(request).store, upload_id, author.id)
     if text is None:

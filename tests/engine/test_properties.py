@@ -6,7 +6,7 @@ the same hand for the same arguments, and a falsifying example is its own repro:
 
     play_hand(VARIANTS[name], deal_seed, dealer, play_seed)
 
-The checks re-derive the rules from ``shared/docs/rules.md`` rather than reading the engine's
+The checks re-derive the rules from ``docs/rules.md`` rather than reading the engine's
 internals: who may play what, who wins a trick, who takes the pile, who wins the hand.
 """
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from ladder.commands import BROWSER_HINT
 from ladder.runners import RunnerUnavailable, check_runner
 from tests.database import database_env
 
@@ -30,7 +29,8 @@ def test_submit_run_show_and_replay(tmp_path: Path) -> None:
                 "--runner", "local", data=data)
     assert run.returncode == 0, run.stderr
     assert "2 matches counted" in run.stderr
-    assert BROWSER_HINT in run.stderr, "the run ends by saying how to see it in a browser"
+    assert "In a browser: `" in run.stderr and " serve` shows these rankings" in run.stderr, \
+        "the run ends by saying how to see it in a browser"
     show = json.loads(dehla("ladder", "show", "--json", data=data).stdout)
     assert [row["rank"] for row in show] == [1, 2] and {row["bot"] for row in show} == {"random", "heuristic"}
     assert all(row["matches"] == 2 and row["rating"] == pytest.approx(row["mu"] - 3 * row["sigma"], abs=2e-3)

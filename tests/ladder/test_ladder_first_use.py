@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import shutil
 from pathlib import Path
 
 from tests.ladder.test_ladder_store_damage import dehla
@@ -33,6 +34,9 @@ def test_an_empty_store_says_how_to_submit_instead_of_empty_tables(tmp_path: Pat
     for command in (("ladder", "show"), ("bots",)):
         out = dehla(*command, data=data)
         assert out.returncode == 0, out.stderr
-        assert out.stdout == (f"no bots submitted yet in {data.resolve()}: `dehla submit FOLDER` (a folder with a "
-                              "bot.toml) or `dehla submit --sample random --sample heuristic`\n"), out.stdout
+        shown = re.fullmatch(f"no bots submitted yet in {re.escape(str(data.resolve()))}: `(.+) submit FOLDER` "
+                             r"\(a folder with a bot.toml\) or `(.+) submit --sample random --sample heuristic`\n",
+                             out.stdout)
+        assert shown is not None and shown[1] == shown[2], out.stdout
+        assert shown[1] == "dehla" or shutil.which(shlex.split(shown[1])[0]), "the hint runs as printed"
         assert json.loads(dehla(*command, "--json", data=data).stdout) == []  # scripts still get JSON

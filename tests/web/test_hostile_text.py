@@ -80,7 +80,8 @@ def test_the_markup_really_reached_the_pages(hostile: TestClient) -> None:
     detail = hostile.get("/api/matches/1").json()
     assert detail["move_times"][0]["bot"] == MARKUP + "0"
     assert detail["faults"][0]["evidence"] == MARKUP
-    assert any(row["author"] == MARKUP for row in hostile.get("/api/leaderboard").json())
+    bot = next(row["bot"] for row in hostile.get("/api/leaderboard").json() if row["bot"].startswith("r\""))
+    assert hostile.get(f"/api/bots/{bot}").json()["self_described"] == MARKUP
 
 
 def test_a_record_linked_out_of_the_data_folder_is_neither_read_nor_served(played: ArenaData, tmp_path: Path) -> None:

@@ -56,11 +56,17 @@ def test_an_author_uploads_sees_pending_then_accepted_and_owns_the_bot(tmp_path:
         assert (others.status_code, missing.status_code) == (404, 404)
         assert others.json()["detail"] == f"no upload {accepted['id']} of yours"
         assert httpx.get(f"{url}api/uploads/{accepted['id']}", timeout=10).status_code == 401
-        stolen = uploaded(url, data.bela, pack_bytes(playing_bot(tmp_path / "bela", "ashabot")))
-        assert stolen["status"] == "rejected"
-        assert stolen["reason"].startswith("bot 'ashabot' belongs to another author")
-        same = uploaded(url, data.bela, archive)  # asha's very archive: still not bela's to add
-        assert same["status"] == "rejected" and same["version"] is None
+        stolen = post(url, data.bela, pack_bytes(playing_bot(tmp_path / "bela", "ashabot")))
+        assert (stolen.status_code, stolen.json()["detail"]) == (403, "bot 'ashabot' belongs to another author; "
+                                                                 "only they can add versions to it (choose another "
+                                                                 "name in bot.toml)")
+        same = post(url, data.bela, archive)  # asha's very archive: still not bela's to add
+        assert same.status_code == 403
+        squat = post(url, data.bela, pack_bytes(playing_bot(tmp_path / "squat", "search")))  # a sample's name
+        assert (squat.status_code, squat.json()["detail"]) == (403, "bot name 'search' is reserved for the arena's "
+                                                               "own sample bot; only the house can submit it "
+                                                               "(choose another name in bot.toml)")
+        assert httpx.get(url + "api/uploads", headers=bearer(data.bela), timeout=10).json() == []  # nothing stored
     with data.store.reading() as session:
         assert session.scalar(select(Bot.owner_id).where(Bot.name == "ashabot")) == data.asha_id
         assert session.scalar(select(func.count()).select_from(BotVersion)) == 1

@@ -71,7 +71,8 @@ def test_every_refusal_is_one_line_and_exit_2(stored: tuple[Arena, Path], tmp_pa
             "sample": dehla_submit("--sample", "random", "--server", url, token=data.asha),
         }
     expected = {
-        "rejected": f"error: rejected {folder}: bot 'kept' belongs to another author",
+        "rejected": "error: upload refused: the server said 403: bot 'kept' belongs to another author; only they "
+                    "can add versions to it (choose another name in bot.toml)",
         "manifest": f"error: rejected {odd}: bot.toml: resources.memory_mb: Input should be less than or equal "
                     "to 4096 (got 99999)",
         "crash": f"error: rejected {crash}: validation match 1 (four seats): seat ",
@@ -91,8 +92,13 @@ def test_every_refusal_is_one_line_and_exit_2(stored: tuple[Arena, Path], tmp_pa
 
 
 def test_without_server_submit_still_works_locally(stored: tuple[Arena, Path]) -> None:
+    """Locally the house submits its own bots; asha's ``kept`` is hers alone, even its very content."""
     data, folder = stored
-    done = dehla_submit(str(folder), "--data", str(data.root), "--runner", "local")
+    done = dehla_submit("--sample", "random", "--data", str(data.root), "--runner", "local")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("unchanged: kept #1")  # the same hash as the upload: one identity
+    assert done.stdout.startswith(("accepted random #1", "unchanged: random #1"))
+    refused = dehla_submit(str(folder), "--data", str(data.root), "--runner", "local")
+    assert refused.returncode == 2
+    assert refused.stderr == f"error: {folder}: bot 'kept' belongs to an author's account; only they can add " \
+                             "versions to it (choose another name in bot.toml)\n"
     assert dehla_submit(str(folder), "--no-wait", "--data", str(data.root)).returncode == 2

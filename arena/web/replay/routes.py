@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from arena.engine.errors import ArenaError
 from arena.engine.match import FormatKind, MatchFormat
+from arena.web.bounds import HandQuery, Number, RowId, StepQuery
 from arena.web.records import MatchRecord, UnreadableRecordError, read_match, record_identity
 from arena.web.replay.cache import ReplayCache
 from arena.web.replay.duplicate import PairSummary, other_perspective, pair_summary, partner_hand
@@ -116,7 +117,7 @@ def replay_response(match_id: int, record: MatchRecord, hand: int, perspective: 
 @router.get("/api/matches/{match_id}/hands/{hand}/replay", response_model=ReplayResponse, tags=["api"],
             responses={404: {"description": "No such match or hand"},
                        UNREADABLE_STATUS: {"description": "A bad seat, or the match's record cannot be read"}})
-def replay_data(request: Request, session: SessionDep, match_id: int, hand: int,
+def replay_data(request: Request, session: SessionDep, match_id: RowId, hand: Number,
                 seat: SeatQuery = "all") -> Response:
     """A hand's replay: a step per action, for the perspective ``seat``. The JSON is kept once
     written (``ReplayResponse`` is its schema), so a replay seen again is not serialised again."""
@@ -137,8 +138,8 @@ def replay_data(request: Request, session: SessionDep, match_id: int, hand: int,
 
 
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
-def replay_page(request: Request, session: SessionDep, match_id: int,
-                hand: Annotated[int, Query(ge=1)] = 1, step: Annotated[int, Query(ge=0)] = 0,
+def replay_page(request: Request, session: SessionDep, match_id: RowId,
+                hand: HandQuery = 1, step: StepQuery = 0,
                 seat: SeatQuery = "all", duplicate: bool = False) -> HTMLResponse:
     """The viewer: the table, the controls, and the data URL its script loads."""
     try:

@@ -3,8 +3,8 @@ said about its own cards (``timing_leaks``), and per version their running sums
 (``timing_leak_totals``), which the leaderboard reads. Matches counted before have no figures
 (nothing is backfilled: the detector replays each record, too slow for a migration).
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
