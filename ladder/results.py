@@ -5,7 +5,8 @@ status = 'running' AND attempt = ?``. A second report of the same result, or a l
 from a worker whose match was already given back to the queue, changes no row and is ignored,
 so a match counts exactly once. The match's files (record, seat logs) are stored as
 ``match_files`` rows in the same transaction, so a stale attempt stores nothing and a counted
-one never lacks them (``ladder/match_files.py``). A void match (platform fault) is recorded but rates nobody; a
+one never lacks them (``ladder/match_files.py``); so are the timing-leak detector's figures
+(``ladder/timing.py``). A void match (platform fault) is recorded but rates nobody; a
 forfeit is a loss for the faulty side (the referee has already named the winner).
 
 Ratings move once per *game* (``games_of``): each deal pair of a duplicate match, in order.
@@ -38,6 +39,7 @@ from ladder.schema import (
     Result,
     utcnow,
 )
+from ladder.timing import measure, store_leaks
 
 
 def outcome_of(report: MatchReport) -> Outcome:
@@ -103,6 +105,7 @@ def record_report(session: Session, env: RatingEnv, report: MatchReport) -> bool
     now = utcnow()
     files = accepted(report.files, report.match_id)
     record = record_name(report.match_id)
+    leaks = measure(files, record)  # before any statement: no lock is held while it replays
     changed = session.execute(
         update(Match)
         .where(Match.id == report.match_id, Match.status == MatchStatus.RUNNING,
@@ -115,6 +118,7 @@ def record_report(session: Session, env: RatingEnv, report: MatchReport) -> bool
     match = session.get_one(Match, report.match_id)
     rows = lock_rated(session, match.seats, (match.team_a_id, match.team_b_id))
     store_files(session, match.id, files)
+    store_leaks(session, match.id, match.seats, leaks)
     session.add(Result(match_id=match.id, status=report.status, winner_team=report.winner_team,
                        score_a=report.score[0], score_b=report.score[1], hands=report.hands,
                        forfeit_team=report.forfeit_team, void_reason=report.void_reason, seconds=report.seconds,

@@ -349,3 +349,35 @@ class MatchFile(Base):
     """Uncompressed."""
     data: Mapped[bytes] = mapped_column(LargeBinary)
     """zlib-compressed."""
+
+
+class TimingLeak(Base):
+    """The timing-leak detector's figures for one seat of one counted match (issue 23): how much
+    the seat's move times said about its own unplayed cards (``arena/referee/timing_leak.py``)."""
+
+    __tablename__ = "timing_leaks"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"), index=True)
+    decisions: Mapped[int] = mapped_column(Integer)
+    bits: Mapped[float] = mapped_column(Float)
+    """Excess information per decision over the shuffled baseline."""
+    z: Mapped[float] = mapped_column(Float)
+    p_value: Mapped[float] = mapped_column(Float)
+
+
+class TimingLeakTotals(Base):
+    """A version's detector figures summed over its seats in counted matches, kept as each report
+    is recorded, so the leaderboard reads one row a version (``ladder/timing.py``)."""
+
+    __tablename__ = "timing_leak_totals"
+
+    version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"), primary_key=True)
+    seats: Mapped[int] = mapped_column(Integer, default=0)
+    """Seat-matches measured (a version partnering itself counts twice a match)."""
+    decisions: Mapped[int] = mapped_column(Integer, default=0)
+    weighted_bits: Mapped[float] = mapped_column(Float, default=0.0)
+    """Sum of bits x decisions: divided by ``decisions``, the mean bits per decision."""
+    z_sum: Mapped[float] = mapped_column(Float, default=0.0)
+    """Sum of the seats' z: divided by sqrt(``seats``), Stouffer's combined z."""

@@ -12,7 +12,19 @@ from sqlalchemy.orm import Session
 from arena.contract.status import OutcomeStatus
 from ladder.ownership import owner_label
 from ladder.ratings import Skill, TeamResult
-from ladder.schema import Author, Bot, BotVersion, FaultRow, Match, MatchStatus, Partnership, RatingChange, Result
+from ladder.schema import (
+    Author,
+    Bot,
+    BotVersion,
+    FaultRow,
+    Match,
+    MatchStatus,
+    Partnership,
+    RatingChange,
+    Result,
+    TimingLeakTotals,
+)
+from ladder.timing import totals_figures
 
 
 def _when(value: datetime | None) -> str | None:
@@ -53,6 +65,13 @@ class Standing:
     last_played: str | None
     disabled: bool
     """An operator disabled the version or its bot: shown, never scheduled."""
+    timing_bits: float | None = None
+    """The timing-leak detector's mean excess bits per decision (None: never measured)."""
+    timing_z: float | None = None
+    """Its combined z over the version's measured seats."""
+    timing_flag: bool = False
+    """Over the documented threshold (``ladder/timing.py``, docs/ladder.md): its move times say
+    what its cards are."""
 
     def to_json(self) -> dict[str, Any]:
         """Its fields as a dict: shallow (every value is a plain one), not ``asdict``'s deep copy."""
@@ -61,7 +80,8 @@ class Standing:
     @property
     def note(self) -> str | None:
         """What a table shows beside the numbers."""
-        return "disabled" if self.disabled else None
+        notes = [text for text, shown in (("disabled", self.disabled), ("timing leak", self.timing_flag)) if shown]
+        return ", ".join(notes) or None
 
 
 STANDING_FIELDS = tuple(field.name for field in fields(Standing))
@@ -79,8 +99,11 @@ def ranking(session: Session, all_versions: bool = False, enabled_only: bool = F
     query = select(BotVersion.id, BotVersion.number, BotVersion.label, BotVersion.mu, BotVersion.sigma,
                    BotVersion.matches, BotVersion.wins, BotVersion.draws, BotVersion.faults,
                    BotVersion.last_played_at, Bot.name, Author.name,
-                   (Bot.disabled_at.is_not(None) | BotVersion.disabled_at.is_not(None)).label("disabled")) \
-        .join(Bot, Bot.id == BotVersion.bot_id).outerjoin(Author, Author.id == Bot.owner_id)
+                   (Bot.disabled_at.is_not(None) | BotVersion.disabled_at.is_not(None)).label("disabled"),
+                   TimingLeakTotals.seats, TimingLeakTotals.decisions, TimingLeakTotals.weighted_bits,
+                   TimingLeakTotals.z_sum) \
+        .join(Bot, Bot.id == BotVersion.bot_id).outerjoin(Author, Author.id == Bot.owner_id) \
+        .outerjoin(TimingLeakTotals, TimingLeakTotals.version_id == BotVersion.id)
     if not all_versions:
         newest = select(BotVersion.bot_id, func.max(BotVersion.number).label("number")) \
             .group_by(BotVersion.bot_id).subquery()
@@ -88,11 +111,18 @@ def ranking(session: Session, all_versions: bool = False, enabled_only: bool = F
     if enabled_only:
         query = query.where(Bot.disabled_at.is_(None), BotVersion.disabled_at.is_(None))
     rows = sorted(session.execute(query), key=lambda v: (-Skill(v[3], v[4]).conservative, v[0]))
-    return [Standing(rank, name, owner_label(author), f"#{number} ({label})", vid,
-                     round(Skill(mu, sigma).conservative, 3), round(mu, 3), round(sigma, 3), matches,
-                     _rate(wins, draws, matches), faults, _when(last), bool(disabled))
-            for rank, (vid, number, label, mu, sigma, matches, wins, draws, faults, last, name, author, disabled)
-            in enumerate(rows, 1)]
+    return [_standing(rank, row) for rank, row in enumerate(rows, 1)]
+
+
+def _standing(rank: int, row: Any) -> Standing:
+    (vid, number, label, mu, sigma, matches, wins, draws, faults, last, name, author, disabled,
+     *timing) = row
+    leak = totals_figures(*timing)
+    return Standing(rank, name, owner_label(author), f"#{number} ({label})", vid,
+                    round(Skill(mu, sigma).conservative, 3), round(mu, 3), round(sigma, 3), matches,
+                    _rate(wins, draws, matches), faults, _when(last), bool(disabled),
+                    round(leak.bits, 4) if leak else None, round(leak.z, 2) if leak else None,
+                    leak.flagged if leak else False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,11 @@ class StandingModel(_Model):
     faults: int = Field(description="Matches in which this version faulted.")
     last_played: str | None
     disabled: bool = Field(default=False, description="An operator disabled it (or its bot): never scheduled.")
+    timing_bits: float | None = Field(default=None, description="The timing-leak detector's mean excess bits "
+                                      "per decision over its measured matches (docs/ladder.md); null: never measured.")
+    timing_z: float | None = Field(default=None, description="Its combined z (Stouffer) over the measured seats.")
+    timing_flag: bool = Field(default=False, description="Over the detector's documented threshold: its move "
+                              "times say what its cards are (docs/ladder.md, Timing-leak detector).")
 
 
 class Leaderboard(_Model):
@@ -104,6 +109,11 @@ class VersionInfo(_Model):
     sigma: float
     matches: int
     faults: int
+    timing_bits: float | None = Field(default=None, description="The timing-leak detector's mean excess bits "
+                                      "per decision over its measured matches (docs/ladder.md); null: never measured.")
+    timing_z: float | None = Field(default=None, description="Its combined z (Stouffer) over the measured seats.")
+    timing_flag: bool = Field(default=False, description="Over the detector's documented threshold: its move "
+                              "times say what its cards are (docs/ladder.md, Timing-leak detector).")
 
 
 class RatingPoint(_Model):

@@ -32,7 +32,19 @@ from arena.web.models import (
 )
 from ladder.ownership import OwnerKind, owner_label
 from ladder.ratings import LADDER_PARAMS
-from ladder.schema import Author, Bot, BotVersion, FaultRow, Match, Partnership, PresetCounts, RatingChange, Result
+from ladder.schema import (
+    Author,
+    Bot,
+    BotVersion,
+    FaultRow,
+    Match,
+    Partnership,
+    PresetCounts,
+    RatingChange,
+    Result,
+    TimingLeakTotals,
+)
+from ladder.timing import TimingFigures, figures
 from ladder.views import ranking
 
 Row = TypeVar("Row", StandingModel, PartnershipStanding)
@@ -270,6 +282,8 @@ def bot_page(session: Session, name: str, recent: int = 20) -> BotPage:
     series = SERIES.validate_python([{"number": v.number, "points": points[v.id]} for v in versions])
     fault_kinds = Counter(session.scalars(select(FaultRow.kind).where(FaultRow.version_id.in_(ids))))
     recent_matches = match_summaries(session, version_ids=ids, limit=recent)
+    leaks = {row.version_id: figures(row) for row in
+             session.scalars(select(TimingLeakTotals).where(TimingLeakTotals.version_id.in_(ids)))}
     outcome = {(vid, mid): result for vid, mid, result in session.execute(
         select(RatingChange.version_id, RatingChange.match_id, RatingChange.outcome)
         .where(RatingChange.match_id.in_([row.match_id for row in recent_matches]),
@@ -284,10 +298,17 @@ def bot_page(session: Session, name: str, recent: int = 20) -> BotPage:
         versions=[VersionInfo(number=v.number, label=v.label, content_hash=v.content_hash,
                               submitted=when(v.created_at), status=_version_status(bot, v, active),
                               rating=round(v.skill.conservative, 3), mu=round(v.mu, 3), sigma=round(v.sigma, 3),
-                              matches=v.matches, faults=v.faults)
+                              matches=v.matches, faults=v.faults, **_timing(leaks.get(v.id)))
                   for v in versions],
         series=series, partnerships=partnership_rows(session, ids), recent_matches=recent_matches,
         faults_by_kind=[FaultCount(kind=kind.value, count=count) for kind, count in sorted(fault_kinds.items())])
+
+
+def _timing(leak: TimingFigures | None) -> dict[str, Any]:
+    """A version's detector figures as the models name them (``ladder/timing.py``)."""
+    if leak is None:
+        return {}
+    return {"timing_bits": round(leak.bits, 4), "timing_z": round(leak.z, 2), "timing_flag": leak.flagged}
 
 
 def _version_status(bot: Bot, version: BotVersion, active: set[int]) -> str:
