@@ -10,8 +10,10 @@ whole bank and is released at the allowance's end) and timeouts are shown at the
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +22,10 @@ from arena.contract.faults import FaultKind, FaultPolicy
 from arena.contract.messages import DecisionReply, DecisionRequest, SeatEndpoint
 from arena.contract.time_control import MoveRelease, SeatClock, TimeControl
 from arena.referee.in_process import InProcessSeat
+from arena.referee.match_record import RecordedTimeControl
+from arena.referee.recorder import MatchRecorder, read_match_record
 from arena.referee.table import MatchOutcome, Table
+from protocol.convert import time_control_from_pb, time_control_to_pb
 from sdk.bot import Bot, BotView
 from tests.hostile.harness import table_config
 from tests.hostile.timing_pair import ChannelFigures, figures, pairs, timing_module
@@ -65,7 +70,8 @@ class Overrun(Bot):
 
 
 def fast() -> Bot:
-    return timing_module().HostileBot()
+    bot: Bot = timing_module().HostileBot()
+    return bot
 
 
 def play(control: TimeControl, bots: Sequence[Bot], hands: int = 1,
@@ -111,7 +117,7 @@ def test_a_move_within_the_slot_waits_for_the_slots_end() -> None:
     """Every request goes out one slot after the one before, however fast the answers."""
     _, seats = play(clock(MoveRelease.SLOT_END, per_move=0.05), [fast(), fast(), fast(), fast()])
     stamps = sorted(t for seat in seats for t in seat.stamps)
-    gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(stamps)]
     assert min(gaps) >= 0.05 - 0.005, min(gaps)  # the loop may wake a clock tick early
 
 
@@ -149,7 +155,8 @@ def test_a_reply_past_the_allowance_is_still_a_timeout() -> None:
 def test_settle_at_slot_end(elapsed: float, within: bool, release_at: float, bank: float) -> None:
     clock = SeatClock.new(TimeControl(per_move=1.0, bank=2.0, release=MoveRelease.SLOT_END))
     settled = clock.settle(elapsed)
-    assert (settled.within, settled.release_at, clock.bank_left) == (within, pytest.approx(release_at), bank)
+    assert settled.within is within and clock.bank_left == bank
+    assert settled.release_at == pytest.approx(release_at)
 
 
 def test_settle_on_reply_is_the_old_arithmetic() -> None:
@@ -157,3 +164,22 @@ def test_settle_on_reply_is_the_old_arithmetic() -> None:
     assert clock.settle(0.5).release_at == 0.5 and clock.bank_left == 2.0
     assert clock.settle(1.75).within and clock.bank_left == pytest.approx(1.25)
     assert not clock.settle(2.5).within
+
+
+def test_the_record_says_which_release_a_match_used_and_older_records_read_as_on_reply(tmp_path: Path) -> None:
+    config = table_config("recorded", match_format="hands:1", time_control=clock(MoveRelease.SLOT_END, per_move=0.01))
+    path = tmp_path / "match.jsonl"
+    asyncio.run(Table(config, [InProcessSeat(fast()) for _ in range(4)], MatchRecorder(path)).run())
+    start = next(read_match_record(path))
+    assert start["time_control"]["release"] == "slot-end"
+    older = {key: value for key, value in start["time_control"].items() if key != "release"}
+    assert RecordedTimeControl.model_validate(older).release is MoveRelease.ON_REPLY
+
+
+@pytest.mark.parametrize("release", list(MoveRelease))
+def test_bots_are_told_the_release_and_an_older_referee_means_on_reply(release: MoveRelease) -> None:
+    control = clock(release)
+    assert time_control_from_pb(time_control_to_pb(control)) == control
+    older = time_control_to_pb(control)
+    older.ClearField("release")
+    assert time_control_from_pb(older).release is MoveRelease.ON_REPLY
