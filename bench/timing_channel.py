@@ -8,7 +8,8 @@ can run); the opponents are first-legal bots played in the referee's process, as
 can be, which is the receiver's best case. Each (release, runner) plays ``--hands`` hands at
 ``--per-move`` seconds a move (the issue's 1 s clock and 30 + 15 c ms code by default).
 
-Figures (``tests/hostile/timing_pair.py``): symbols paired, bit error rate over their six bits,
+Figures (``tests/hostile/timing_pair.py``): symbols paired (spans of the receiver holding one
+sender move: about half of them), bit error rate over their six bits,
 bits per sender move as ``6 * (1 - H(BER))``, the share decoded exactly, the correlation of
 the gap with the delay code, and the match's wall time. A row per (release, runner) and, as
 the LAST line on stdout, one JSON object. ``python bench/timing_channel.py [--hands N]``.

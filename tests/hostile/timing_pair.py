@@ -11,7 +11,8 @@ decision, or two (a trump call and a card), is left out. The figures:
   errors in one symbol are not quite independent; 0 at a BER of 0.5);
 - ``exact``: the share of symbols decoded exactly;
 - ``correlation``: Pearson's r between the delay code sent (the Gray code of the symbol) and
-  the gap seen: near 1 when the gap follows the delay, near 0 when it does not.
+  the gap seen less the mean gap of spans as long (in plies: public, and under ``slot-end`` the
+  whole of the gap): near 1 when the gap follows the delay, near 0 when it does not.
 """
 
 from __future__ import annotations
@@ -57,13 +58,18 @@ class ChannelFigures:
         return {key: round(value, 4) if isinstance(value, float) else value for key, value in asdict(self).items()}
 
 
-def pairs(sent: Sequence[dict[str, Any]], received: Sequence[dict[str, Any]]) -> list[tuple[int, int, float]]:
-    """(symbol sent, symbol decoded, gap in ms) for every span with exactly one sender move."""
+Pair = tuple[int, int, float, int]
+"""Symbol sent, symbol decoded, gap in ms, plies in the span."""
+
+
+def pairs(sent: Sequence[dict[str, Any]], received: Sequence[dict[str, Any]]) -> list[Pair]:
+    """A ``Pair`` for every span with exactly one sender move."""
     out = []
     for got in received:
         inside = [s for s in sent if s["hand"] == got["hand"] and got["from_ply"] < s["ply"] < got["to_ply"]]
         if len(inside) == 1:
-            out.append((int(inside[0]["symbol"]), int(got["symbol"]), float(got["gap_ms"])))
+            out.append((int(inside[0]["symbol"]), int(got["symbol"]), float(got["gap_ms"]),
+                        int(got["to_ply"]) - int(got["from_ply"])))
     return out
 
 
@@ -71,16 +77,19 @@ def entropy(p: float) -> float:
     return 0.0 if p in (0.0, 1.0) else -p * math.log2(p) - (1 - p) * math.log2(1 - p)
 
 
-def figures(matched: Sequence[tuple[int, int, float]]) -> ChannelFigures:
+def figures(matched: Sequence[Pair]) -> ChannelFigures:
     if not matched:
         raise AssertionError("no received symbol could be paired with a sent one")
-    errors = sum(bin(a ^ b).count("1") for a, b, _ in matched)
+    errors = sum(bin(a ^ b).count("1") for a, b, _, _ in matched)
     ber = errors / (BITS * len(matched))
-    sent = [float(a ^ (a >> 1)) for a, _, _ in matched]  # the Gray code: what set the delay
-    gaps = [gap for _, _, gap in matched]
+    sent = [float(a ^ (a >> 1)) for a, _, _, _ in matched]  # the Gray code: what set the delay
+    spans: dict[int, list[float]] = {}
+    for _, _, gap, plies in matched:
+        spans.setdefault(plies, []).append(gap)
+    residuals = [gap - statistics.fmean(spans[plies]) for _, _, gap, plies in matched]
     try:
-        r = statistics.correlation(sent, gaps)
+        r = statistics.correlation(sent, residuals)
     except statistics.StatisticsError:  # a constant series: nothing to correlate
         r = 0.0
     return ChannelFigures(len(matched), errors, ber, BITS * (1 - entropy(ber)),
-                          sum(a == b for a, b, _ in matched) / len(matched), r)
+                          sum(a == b for a, b, _, _ in matched) / len(matched), r)
