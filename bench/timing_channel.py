@@ -11,7 +11,7 @@ can be, which is the receiver's best case. Each (release, runner) plays ``--hand
 Figures (``tests/hostile/timing_pair.py``): symbols paired (spans of the receiver holding one
 sender move: about half of them), bit error rate over their six bits,
 bits per sender move as ``6 * (1 - H(BER))``, the share decoded exactly, the correlation of
-the gap with the delay code, and the match's wall time. A row per (release, runner) and, as
+the gap with the delay code (ranks), and the match's wall time. A row per (release, runner) and, as
 the LAST line on stdout, one JSON object. ``python bench/timing_channel.py [--hands N]``.
 """
 

@@ -54,6 +54,9 @@ class SearchBudget:
     slot_share: float = 0.75
     """The share of the per-move limit under ``slot-end`` release, where the bank is all or
     nothing (an overrun spends it whole) and answering early saves no time."""
+    slot_margin: float = 0.03
+    """Seconds kept back under ``slot-end`` for the round trip's jitter (Python gRPC: tens of
+    ms on a loaded host): a second overrun there is a timeout."""
     max_per_move: float | None = None
     reserve: float = 0.004
     candidates: int = 4
@@ -114,7 +117,7 @@ class SearchBot(Bot):
             budget = self.budget.share_of_move * view.per_move
             budget += min(view.bank_left * 0.05, view.per_move * 0.5)
         else:
-            budget = self.budget.slot_share * view.per_move
+            budget = self.budget.slot_share * view.per_move - self.budget.slot_margin
         if self.budget.max_per_move is not None:
             budget = min(budget, self.budget.max_per_move)
         return start + max(0.0, budget - self.budget.reserve)

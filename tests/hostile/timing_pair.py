@@ -10,9 +10,11 @@ decision, or two (a trump call and a card), is left out. The figures:
   the capacity of six independent binary symmetric channels with that error rate (an estimate:
   errors in one symbol are not quite independent; 0 at a BER of 0.5);
 - ``exact``: the share of symbols decoded exactly;
-- ``correlation``: Pearson's r between the delay code sent (the Gray code of the symbol) and
-  the gap seen less the mean gap of spans as long (in plies: public, and under ``slot-end`` the
-  whole of the gap): near 1 when the gap follows the delay, near 0 when it does not.
+- ``correlation``: Spearman's rank correlation between the delay code sent (the Gray code of
+  the symbol) and the gap seen less the mean gap of spans as long (in plies: public, and under
+  ``slot-end`` the whole of the gap): near 1 when the gap follows the delay, near 0 when it
+  does not. Ranks, because a loaded machine stalls a move now and then by tens of ms, and one
+  such outlier in a few dozen would sway Pearson's r.
 """
 
 from __future__ import annotations
@@ -77,6 +79,21 @@ def entropy(p: float) -> float:
     return 0.0 if p in (0.0, 1.0) else -p * math.log2(p) - (1 - p) * math.log2(1 - p)
 
 
+def ranks(values: Sequence[float]) -> list[float]:
+    """Each value's rank (from 1), ties given their mean rank."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    out = [0.0] * len(values)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
+            end += 1
+        for index in order[start:end + 1]:
+            out[index] = (start + end) / 2 + 1
+        start = end + 1
+    return out
+
+
 def figures(matched: Sequence[Pair]) -> ChannelFigures:
     if not matched:
         raise AssertionError("no received symbol could be paired with a sent one")
@@ -88,7 +105,7 @@ def figures(matched: Sequence[Pair]) -> ChannelFigures:
         spans.setdefault(plies, []).append(gap)
     residuals = [gap - statistics.fmean(spans[plies]) for _, _, gap, plies in matched]
     try:
-        r = statistics.correlation(sent, residuals)
+        r = statistics.correlation(ranks(sent), ranks(residuals))
     except statistics.StatisticsError:  # a constant series: nothing to correlate
         r = 0.0
     return ChannelFigures(len(matched), errors, ber, BITS * (1 - entropy(ber)),

@@ -78,7 +78,7 @@ def test_at_slot_end_the_search_keeps_within_the_slot_and_leaves_the_bank() -> N
     rules = rules_for("dehla-pakad")
     bot.on_match_start(MatchStart("m", 0, 2, "dehla-pakad", rules, MatchFormat.parse("hands:1"),
                                   TimeControl(release=MoveRelease.SLOT_END), FaultPolicy.FORFEIT, 1))
-    assert 0.7 < bot._deadline(view, 0.0) < 0.8
+    assert 0.65 < bot._deadline(view, 0.0) < 0.75
     bot.on_match_start(MatchStart("m", 0, 2, "dehla-pakad", rules, MatchFormat.parse("hands:1"),
                                   TimeControl(), FaultPolicy.FORFEIT, 1))
     assert bot._deadline(view, 0.0) > 1.0, "the control: on reply it sips the bank"
