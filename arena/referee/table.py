@@ -147,12 +147,24 @@ def _duplicate_after(rules: Rules, before: MatchScore, next_dealer: int, result:
     return replace(_duplicate_tally(before, result, hand_value(rules, result)), dealer=next_dealer)
 
 
-async def _hold_until(moment: float) -> None:
+PRECISE_HOLD = 0.004
+"""Seconds at the end of a hold slept by the thread, not the event loop. The loop wakes on a
+millisecond grid counted from its last event, the reply: its lateness (0-1.2 ms) would carry
+the reply time's sub-millisecond phase. ``time.sleep`` wakes within the kernel's timer slack
+(tens of us) of the moment, whatever the phase (``tests/referee/test_move_release.py``)."""
+
+
+async def hold_until(moment: float) -> None:
     """Keep the move from the table until ``moment`` (``perf_counter`` time): under ``slot-end``
-    the next request then goes out at a time the mover did not choose (``SeatClock.settle``)."""
+    the next request then goes out at a time the mover did not choose (``SeatClock.settle``).
+    The last few ms block the loop on purpose (``PRECISE_HOLD``): nothing else is due at a
+    table while it holds a move."""
     wait = moment - time.perf_counter()
-    if wait > 0:
-        await asyncio.sleep(wait)
+    if wait > PRECISE_HOLD:
+        await asyncio.sleep(wait - PRECISE_HOLD)
+    rest = moment - time.perf_counter()
+    if rest > 0:
+        time.sleep(rest)
 
 
 def substitute_action(legal: Sequence[Action]) -> Action:
@@ -340,7 +352,7 @@ class Table:
             self.outcome.decision_times[seat].append(elapsed)
         decisions.append(DecisionLog(hand, seat, request_id, decision, len(legal), str(action),
                                      elapsed, clock.bank_left, fault[0] if fault else None, substituted))
-        await _hold_until(release)
+        await hold_until(release)
         return action
 
     @staticmethod

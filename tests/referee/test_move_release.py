@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import statistics
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,7 @@ from arena.contract.time_control import MoveRelease, SeatClock, TimeControl
 from arena.referee.in_process import InProcessSeat
 from arena.referee.match_record import RecordedTimeControl
 from arena.referee.recorder import MatchRecorder, read_match_record
-from arena.referee.table import MatchOutcome, Table
+from arena.referee.table import MatchOutcome, Table, hold_until
 from protocol.convert import time_control_from_pb, time_control_to_pb
 from sdk.bot import Bot, BotView
 from tests.hostile.harness import table_config
@@ -183,3 +185,45 @@ def test_bots_are_told_the_release_and_an_older_referee_means_on_reply(release: 
     older = time_control_to_pb(control)
     older.ClearField("release")
     assert time_control_from_pb(older).release is MoveRelease.ON_REPLY
+
+
+async def release_lateness(hold: Callable[[float], Awaitable[None]], delay: float, slot: float) -> float:
+    """How late (s) ``hold`` releases a move whose reply came ``delay`` s into a ``slot``: the
+    reply is a thread's wake-up reaching the loop, like a gRPC reply does."""
+    loop = asyncio.get_running_loop()
+    reply: asyncio.Future[None] = loop.create_future()
+    start = time.perf_counter()
+
+    def answer() -> None:
+        time.sleep(delay)  # the bot thinking: its reply time is the attack
+        loop.call_soon_threadsafe(reply.set_result, None)
+
+    threading.Thread(target=answer).start()
+    await reply
+    await hold(start + slot)
+    return time.perf_counter() - start - slot
+
+
+def phase_spread(hold: Callable[[float], Awaitable[None]]) -> float:
+    """The spread (s) of the median lateness over replies at ten sub-millisecond phases."""
+    async def run() -> float:
+        late: dict[int, list[float]] = {phase: [] for phase in range(10)}
+        for index in range(120):
+            phase = index % 10
+            late[phase].append(await release_lateness(hold, 0.005 + index // 10 * 0.001 + phase * 0.0001, 0.03))
+        medians = [statistics.median(values) for values in late.values()]
+        return max(medians) - min(medians)
+    return asyncio.run(run())
+
+
+async def loop_only_hold(moment: float) -> None:
+    """The hold without its precise last stretch: the event loop's own sleep."""
+    await asyncio.sleep(max(0.0, moment - time.perf_counter()))
+
+
+def test_the_release_moment_does_not_follow_the_replys_sub_millisecond_phase() -> None:
+    """The loop wakes on a millisecond grid counted from the reply, so a loop-only hold is late
+    by 0-1.2 ms as a sawtooth of the reply time's phase: a channel of its own. The table's hold
+    sleeps its last stretch on the thread's clock."""
+    assert phase_spread(hold_until) < 0.00035
+    assert phase_spread(loop_only_hold) > 0.00035, "the control: the loop alone leaks the phase"
