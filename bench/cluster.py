@@ -43,6 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from arena.contract.time_control import MoveRelease
 from bench.proc_cpu import process_cpu
 from ladder.cluster import WORKER_CONFIG, ClusterExecutor, ClusterSpec, start_cluster
 from ladder.executors import MatchPool
@@ -149,7 +150,8 @@ def rate(kind: str, make: Callable[[int], Executor], slots: int, per_slot: int,
                 at_end.update(cpu_seconds())
 
         run = LadderRun(store, env, Scheduler(env, Mode.SELF, random.Random(1)),
-                        MatchSettings(match_format="duplicate:1", runner="local", per_move=1.0),
+                        MatchSettings(match_format="duplicate:1", runner="local", per_move=1.0,
+                                      release=MoveRelease.ON_REPLY),
                         lambda: executor, workers=slots, rng=random.Random(1), on_progress=on_progress)
         at_start = cpu_seconds()
         start = time.perf_counter()

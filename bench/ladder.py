@@ -32,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.contract.messages import MatchStart
+from arena.contract.time_control import MoveRelease
 from arena.engine.actions import Action
 from arena.referee.in_process import play_in_process
 from ladder.executors import InlineExecutor, pool_factory
@@ -163,7 +164,8 @@ def throughput(matches: int, workers: int, deals: int) -> dict[str, object]:
         for name in ("random", "heuristic"):
             submit(store, env, sample_folder(name, root / "samples"), runner, lambda *_: None)
         run = LadderRun(store, env, Scheduler(env, Mode.SELF, random.Random(1)),
-                        MatchSettings(match_format=f"duplicate:{deals}", runner=runner), pool_factory(workers),
+                        MatchSettings(match_format=f"duplicate:{deals}", runner=runner, release=MoveRelease.ON_REPLY),
+                        pool_factory(workers),
                         workers=workers, play=play_match_job, rng=random.Random(2))
         start = time.perf_counter()
         summary = run.run(StopRule(matches=matches))

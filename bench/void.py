@@ -24,6 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from arena.contract.time_control import MoveRelease
 from ladder import operator
 from ladder.jobs import MatchReport
 from ladder.operator import void_match
@@ -53,7 +54,7 @@ def build(root: Path, bots: int, matches: int, deals: int, seed: int) -> tuple[f
             session.add(BotVersion(bot_id=bot.id, number=1, label="1", content_hash=f"{n:064x}", path=f"b{n}",
                                    mu=25.0, sigma=25 / 3, matches=0, wins=0, draws=0, losses=0, faults=0))
     rng = random.Random(seed)
-    settings = MatchSettings(match_format=f"duplicate:{deals}", runner="local")
+    settings = MatchSettings(match_format=f"duplicate:{deals}", runner="local", release=MoveRelease.ON_REPLY)
     ids, rating = [], 0.0
     for _ in range(matches):
         a1, a2, b1, b2 = rng.sample(range(1, bots + 1), 4)

@@ -25,6 +25,7 @@ from arena.console.data import DATA_ENV
 from arena.console.errors import fail
 from arena.console.options import MAX_PER_MOVE, FiniteFloatRange, utf8_text
 from arena.console.text import plain, visible
+from arena.contract.time_control import MoveRelease
 from arena.engine.errors import ArenaError
 from ladder.cluster import ClusterError, ClusterSpec, cluster_factory
 from ladder.coordinator import CoordinatorBusy, CoordinatorLock, several_coordinators
@@ -44,6 +45,9 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+
+RELEASE_ENV = "DEHLA_MOVE_RELEASE"
+"""``dehla ladder run --release`` from the environment (the test suite sets ``on-reply``, for speed)."""
 
 MAX_LIMIT = 100_000
 """``ladder matches --limit``: a bound SQLite's 64-bit integers (and a terminal) can hold."""
@@ -140,6 +144,11 @@ def ladder_group() -> None:
 @click.option("--preset", default="dehla-pakad", show_default=True)
 @click.option("--per-move", type=FiniteFloatRange(min=0.01, max=MAX_PER_MOVE), default=1.0, show_default=True,
               help="Seconds.")
+@click.option("--release", type=click.Choice([r.value for r in MoveRelease]), default=MoveRelease.SLOT_END.value,
+              show_default=True, envvar=RELEASE_ENV,
+              help="When each move reaches the table: slot-end (at the end of the mover's per-move slot, so reply "
+                   "times carry nothing to a partner; every decision takes --per-move) or on-reply (as soon as it "
+                   "comes: faster, but partners can signal through their timing; not for rated play).")
 @click.option("--seed", type=int, default=None, help="Seed the scheduler (for a reproducible run).")
 @click.option("--lease-seconds", type=FiniteFloatRange(min=MIN_LEASE_SECONDS, max=MAX_LEASE_SECONDS),
               default=DEFAULT_LEASE_SECONDS, show_default=True,
@@ -149,8 +158,8 @@ def ladder_group() -> None:
 @data_option
 @store_errors
 def run_command(count: int | None, until_stable: bool, forever: bool, workers: int, cluster: str | None, mode: str,
-                deals: int, preset: str, per_move: float, seed: int | None, lease_seconds: float, runner: str,
-                data: Path | None) -> None:
+                deals: int, preset: str, per_move: float, release: str, seed: int | None, lease_seconds: float,
+                runner: str, data: Path | None) -> None:
     """Play rated matches (duplicate format) between the newest version of every bot."""
     from ladder.loop import StopRule  # noqa: PLC0415 - the referee loads only to play
 
@@ -180,7 +189,7 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
         summary = _run_ladder(store, StopRule(matches=None if until_stable or forever else (count or 30),
                                               until_stable=until_stable),
                               MatchSettings(preset=preset, match_format=f"duplicate:{deals}", runner=runner,
-                                            per_move=per_move), Mode(mode), workers, seed,
+                                            per_move=per_move, release=MoveRelease(release)), Mode(mode), workers, seed,
                               LeaseTerms(lease_seconds), spec)
     except ClusterError as exc:
         fail(str(exc))

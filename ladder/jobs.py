@@ -19,7 +19,7 @@ from pathlib import Path
 from arena.bots.manifest import load_manifest
 from arena.contract.faults import FaultKind, FaultPolicy
 from arena.contract.status import OutcomeStatus
-from arena.contract.time_control import TimeControl
+from arena.contract.time_control import MoveRelease, TimeControl
 from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand
@@ -56,6 +56,12 @@ class MatchJob:
     runner: str = "local"
     per_move: float = 1.0
     bank: float = 30.0
+    release: MoveRelease = MoveRelease.SLOT_END
+    """Rated play releases moves at the end of the mover's slot, so partners cannot pass cards
+    through their reply times (issue 23, ``docs/ladder.md``)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "release", MoveRelease(self.release))  # a job may come as plain data
 
     @property
     def key(self) -> str:
@@ -107,7 +113,8 @@ def report_from_outcome(job: MatchJob, outcome: MatchOutcome, seconds: float,
 
 def table_config(job: MatchJob) -> TableConfig:
     return TableConfig(job.key, rules_for(job.preset), job.preset, MatchFormat.parse(job.match_format), job.seed,
-                       TimeControl(per_move=job.per_move, bank=job.bank), FaultPolicy.FORFEIT)
+                       TimeControl(per_move=job.per_move, bank=job.bank, release=job.release),
+                       FaultPolicy.FORFEIT)
 
 
 def seat_command(bot: SeatBot, folder: Path) -> BotCommand:

@@ -16,6 +16,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from arena.contract.time_control import MoveRelease
 from ladder.archives import ensure_archive
 from ladder.jobs import MatchJob, SeatBot
 from ladder.paths import ArenaData
@@ -44,6 +45,9 @@ class MatchSettings:
     runner: str = "sandbox"
     per_move: float = 1.0
     bank: float = 30.0
+    release: MoveRelease = MoveRelease.SLOT_END
+    """When the referee releases each move: ``slot-end`` unless a caller (a test, a benchmark,
+    ``dehla ladder run --release on-reply``) asks for speed over fairness."""
 
 
 def entries(session: Session) -> list[Entry]:
@@ -156,4 +160,5 @@ def job_for(session: Session, match_id: int, attempt: int, data: ArenaData, sett
     assert len(seats) == 4
     return MatchJob(match_id=match.id, attempt=attempt, seed=match.seed, preset=match.preset,
                     match_format=match.match_format, seats=(seats[0], seats[1], seats[2], seats[3]),
-                    runner=settings.runner, per_move=settings.per_move, bank=settings.bank)
+                    runner=settings.runner, per_move=settings.per_move, bank=settings.bank,
+                    release=settings.release)

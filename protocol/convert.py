@@ -24,7 +24,7 @@ from arena.contract.messages import (
     MatchStart,
     Termination,
 )
-from arena.contract.time_control import TimeControl, TimeControlError
+from arena.contract.time_control import MoveRelease, TimeControl, TimeControlError
 from arena.engine.actions import CALL, DOWN, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
 from arena.engine.cards import CARDS, Card, Suit
 from arena.engine.errors import ArenaError, RulesError
@@ -271,16 +271,27 @@ def _ms(seconds: float) -> int:
     return round(seconds * 1000)
 
 
+_RELEASE_PB = {MoveRelease.ON_REPLY: pb.MOVE_RELEASE_ON_REPLY, MoveRelease.SLOT_END: pb.MOVE_RELEASE_SLOT_END}
+_RELEASE_FROM_PB = {number: release for release, number in _RELEASE_PB.items()}
+"""A hyphenated value (``on-reply``) does not map by name; UNSPECIFIED (a 1.2 referee) is on-reply."""
+
+
 def time_control_to_pb(control: TimeControl) -> pb.TimeControl:
     return pb.TimeControl(per_move_ms=_ms(control.per_move), time_bank_ms=_ms(control.bank),
                           grace_ms=_ms(control.grace), start_up_ms=_ms(control.startup),
-                          notify_ms=NOTIFY_MS)
+                          notify_ms=NOTIFY_MS, release=_RELEASE_PB[control.release])
 
 
 def time_control_from_pb(message: pb.TimeControl) -> TimeControl:
+    if message.release == pb.MOVE_RELEASE_UNSPECIFIED:
+        release = MoveRelease.ON_REPLY
+    elif message.release in _RELEASE_FROM_PB:
+        release = _RELEASE_FROM_PB[message.release]
+    else:
+        raise ConversionError(f"time_control.release: {message.release} is not a known value")
     try:
         return TimeControl(per_move=message.per_move_ms / 1000, bank=message.time_bank_ms / 1000,
-                           grace=message.grace_ms / 1000, startup=message.start_up_ms / 1000)
+                           grace=message.grace_ms / 1000, startup=message.start_up_ms / 1000, release=release)
     except TimeControlError as exc:
         raise ConversionError(f"time_control: {exc}") from None
 

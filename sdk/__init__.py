@@ -13,10 +13,13 @@ Example::
 """
 
 from arena.contract.messages import HandEnd, MatchEnd, MatchStart
+from arena.contract.time_control import MoveRelease
 from sdk.bot import Bot, BotView, seeded_rng
 
-__all__ = ["Bot", "BotView", "HandEnd", "MatchEnd", "MatchStart", "run", "seeded_rng"]
-"""``MatchStart``, ``HandEnd`` and ``MatchEnd`` are what the referee tells a bot (the contract)."""
+__all__ = ["Bot", "BotView", "HandEnd", "MatchEnd", "MatchStart", "MoveRelease", "run", "seeded_rng"]
+"""``MatchStart``, ``HandEnd`` and ``MatchEnd`` are what the referee tells a bot (the contract);
+``MoveRelease`` is ``MatchStart.time_control.release`` (under ``slot-end`` the bank is all or
+nothing: ``docs/protocol.md``)."""
 
 
 def run(bot: Bot) -> None:

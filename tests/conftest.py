@@ -34,6 +34,19 @@ def test_databases() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def fast_move_release() -> Iterator[None]:
+    """``dehla ladder run`` in this session's subprocesses releases moves on reply, as fast as
+    before issue 23: the tests of the slot-end release ask for it by name."""
+    saved = os.environ.get("DEHLA_MOVE_RELEASE")
+    os.environ["DEHLA_MOVE_RELEASE"] = "on-reply"
+    yield
+    if saved is None:
+        os.environ.pop("DEHLA_MOVE_RELEASE", None)
+    else:
+        os.environ["DEHLA_MOVE_RELEASE"] = saved
+
+
+@pytest.fixture(scope="session", autouse=True)
 def version_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The session's workers (in process, spawned, or ``dehla`` subprocesses, which inherit the
     environment) share one cache folder of their own, not the user's ``~/.cache``."""

@@ -21,7 +21,7 @@ from arena.console.options import MAX_BANK, MAX_PER_MOVE, FiniteFloatRange, writ
 from arena.console.text import plain, visible
 from arena.contract.faults import FaultKind, FaultPolicy
 from arena.contract.status import OutcomeStatus
-from arena.contract.time_control import TimeControl
+from arena.contract.time_control import MoveRelease, TimeControl
 from arena.engine.errors import ArenaError
 from arena.engine.match import FormatKind, MatchFormat
 from arena.engine.outcome import HandResult
@@ -58,6 +58,11 @@ def default_records(data: Path | None) -> Path:
 @click.option("--per-move", type=FiniteFloatRange(min=0.001, max=MAX_PER_MOVE), default=1.0, show_default=True,
               help="Seconds.")
 @click.option("--bank", type=FiniteFloatRange(min=0, max=MAX_BANK), default=30.0, show_default=True, help="Seconds.")
+@click.option("--release", type=click.Choice([r.value for r in MoveRelease]), default=MoveRelease.ON_REPLY.value,
+              show_default=True,
+              help="When each move reaches the table: on-reply (as soon as it comes) or slot-end (at the end of the "
+                   "mover's per-move slot, as the ladder plays, so reply times carry nothing to a partner; every "
+                   "decision then takes --per-move).")
 @click.option("--records", type=click.Path(file_okay=False, path_type=Path), default=None,
               help=f"Folder for the match record and bot logs (default: DATA/{LOCAL_RECORDS}).")
 @click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -68,7 +73,7 @@ def default_records(data: Path | None) -> Path:
               show_default=True, envvar="DEHLA_RUNNER",
               help="How bots are started: local processes, bubblewrap sandboxes (root) or docker containers.")
 def match_command(partnership_a: str, partnership_b: str, deals: int, format_text: str, seed: int,
-                  preset: str, options: tuple[str, ...], policy: str, per_move: float, bank: float,
+                  preset: str, options: tuple[str, ...], policy: str, per_move: float, bank: float, release: str,
                   records: Path | None, as_json: bool, runner_name: str, data: Path | None) -> None:
     """Play PARTNERSHIP_A against PARTNERSHIP_B with local bot processes.
 
@@ -97,7 +102,7 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
         fail(f"--runner {runner_name}: {exc}")
     match_id = f"match-{time.strftime('%Y%m%d-%H%M%S')}-{seed}"
     config = TableConfig(match_id, rules, preset, match_format, seed,
-                         TimeControl(per_move=per_move, bank=bank), FaultPolicy(policy))
+                         TimeControl(per_move=per_move, bank=bank, release=MoveRelease(release)), FaultPolicy(policy))
     total = match_format.count * (2 if match_format.kind is FormatKind.DUPLICATE else 1)
     with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(),

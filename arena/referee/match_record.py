@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 
 from arena.contract.faults import FaultKind, FaultPolicy
 from arena.contract.status import OutcomeStatus
-from arena.contract.time_control import TimeControl
+from arena.contract.time_control import MoveRelease, TimeControl
 from arena.engine.errors import RecordError
 from arena.engine.record import readable_version, validation_message
 
@@ -49,6 +49,11 @@ class RecordedTimeControl(BaseModel):
     bank: float = Field(30.0, ge=0, description="extra time for the whole match")
     grace: float = Field(0.05, ge=0, description="transport slack added to the gRPC deadline only")
     startup: float = Field(10.0, gt=0, description="budget to start and answer StartMatch")
+    release: MoveRelease = Field(MoveRelease.ON_REPLY,
+                                 description="when the referee released each move to the table: on-reply (as "
+                                             "soon as it came) or slot-end (at the end of the mover's per-move "
+                                             "slot, or of its whole allowance); missing in older records, "
+                                             "which were all on-reply")
 
     @classmethod
     def of(cls, control: TimeControl) -> RecordedTimeControl:

@@ -147,6 +147,26 @@ def _duplicate_after(rules: Rules, before: MatchScore, next_dealer: int, result:
     return replace(_duplicate_tally(before, result, hand_value(rules, result)), dealer=next_dealer)
 
 
+PRECISE_HOLD = 0.004
+"""Seconds at the end of a hold slept by the thread, not the event loop. The loop wakes on a
+millisecond grid counted from its last event, the reply: its lateness (0-1.2 ms) would carry
+the reply time's sub-millisecond phase. ``time.sleep`` wakes within the kernel's timer slack
+(tens of us) of the moment, whatever the phase (``tests/referee/test_move_release.py``)."""
+
+
+async def hold_until(moment: float) -> None:
+    """Keep the move from the table until ``moment`` (``perf_counter`` time): under ``slot-end``
+    the next request then goes out at a time the mover did not choose (``SeatClock.settle``).
+    The last few ms block the loop on purpose (``PRECISE_HOLD``): nothing else is due at a
+    table while it holds a move."""
+    wait = moment - time.perf_counter()
+    if wait > PRECISE_HOLD:
+        await asyncio.sleep(wait - PRECISE_HOLD)
+    rest = moment - time.perf_counter()
+    if rest > 0:
+        time.sleep(rest)
+
+
 def substitute_action(legal: Sequence[Action]) -> Action:
     """The action the referee plays for a faulty seat: its lowest legal card (or first suit)."""
     def key(action: Action) -> tuple[int, int, int]:
@@ -298,6 +318,7 @@ class Table:
         fault: tuple[FaultKind, str, str] | None = None
         elapsed = 0.0
         action: Action | None = None
+        release = 0.0  # when the move may reach the table (perf_counter time; 0: at once)
         if not self.dead[seat]:
             request = DecisionRequest(request_id, hand, observe(state, seat, score),
                                       clock.control.per_move, clock.bank_left)
@@ -307,7 +328,9 @@ class Table:
             except BotFault as exc:
                 reply, fault = None, (exc.kind, exc.detail, exc.evidence)
             elapsed = time.perf_counter() - start
-            within = clock.charge(elapsed)
+            settled = clock.settle(elapsed)
+            within = settled.within
+            release = start + settled.release_at
             if fault is None and reply is not None:
                 fault = self._check_reply(state, reply, request_id, legal, within, elapsed, clock)
                 action = reply.action if fault is None else None
@@ -329,6 +352,7 @@ class Table:
             self.outcome.decision_times[seat].append(elapsed)
         decisions.append(DecisionLog(hand, seat, request_id, decision, len(legal), str(action),
                                      elapsed, clock.bank_left, fault[0] if fault else None, substituted))
+        await hold_until(release)
         return action
 
     @staticmethod

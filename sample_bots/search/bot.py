@@ -32,7 +32,7 @@ from arena.engine.cards import SUIT_MASKS, TENS, Card, Rank, Suit
 from arena.engine.hand import HandState
 from arena.engine.rules import Capture, HandResultRule, Rules
 from sample_bots.heuristic.bot import HeuristicBot, Thinking
-from sdk import MatchStart
+from sdk import MatchStart, MoveRelease
 from sdk.bot import Bot, BotView, seeded_rng
 from sdk.sampling import Sampler
 
@@ -51,6 +51,12 @@ class SearchBudget:
     """
 
     share_of_move: float = 0.6
+    slot_share: float = 0.75
+    """The share of the per-move limit under ``slot-end`` release, where the bank is all or
+    nothing (an overrun spends it whole) and answering early saves no time."""
+    slot_margin: float = 0.03
+    """Seconds kept back under ``slot-end`` for the round trip's jitter (Python gRPC: tens of
+    ms on a loaded host): a second overrun there is a timeout."""
     max_per_move: float | None = None
     reserve: float = 0.004
     candidates: int = 4
@@ -77,10 +83,13 @@ class SearchBot(Bot):
         self.rng = random.Random(seed)
         self.move_times: list[float] = []
         self.worlds: list[int] = []
+        self.sips_bank = True
+        """On reply the bank is charged by the second and may be sipped; at slot end it may not."""
         self._heuristic = HeuristicBot()
 
     def on_match_start(self, start: MatchStart) -> None:
         self.rng = seeded_rng(start, self.seed)
+        self.sips_bank = start.time_control.release is not MoveRelease.SLOT_END
 
     def call_trump(self, view: BotView) -> Suit:
         """Five cards say little that sampling could improve on: the heuristic's suit."""
@@ -101,10 +110,14 @@ class SearchBot(Bot):
     def _deadline(self, view: BotView, start: float) -> float:
         """A share of the per-move limit, topped up from the bank by a twentieth of what is
         left (at most half a move): the bank drains only while it holds more than about eight
-        moves' worth, so it stays a reserve against a slow move. Never more than the cap; a
-        reserve is always left for the reply to travel."""
-        budget = self.budget.share_of_move * view.per_move
-        budget += min(view.bank_left * 0.05, view.per_move * 0.5)
+        moves' worth, so it stays a reserve against a slow move. Under ``slot-end`` release a
+        larger share and no bank (it would be spent whole). Never more than the cap; a reserve
+        is always left for the reply to travel."""
+        if self.sips_bank:
+            budget = self.budget.share_of_move * view.per_move
+            budget += min(view.bank_left * 0.05, view.per_move * 0.5)
+        else:
+            budget = self.budget.slot_share * view.per_move - self.budget.slot_margin
         if self.budget.max_per_move is not None:
             budget = min(budget, self.budget.max_per_move)
         return start + max(0.0, budget - self.budget.reserve)

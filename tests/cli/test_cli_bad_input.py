@@ -78,6 +78,7 @@ def test_replay_names_the_line_and_field_that_is_missing_or_wrong(
     (["--bank", "nan"], "'--bank': 'nan' is not a finite number"),
     (["--bank", "1e308"], "'--bank': 1e+308 is not in the range"),
     (["--records", "/proc/1"], "--records /proc/1: cannot write a file there"),
+    (["--release", "later"], "'--release': 'later' is not one of 'on-reply', 'slot-end'"),
 ])
 def test_match_refuses_bad_clock_and_records_options(tmp_path: Path, args: list[str], message: str) -> None:
     assert_one_line_error(dehla("match", "random", "random", "--deals", "1", *args, data=tmp_path), message)
@@ -90,6 +91,11 @@ def test_match_refuses_bad_clock_and_records_options(tmp_path: Path, args: list[
 def test_ladder_run_refuses_a_per_move_limit_that_is_not_a_finite_number(tmp_path: Path, value: str,
                                                                        message: str) -> None:
     assert_one_line_error(dehla("ladder", "run", "--matches", "1", "--per-move", value, data=tmp_path), message)
+
+
+def test_ladder_run_refuses_an_unknown_move_release(tmp_path: Path) -> None:
+    assert_one_line_error(dehla("ladder", "run", "--matches", "1", "--release", "soon", data=tmp_path),
+                          "'--release': 'soon' is not one of 'on-reply', 'slot-end'")
 
 
 def test_selfplay_refuses_an_endless_number_of_hands() -> None:

@@ -19,6 +19,7 @@ from distributed import Client
 from sqlalchemy import select as query
 
 from arena.console.data import DATA_ENV
+from arena.contract.time_control import MoveRelease
 from ladder.cluster import ClusterExecutor, ClusterSpec, start_cluster
 from ladder.jobs import play_match_job
 from ladder.loop import LadderRun, StopRule
@@ -68,7 +69,8 @@ def test_real_bots_play_on_the_cluster_and_every_match_counts_once(cluster: Any,
     add_random_bots(data, ["r1", "r2"])
     store = store_at(data)
     try:
-        settings = MatchSettings(match_format="duplicate:1", runner="local", per_move=0.5)
+        settings = MatchSettings(match_format="duplicate:1", runner="local", per_move=0.5,
+                                 release=MoveRelease.ON_REPLY)
         summary = make_run(store, on(cluster), play_match_job, settings).run(StopRule(matches=3))
         matches = check_store_is_consistent(data)
         with store.reading() as session:  # each record came back from its worker into the store

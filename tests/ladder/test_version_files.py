@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from sqlalchemy import delete, select, update
 
 from arena.bots.archive import pack_bytes
+from arena.contract.time_control import MoveRelease
 from ladder.archives import ensure_archive, store_source
 from ladder.executors import InlineExecutor
 from ladder.folders import content_hash
@@ -72,7 +73,7 @@ def marked_bots(store: Store, tmp_path: Path) -> Path:
 
 def a_job(store: Store, runner: str = "local") -> MatchJob:
     """Match 1 between the store's first two versions, leased, as its job."""
-    settings = MatchSettings(runner=runner, match_format="duplicate:1", per_move=2.0)
+    settings = MatchSettings(runner=runner, match_format="duplicate:1", per_move=2.0, release=MoveRelease.ON_REPLY)
     with store.transaction() as session:
         ids = sorted(session.scalars(select(BotVersion.id)))
         match = enqueue(session, RatingEnv(), Pairing((ids[0], ids[0]), (ids[1], ids[1])), 5, settings)

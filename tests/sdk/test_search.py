@@ -11,9 +11,13 @@ import random
 
 import pytest
 
+from arena.contract.faults import FaultPolicy
+from arena.contract.messages import MatchStart
+from arena.contract.time_control import MoveRelease, TimeControl
 from arena.engine.actions import PlayCard
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
+from arena.engine.match import MatchFormat
 from arena.engine.observation import observe
 from arena.engine.rules import PRESETS, rules_for
 from arena.referee.in_process import play_in_process
@@ -64,6 +68,20 @@ def test_deadline_uses_the_clock_and_the_cap() -> None:
     assert capped._deadline(view, 0.0) <= 0.05
     broke = BotView(view.observation, 1.0, 0.0)
     assert bot._deadline(broke, 0.0) < 1.0
+
+
+def test_at_slot_end_the_search_keeps_within_the_slot_and_leaves_the_bank() -> None:
+    """Under slot-end release an overrun spends the whole bank: the search never plans one."""
+    bot = SearchBot(0, SearchBudget())
+    state = HandState(rules_for("dehla-pakad"), Deal.from_seed(rules_for("dehla-pakad"), 1), 0)
+    view = BotView(observe(state, state.first_player), 1.0, 30.0)
+    rules = rules_for("dehla-pakad")
+    bot.on_match_start(MatchStart("m", 0, 2, "dehla-pakad", rules, MatchFormat.parse("hands:1"),
+                                  TimeControl(release=MoveRelease.SLOT_END), FaultPolicy.FORFEIT, 1))
+    assert 0.65 < bot._deadline(view, 0.0) < 0.75
+    bot.on_match_start(MatchStart("m", 0, 2, "dehla-pakad", rules, MatchFormat.parse("hands:1"),
+                                  TimeControl(), FaultPolicy.FORFEIT, 1))
+    assert bot._deadline(view, 0.0) > 1.0, "the control: on reply it sips the bank"
 
 
 def _minimax(state: HandState, team: int) -> float:

@@ -7,6 +7,12 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class MoveRelease(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MOVE_RELEASE_UNSPECIFIED: _ClassVar[MoveRelease]
+    MOVE_RELEASE_ON_REPLY: _ClassVar[MoveRelease]
+    MOVE_RELEASE_SLOT_END: _ClassVar[MoveRelease]
+
 class MatchFormatKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     MATCH_FORMAT_KIND_UNSPECIFIED: _ClassVar[MatchFormatKind]
@@ -194,6 +200,9 @@ class FaultPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     FAULT_POLICY_UNSPECIFIED: _ClassVar[FaultPolicy]
     FAULT_POLICY_FORFEIT: _ClassVar[FaultPolicy]
     FAULT_POLICY_SUBSTITUTE: _ClassVar[FaultPolicy]
+MOVE_RELEASE_UNSPECIFIED: MoveRelease
+MOVE_RELEASE_ON_REPLY: MoveRelease
+MOVE_RELEASE_SLOT_END: MoveRelease
 MATCH_FORMAT_KIND_UNSPECIFIED: MatchFormatKind
 MATCH_FORMAT_KIND_HANDS: MatchFormatKind
 MATCH_FORMAT_KIND_KOTS: MatchFormatKind
@@ -425,18 +434,20 @@ class ProtocolVersion(_message.Message):
     def __init__(self, major: _Optional[int] = ..., minor: _Optional[int] = ...) -> None: ...
 
 class TimeControl(_message.Message):
-    __slots__ = ("per_move_ms", "time_bank_ms", "grace_ms", "start_up_ms", "notify_ms")
+    __slots__ = ("per_move_ms", "time_bank_ms", "grace_ms", "start_up_ms", "notify_ms", "release")
     PER_MOVE_MS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     GRACE_MS_FIELD_NUMBER: _ClassVar[int]
     START_UP_MS_FIELD_NUMBER: _ClassVar[int]
     NOTIFY_MS_FIELD_NUMBER: _ClassVar[int]
+    RELEASE_FIELD_NUMBER: _ClassVar[int]
     per_move_ms: int
     time_bank_ms: int
     grace_ms: int
     start_up_ms: int
     notify_ms: int
-    def __init__(self, per_move_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., grace_ms: _Optional[int] = ..., start_up_ms: _Optional[int] = ..., notify_ms: _Optional[int] = ...) -> None: ...
+    release: MoveRelease
+    def __init__(self, per_move_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., grace_ms: _Optional[int] = ..., start_up_ms: _Optional[int] = ..., notify_ms: _Optional[int] = ..., release: _Optional[_Union[MoveRelease, str]] = ...) -> None: ...
 
 class MatchFormat(_message.Message):
     __slots__ = ("kind", "count")
