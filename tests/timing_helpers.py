@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable
 from pathlib import Path
 
@@ -37,9 +38,13 @@ Timing = Callable[[int, int, int, random.Random], float]
 
 
 def random_record(folder: Path, deals: int = 8, seed: int = 3) -> str:
-    """A match of four random bots, as the referee records it."""
+    """A match of four random bots, as the referee records it. Played on a thread of its own: a
+    browser test earlier in the same run (Playwright's sync API) leaves an event loop running on
+    the main thread, where ``asyncio.run`` refuses to start."""
     path = folder / f"random-{seed}-{deals}.jsonl"
-    play_in_process([RandomBot(seat) for seat in range(4)], deals=deals, seed=seed, record=path)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(play_in_process, [RandomBot(seat) for seat in range(4)], deals=deals, seed=seed,
+                    record=path).result()
     return path.read_text()
 
 
