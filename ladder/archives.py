@@ -76,11 +76,6 @@ def ensure_archive(session: Session, data: ArenaData, version: BotVersion) -> Ar
     return add_archive(session, version.content_hash, archive)
 
 
-def archive_bytes(session: Session, ref: ArchiveRef) -> bytes | None:
-    row = session.get(Archive, ref.content_hash)
-    return None if row is None else bytes(row.data)
-
-
 def store_source(data: ArenaData | None = None) -> Fetch:
     """Archives read from the store of ``data`` (default: this process's environment's)."""
 

@@ -143,9 +143,6 @@ def play_match_job(job: MatchJob) -> MatchReport:
     b = (commands[1], commands[3])
     with tempfile.TemporaryDirectory(prefix=f"dehla-{job.key}.a{job.attempt}-") as private:
         played = Path(private)
-        if runner is None:
-            outcome = asyncio.run(play_local_match(a, b, config, played))
-        else:
-            outcome = asyncio.run(play_local_match(a, b, config, played, None, runner))  # type: ignore[call-arg,unused-ignore]
+        outcome = asyncio.run(play_local_match(a, b, config, played, runner=runner))
         files = collect(played, job.match_id)
     return report_from_outcome(job, outcome, time.perf_counter() - start, files)

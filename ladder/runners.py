@@ -33,13 +33,7 @@ def make_runner(name: str) -> Any | None:
         return None
     if name not in RUNNERS:
         raise RunnerUnavailable(f"unknown runner {name!r} (choose {' or '.join(RUNNERS)})")
-    try:
-        from arena.sandbox import SandboxUnavailable, runner_for  # noqa: PLC0415 - optional until the sandbox lands
-    except ImportError:
-        raise RunnerUnavailable(
-            "the sandbox runner is not installed (no arena.sandbox); submitted bots would run unconfined: "
-            "pass --runner local to run them as plain processes anyway"
-        ) from None
+    from arena.sandbox import SandboxUnavailable, runner_for  # noqa: PLC0415 - loaded only to start bots
     if name == "container":
         from arena.sandbox.containers import ContainerConfig  # noqa: PLC0415
 

@@ -7,7 +7,6 @@ the same information.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -111,7 +110,3 @@ class SeatEndpoint(Protocol):
     async def end_match(self, end: MatchEnd, timeout: float) -> None: ...
 
     async def close(self) -> None: ...
-
-
-def seat_names(endpoints: Sequence[SeatEndpoint]) -> list[str]:
-    return [e.name for e in endpoints]

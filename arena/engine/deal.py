@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena.engine.cards import CARDS, Card, CardMask, cards_of, mask_of
+from arena.engine.cards import Card, CardMask, cards_of, mask_of
 from arena.engine.chance import shuffled
 from arena.engine.errors import DealError, InvalidCardError
 from arena.engine.jsonable import fields_json
@@ -101,7 +101,3 @@ class Deal:
 
 
 _BITS = tuple(1 << c for c in range(52))
-
-
-def deal_from_cards(hands: Sequence[Sequence[int]], chance: int = 0) -> Deal:
-    return Deal(tuple(tuple(CARDS[c] for c in hand) for hand in hands), chance)

@@ -9,7 +9,6 @@ tool cache); only the prefixes Python reports are shown, each at its own path, s
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import os
 import sys
@@ -104,8 +103,3 @@ def build_view(extra: Iterable[str] = ()) -> HostView:
         add(path)
     binds.sort(key=lambda b: (b.dest.count("/"), b.dest))
     return HostView(tuple(binds), tuple(symlinks))
-
-
-@functools.cache
-def default_view() -> HostView:
-    return build_view()

@@ -425,8 +425,3 @@ def _trick_index(steps: Sequence[Step]) -> list[TrickIndex]:
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
-def card_texts() -> frozenset[str]:
-    """Every card's text, for checks that look for cards in a replay's JSON."""
-    return frozenset(str(Card(value)) for value in range(52))
