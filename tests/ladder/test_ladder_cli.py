@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.sandbox import bwrap
 from ladder.runners import RunnerUnavailable, check_runner
 from tests.database import database_env
 
@@ -82,8 +83,9 @@ def test_bad_input_gets_one_line_and_exit_2(tmp_path: Path) -> None:
         assert "Traceback" not in out.stderr and out.stderr.strip().count("\n") == 0, out.stderr
 
 
-def test_without_the_sandbox_submitted_bots_run_only_by_explicit_choice(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "arena.sandbox", None)  # as before the sandbox landed
-    with pytest.raises(RunnerUnavailable, match="pass --runner local"):
+def test_without_the_sandbox_submitted_bots_run_only_by_explicit_choice(monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path: Path) -> None:
+    monkeypatch.setattr(bwrap, "SYSTEM_PATH", str(tmp_path))  # a host without bubblewrap (nor util-linux)
+    with pytest.raises(RunnerUnavailable, match=r"missing .*bwrap.*pass --runner local"):
         check_runner("sandbox")
     check_runner("local")
