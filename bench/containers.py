@@ -28,7 +28,7 @@ from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.launcher import resolve_bot
 from arena.referee.local import play_local_match
-from arena.referee.table import TableConfig
+from arena.referee.table_values import TableConfig
 from arena.sandbox import Runner, runner_for
 from arena.sandbox.containers import ContainerConfig, ContainerRunner, Engine
 

@@ -66,7 +66,8 @@ from arena.engine.rules import Rules, rules_for
 from arena.referee.grpc_seat import CHANNEL_OPTIONS, GrpcSeat
 from arena.referee.launcher import BotCommand, BotProcess, resolve_bot
 from arena.referee.recorder import MatchRecorder
-from arena.referee.table import DecisionLog, MatchOutcome, Table, TableConfig
+from arena.referee.table import Table
+from arena.referee.table_values import DecisionLog, MatchOutcome, TableConfig
 from protocol import convert
 from sample_bots.random.bot import RandomBot
 from sdk.server import BotServicer

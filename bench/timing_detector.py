@@ -40,7 +40,7 @@ from arena.engine.rules import rules_for  # noqa: E402
 from arena.referee.in_process import play_in_process  # noqa: E402
 from arena.referee.launcher import BotCommand  # noqa: E402
 from arena.referee.local import play_local_match  # noqa: E402
-from arena.referee.table import TableConfig  # noqa: E402
+from arena.referee.table_values import TableConfig  # noqa: E402
 from arena.referee.timing_leak import LeakEstimate, record_leaks  # noqa: E402
 from ladder.timing import FLAG_BITS, FLAG_SEATS, FLAG_Z, TimingFigures, flagged  # noqa: E402
 from sample_bots.heuristic.bot import HeuristicBot  # noqa: E402

@@ -11,22 +11,25 @@ bytes (``ladder/records.py``); it never touches the store.
 from __future__ import annotations
 
 import asyncio
+import os
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.bots.manifest import load_manifest
+from arena.console.data import DATA_ENV, env_path
 from arena.contract.faults import FaultKind, FaultPolicy
 from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import MoveRelease, TimeControl
 from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand
-from arena.referee.table import MatchOutcome, TableConfig
+from arena.referee.table_values import MatchOutcome, TableConfig
+from ladder.paths import DATABASE_URL_ENV
 from ladder.records import ReportFile, collect, match_key
 from ladder.runners import check_job_runner, make_runner
-from ladder.version_cache import ArchiveRef, VersionCache, environment_sources
+from ladder.version_cache import ArchiveRef, Fetch, VersionCache, blob_folder, blob_source
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +123,19 @@ def table_config(job: MatchJob) -> TableConfig:
 def seat_command(bot: SeatBot, folder: Path) -> BotCommand:
     manifest = load_manifest(folder)
     return BotCommand(bot.name, manifest.argv(), cwd=str(folder), resources=manifest.resources)
+
+
+def environment_sources() -> list[Fetch]:
+    """The sources this worker's environment configures, the blob folder first."""
+    sources: list[Fetch] = []
+    blobs = blob_folder()
+    if blobs is not None:
+        sources.append(blob_source(blobs))
+    if os.environ.get(DATABASE_URL_ENV) or env_path(DATA_ENV) is not None:
+        from ladder.archives import store_source  # noqa: PLC0415 - SQLAlchemy only when it is needed
+
+        sources.append(store_source())
+    return sources
 
 
 def resolve_seats(job: MatchJob, cache: VersionCache | None = None) -> list[Path]:

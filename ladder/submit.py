@@ -36,7 +36,7 @@ from arena.engine.errors import ArenaError
 from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand, resolve_bot
-from arena.referee.table import MatchOutcome, TableConfig
+from arena.referee.table_values import MatchOutcome, TableConfig
 from ladder.archives import add_archive, pack_version
 from ladder.folders import content_hash, put_in_place, remove_tree, store_copy
 from ladder.images import ImageRefused, build_version_image

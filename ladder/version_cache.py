@@ -23,10 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.bots.archive import DEFAULT_LIMITS, ArchiveError, ArchiveLimits, unpack
-from arena.console.data import DATA_ENV, env_path
+from arena.console.data import env_path
 from arena.engine.errors import ArenaError
 from ladder.folders import FolderError, content_hash, make_read_only, remove_tree
-from ladder.paths import DATABASE_URL_ENV
 
 CACHE_ENV = "DEHLA_CACHE"
 BLOBS_ENV = "DEHLA_BLOBS"
@@ -181,18 +180,5 @@ def blob_folder() -> Path | None:
     return env_path(BLOBS_ENV)
 
 
-def environment_sources() -> list[Fetch]:
-    """The sources this worker's environment configures, the blob folder first."""
-    sources: list[Fetch] = []
-    blobs = blob_folder()
-    if blobs is not None:
-        sources.append(blob_source(blobs))
-    if os.environ.get(DATABASE_URL_ENV) or env_path(DATA_ENV) is not None:
-        from ladder.archives import store_source  # noqa: PLC0415 - SQLAlchemy only when it is needed
-
-        sources.append(store_source())
-    return sources
-
-
 __all__ = ["ArchiveRef", "VersionCache", "VersionTamperedError", "VersionUnavailableError", "blob_source",
-           "default_cache_root", "environment_sources", "sha256_of", "write_blob"]
+           "default_cache_root", "sha256_of", "write_blob"]

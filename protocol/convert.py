@@ -28,7 +28,7 @@ from arena.contract.time_control import MoveRelease, TimeControl, TimeControlErr
 from arena.engine.actions import CALL, DOWN, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
 from arena.engine.cards import CARDS, Card, Suit
 from arena.engine.errors import ArenaError, RulesError
-from arena.engine.hand import Decision, RevealReason, TrumpReveal, TrumpSetting
+from arena.engine.hand import Decision
 from arena.engine.match import FormatKind, MatchFormat, MatchScore
 from arena.engine.observation import Observation
 from arena.engine.outcome import HandOutcome, HandResult, Trick
@@ -45,6 +45,7 @@ from arena.engine.rules import (
     TrumpMethod,
     TwoTwo,
 )
+from arena.engine.trump import RevealReason, TrumpReveal, TrumpSetting
 from protocol import PROTOCOL_VERSION
 from protocol.gen.dehla.arena.v1 import arena_pb2 as pb
 from protocol.gen.dehla.arena.v1 import arena_pb2_grpc as pb_grpc

@@ -15,10 +15,10 @@ from enum import StrEnum
 
 from arena.engine import NO_SUIT, claims_pile, play_key, trick_best, trump_counts_from, won_with_trumps
 from arena.engine.cards import CARDS, SUIT_MASKS, TENS, Card, CardMask, Rank, Suit, cards_of, mask_of
-from arena.engine.hand import RevealReason
 from arena.engine.observation import Observation
 from arena.engine.rules import Reveal, TrumpMethod
 from arena.engine.seats import Seat, play_order
+from arena.engine.trump import RevealReason
 from sdk.bot import BotView
 
 SuitSet = int

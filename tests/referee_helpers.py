@@ -25,7 +25,8 @@ from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.in_process import InProcessSeat
 from arena.referee.launcher import BotCommand, BotProcess
 from arena.referee.recorder import MatchRecorder, read_match_record
-from arena.referee.table import MatchOutcome, Table, TableConfig
+from arena.referee.table import Table
+from arena.referee.table_values import MatchOutcome, TableConfig
 from sample_bots.random.bot import RandomBot
 
 ROOT = Path(__file__).resolve().parents[1]

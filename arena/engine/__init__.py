@@ -4,8 +4,9 @@ Everything a bot, a test or a tool needs is importable from here (``from arena.e
 HandState, Card, rules_for``); the modules behind it may move. Deals come from explicit seeds
 (``chance``), so the same seed gives the same cards on every machine.
 
-The record functions (``hand_record``, ``parse_json``, ``replay_record``) load on first use:
-they validate with pydantic, which a bot never needs (``arena/engine/rules.py``).
+The record functions (``hand_record``, ``parse_json``, ``replay_record``, ``read_hand_record``,
+``readable_version``, ``validation_message``) load on first use: they validate with pydantic,
+which a bot never needs (``arena/engine/rules.py``).
 """
 
 from typing import TYPE_CHECKING, Any
@@ -51,14 +52,15 @@ from arena.engine.errors import (
     RecordError,
     RulesError,
 )
-from arena.engine.hand import Decision, HandState, PublicHand, RevealReason, TrumpReveal, TrumpSetting
+from arena.engine.hand import Decision, HandState, PublicHand
 from arena.engine.match import FormatKind, MatchFormat, MatchScore, next_dealer
 from arena.engine.observation import Observation, observe
-from arena.engine.outcome import HandOutcome, HandResult, Trick, decide_hand
+from arena.engine.outcome import HandOutcome, HandResult, Trick, decide_hand, hand_value
 from arena.engine.rules import (
     PRESET_SUMMARIES,
     PRESETS,
     Capture,
+    DeckKind,
     Direction,
     HandResultRule,
     HideFrom,
@@ -85,11 +87,20 @@ from arena.engine.trick import (
     won_after_reveal,
     won_with_trumps,
 )
+from arena.engine.trump import RevealReason, TrumpReveal, TrumpSetting
 
 if TYPE_CHECKING:
-    from arena.engine.record import hand_record, parse_json, replay_record
+    from arena.engine.record import (
+        hand_record,
+        parse_json,
+        read_hand_record,
+        readable_version,
+        replay_record,
+        validation_message,
+    )
 
-_RECORD_FUNCTIONS = frozenset({"hand_record", "parse_json", "replay_record"})
+_RECORD_FUNCTIONS = frozenset({"hand_record", "parse_json", "read_hand_record", "readable_version", "replay_record",
+                               "validation_message"})
 
 
 def __getattr__(name: str) -> Any:
@@ -102,17 +113,16 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "ACES", "CALL", "CARDS", "DOWN", "FULL_DECK", "HIDE", "NO_SUIT", "PLAY", "PRESETS", "PRESET_SUMMARIES", "REVEAL",
-    "SEATS",
-    "SHORT_DECK", "SUIT_MASKS", "TENS", "TRUMP_BONUS", "Action", "ArenaError", "CallTrump", "Capture", "Card",
-    "CardMask", "Deal", "DealError", "Decision", "Direction", "FormatKind", "HandOutcome", "HandResult",
-    "HandResultRule", "HandState", "HideFrom", "HideTrump", "IllegalActionError", "InvalidActionError",
+    "SEATS", "SHORT_DECK", "SUIT_MASKS", "TENS", "TRUMP_BONUS", "Action", "ArenaError", "CallTrump", "Capture",
+    "Card", "CardMask", "Deal", "DealError", "Decision", "DeckKind", "Direction", "FormatKind", "HandOutcome",
+    "HandResult", "HandResultRule", "HandState", "HideFrom", "HideTrump", "IllegalActionError", "InvalidActionError",
     "InvalidCardError", "MakerDiscard", "MatchFormat", "MatchFormatError", "MatchScore", "Observation", "PlayCard",
-    "PublicHand", "Rank", "RecordError",
-    "Reveal", "RevealReason", "RevealTrump", "Rules", "RulesError", "Seat", "SelfPlaySummary", "Suit", "SweepLimits",
-    "Team", "Trick", "TrickBest", "TrumpMethod", "TrumpReveal", "TrumpSetting", "TwoTwo", "cards_of", "choose_index",
-    "claims_pile", "decide_hand", "derive_seed", "format_cards", "hand_record", "make_rules", "mask_of",
-    "next_dealer", "next_seats", "observe", "parse_action", "parse_cards", "parse_json", "parse_option", "partner_of",
-    "play_key", "play_order", "play_orders", "play_randomly", "random_number", "replay_record", "rules_for",
-    "selfplay_hands", "shuffled", "team_of", "trick_best", "trump_counts_from", "won_after_reveal",
-    "won_with_trumps",
+    "PublicHand", "Rank", "RecordError", "Reveal", "RevealReason", "RevealTrump", "Rules", "RulesError", "Seat",
+    "SelfPlaySummary", "Suit", "SweepLimits", "Team", "Trick", "TrickBest", "TrumpMethod", "TrumpReveal",
+    "TrumpSetting", "TwoTwo", "cards_of", "choose_index", "claims_pile", "decide_hand", "derive_seed", "format_cards",
+    "hand_record", "hand_value", "make_rules", "mask_of", "next_dealer", "next_seats", "observe", "parse_action",
+    "parse_cards", "parse_json", "parse_option", "partner_of", "play_key", "play_order", "play_orders",
+    "play_randomly", "random_number", "read_hand_record", "readable_version", "replay_record", "rules_for",
+    "selfplay_hands", "shuffled", "team_of", "trick_best", "trump_counts_from", "validation_message",
+    "won_after_reveal", "won_with_trumps",
 ]

@@ -40,6 +40,7 @@ from arena.engine.trick import (
     trump_counts_from,
     won_with_trumps,
 )
+from arena.engine.trump import RevealReason, TrumpReveal, TrumpSetting
 
 NOBODY = -1
 
@@ -50,36 +51,6 @@ class Decision(StrEnum):
     CALL_TRUMP = "call_trump"
     HIDE_TRUMP = "hide_trump"
     PLAY = "play"
-
-
-class RevealReason(StrEnum):
-    VOID = "void"
-    REQUEST = "request"
-    LAST_CARD = "last_card"
-    PLAYED = "played"
-    """On_play: its holder played it (the last card is ``LAST_CARD``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class TrumpReveal:
-    """The face-down trump turned up: in which trick, after how many cards, for whom, why."""
-
-    trick: int
-    position: int
-    seat: Seat
-    card: Card
-    reason: RevealReason
-
-
-@dataclass(frozen=True, slots=True)
-class TrumpSetting:
-    """How the trump suit became public (``card`` and ``seat`` where a card set it)."""
-
-    suit: Suit
-    method: TrumpMethod
-    trick: int
-    card: Card | None
-    seat: Seat | None
 
 
 @dataclass(frozen=True, slots=True)

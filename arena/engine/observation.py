@@ -25,12 +25,13 @@ from typing import Any, ClassVar
 
 from arena.engine.actions import Action
 from arena.engine.cards import TENS, Card, CardMask, Suit, cards_of
-from arena.engine.hand import Decision, HandState, TrumpReveal, TrumpSetting
+from arena.engine.hand import Decision, HandState
 from arena.engine.jsonable import fields_json
 from arena.engine.match import MatchScore
 from arena.engine.outcome import HandResult, Trick
 from arena.engine.rules import Rules
 from arena.engine.seats import Seat
+from arena.engine.trump import TrumpReveal, TrumpSetting
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,6 +75,14 @@ class HandResult:
         return fields_json(self)
 
 
+def hand_value(rules: Rules, result: HandResult) -> float:
+    """A hand's value for team 0: +v won, -v lost, 0 drawn (v = 1 + kot, or match points)."""
+    if result.winner is None:
+        return 0.0
+    value = float(result.points if not rules.scores_kots else 1 + int(result.kot))
+    return value if result.winner == 0 else -value
+
+
 def majority(rules: Rules) -> int:
     return rules.hand_size // 2 + 1
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from arena.engine.rules import Capture, Reveal, Rules, SweepLimits, TrumpMethod
 
 if TYPE_CHECKING:
-    from arena.engine.hand import TrumpReveal, TrumpSetting
+    from arena.engine.trump import TrumpReveal, TrumpSetting
 
 TRUMP_BONUS = 16
 """Added to a card's rank in its key when it counts as a trump (above every plain rank)."""

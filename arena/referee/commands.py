@@ -31,7 +31,7 @@ from arena.referee.local import play_local_match
 from arena.referee.recorder import match_record_lines, read_match_record
 from arena.referee.replay import checked_lines, print_replay
 from arena.referee.stats import mean_interval
-from arena.referee.table import MatchOutcome, TableConfig
+from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.sandbox import RunnerKind, SandboxError, runner_for
 
 LOCAL_RECORDS = "local-matches"

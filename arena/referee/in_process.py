@@ -25,7 +25,8 @@ from arena.contract.time_control import TimeControl
 from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.recorder import MatchRecorder
-from arena.referee.table import MatchOutcome, Table, TableConfig
+from arena.referee.table import Table
+from arena.referee.table_values import MatchOutcome, TableConfig
 from sdk.bot import Bot, BotView
 
 _ids = itertools.count(1)

@@ -20,7 +20,8 @@ from arena.engine.outcome import HandResult
 from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.launcher import BotCommand, BotProcess
 from arena.referee.recorder import MatchRecorder
-from arena.referee.table import NOTIFY_TIMEOUT, MatchOutcome, Table, TableConfig
+from arena.referee.table import NOTIFY_TIMEOUT, Table
+from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.sandbox import Limits, LocalRunner, Runner, match_cpu_seconds
 
 

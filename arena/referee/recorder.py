@@ -30,7 +30,7 @@ from arena.referee.match_record import (
 )
 
 if TYPE_CHECKING:
-    from arena.referee.table import DecisionLog, MatchOutcome, TableConfig
+    from arena.referee.table_values import DecisionLog, MatchOutcome, TableConfig
 
 
 class MatchRecorder:

@@ -11,7 +11,7 @@ import asyncio
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -27,104 +27,28 @@ from arena.contract.messages import (
     Termination,
 )
 from arena.contract.status import OutcomeStatus
-from arena.contract.time_control import SeatClock, TimeControl
+from arena.contract.time_control import SeatClock
 from arena.engine.actions import Action, CallTrump, HideTrump, PlayCard
 from arena.engine.chance import choose_index, derive_seed
 from arena.engine.deal import Deal
 from arena.engine.errors import IllegalActionError
 from arena.engine.hand import HandState
-from arena.engine.match import FormatKind, MatchFormat, MatchScore
+from arena.engine.match import FormatKind, MatchScore
 from arena.engine.observation import observe
-from arena.engine.outcome import HandResult
+from arena.engine.outcome import HandResult, hand_value
 from arena.engine.rules import Rules
 from arena.referee.recorder import MatchRecorder
 from arena.referee.seeds import seat_seed
+from arena.referee.table_values import DecisionLog, MatchOutcome, TableConfig
 
 NOTIFY_TIMEOUT = 2.0
 """Seconds a bot gets to acknowledge end-of-hand and end-of-match notifications."""
-
-
-@dataclass(frozen=True, slots=True)
-class TableConfig:
-    match_id: str
-    rules: Rules
-    preset: str
-    match_format: MatchFormat
-    seed: int
-    time_control: TimeControl = field(default_factory=TimeControl)
-    policy: FaultPolicy = FaultPolicy.FORFEIT
-    max_hands: int = 2000
-    """Safety cap for ``kots:K`` matches that take too long; the score then decides."""
-
-
-@dataclass(frozen=True, slots=True)
-class DecisionLog:
-    """What one decision cost: for records, figures and fault evidence."""
-
-    hand: int
-    seat: int
-    request_id: str
-    decision: str
-    legal: int
-    action: str
-    elapsed: float
-    bank_left: float
-    fault: FaultKind | None
-    substituted: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat, "request_id": self.request_id, "decision": self.decision,
-            "legal": self.legal, "action": self.action, "ms": round(self.elapsed * 1000, 3),
-            "bank_left": round(self.bank_left, 4),
-            "fault": self.fault.value if self.fault else None, "substituted": self.substituted,
-        }
-
-
-@dataclass
-class MatchOutcome:
-    """The result of a match as the ladder and the CLI need it."""
-
-    match_id: str
-    status: OutcomeStatus
-    """``DONE``, or ``VOID`` (a platform fault: no bot is blamed, no rating changes)."""
-    winner_team: int | None
-    score: tuple[float, float]
-    final: MatchScore | None = None
-    """The match score at the end (duplicate: hands won and their values per team)."""
-    hands: list[HandResult] = field(default_factory=list)
-    hand_values: list[float] = field(default_factory=list)
-    """Each hand's value for team 0 (+ won, - lost; 1 per hand plus 1 per kot, or points)."""
-    deal_scores: list[float] = field(default_factory=list)
-    """Duplicate format: per deal, the sum of both plays' values for team 0."""
-    faults: list[Fault] = field(default_factory=list)
-    forfeit_team: int | None = None
-    substitutions: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    decision_times: list[list[float]] = field(default_factory=lambda: [[], [], [], []])
-    void_reason: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "match_id": self.match_id, "status": self.status.value, "winner_team": self.winner_team,
-            "score": list(self.score), "hands_played": len(self.hands),
-            "hand_values": self.hand_values, "deal_scores": self.deal_scores,
-            "faults": [f.to_json() for f in self.faults], "forfeit_team": self.forfeit_team,
-            "substitutions": self.substitutions, "void_reason": self.void_reason,
-        }
 
 
 class _Forfeit(Exception):  # noqa: N818 - control flow, never escapes this module
     def __init__(self, team: int) -> None:
         super().__init__(team)
         self.team = team
-
-
-def hand_value(rules: Rules, result: HandResult) -> float:
-    """A hand's value for team 0: +v won, -v lost, 0 drawn (v = 1 + kot, or match points)."""
-    if result.winner is None:
-        return 0.0
-    value = float(result.points if not rules.scores_kots else 1 + int(result.kot))
-    return value if result.winner == 0 else -value
 
 
 def _duplicate_tally(tally: MatchScore, result: HandResult, value: float) -> MatchScore:

@@ -22,7 +22,7 @@ from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand, resolve_bot
 from arena.referee.local import play_local_match
-from arena.referee.table import TableConfig
+from arena.referee.table_values import TableConfig
 from arena.sandbox import Limits, Program
 from arena.sandbox.containers import BASE_IMAGE, ContainerLaunch, ContainerRunner, image_exists
 from ladder.base_image import RootFs, build_base_image, inputs_digest, pinned_requirements, prune

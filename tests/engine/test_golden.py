@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from arena.engine.actions import REVEAL, PlayCard
-from arena.engine.hand import RevealReason
 from arena.engine.rules import PRESETS, Capture, MakerDiscard, Reveal, TrumpMethod
+from arena.engine.trump import RevealReason
 from tests.golden_transcript import (
     GOLDEN_DIR,
     REGEN_HINT,

@@ -20,8 +20,9 @@ import pytest
 from arena.engine.actions import REVEAL
 from arena.engine.cards import Card, Suit, parse_cards
 from arena.engine.errors import IllegalActionError
-from arena.engine.hand import Decision, HandState, RevealReason
+from arena.engine.hand import Decision, HandState
 from arena.engine.observation import observe
+from arena.engine.trump import RevealReason
 from tests.scenario_helpers import CANON, LAST_CARD_SCRIPT, act, mask, play_script, play_trick, start
 
 

@@ -10,8 +10,9 @@ import pytest
 
 from arena.engine.cards import FULL_DECK, TENS, Card
 from arena.engine.deal import Deal
-from arena.engine.hand import HandState, RevealReason
+from arena.engine.hand import HandState
 from arena.engine.rules import rules_for
+from arena.engine.trump import RevealReason
 from tests.scenario_helpers import (
     ALTERNATE,
     CANON,

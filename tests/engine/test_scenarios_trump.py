@@ -12,8 +12,9 @@ import pytest
 from arena.engine.cards import Card, Suit, parse_cards
 from arena.engine.deal import Deal
 from arena.engine.errors import IllegalActionError
-from arena.engine.hand import Decision, HandState, RevealReason
+from arena.engine.hand import Decision, HandState
 from arena.engine.rules import TrumpMethod, rules_for
+from arena.engine.trump import RevealReason
 from tests.scenario_helpers import (
     CANON,
     LAST_CARD_SCRIPT,

@@ -36,7 +36,8 @@ from arena.referee.in_process import InProcessSeat
 from arena.referee.launcher import BotCommand, BotProcess
 from arena.referee.local import seat_limits
 from arena.referee.recorder import MatchRecorder, read_match_record
-from arena.referee.table import MatchOutcome, Table, TableConfig
+from arena.referee.table import Table
+from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.sandbox import Limits, LocalRunner, Program, Runner, RunReport, SandboxUnavailable
 from arena.sandbox.bwrap import SOCKET_FOLDER, SOCKET_NAME, SandboxConfig, SandboxLaunch, SandboxRunner
 from arena.sandbox.runner import Launch

@@ -24,7 +24,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_tools import protoc
 
 import protocol
-from arena.engine import hand, match, outcome, rules
+from arena.engine import hand, match, outcome, rules, trump
 from arena.engine.cards import CARDS, Suit
 from arena.engine.observation import Observation
 from protocol.gen.dehla.arena.v1 import arena_pb2 as pb
@@ -202,7 +202,7 @@ def _enum_names(enum: Any) -> set[str]:
         (rules.HandResultRule, pb.HandResultRule, "HAND_RESULT_RULE_"),
         (rules.TwoTwo, pb.TwoTwo, "TWO_TWO_"),
         (hand.Decision, pb.Decision, "DECISION_"),
-        (hand.RevealReason, pb.RevealReason, "REVEAL_REASON_"),
+        (trump.RevealReason, pb.RevealReason, "REVEAL_REASON_"),
         (outcome.HandOutcome, pb.HandOutcome, "HAND_OUTCOME_"),
         (match.FormatKind, pb.MatchFormatKind, "MATCH_FORMAT_KIND_"),
     ],
@@ -234,8 +234,8 @@ def _field_names(message: type[Message]) -> set[str]:
         ({f.name for f in dataclasses.fields(outcome.HandResult)}, pb.HandResult, {}),
         ({f.name for f in dataclasses.fields(outcome.Trick)}, pb.Trick,
          {"seats": "plays", "cards": "plays", "face_down": "plays"}),
-        ({f.name for f in dataclasses.fields(hand.TrumpSetting)}, pb.TrumpSetting, {}),
-        ({f.name for f in dataclasses.fields(hand.TrumpReveal)}, pb.TrumpReveal, {}),
+        ({f.name for f in dataclasses.fields(trump.TrumpSetting)}, pb.TrumpSetting, {}),
+        ({f.name for f in dataclasses.fields(trump.TrumpReveal)}, pb.TrumpReveal, {}),
         ({f.name for f in dataclasses.fields(match.MatchScore)}, pb.MatchScore, {}),
         ({f.name for f in dataclasses.fields(match.MatchFormat)}, pb.MatchFormat, {}),
     ],

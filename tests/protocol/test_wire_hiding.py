@@ -31,7 +31,8 @@ from arena.engine.match import MatchFormat, MatchScore
 from arena.engine.rules import PRESETS, rules_for
 from arena.engine.seats import SEATS
 from arena.referee.grpc_seat import GrpcSeat
-from arena.referee.table import DecisionLog, Table, TableConfig
+from arena.referee.table import Table
+from arena.referee.table_values import DecisionLog, TableConfig
 from sdk.bot import Bot, BotView
 from sdk.server import serve
 from tests.bots.common import first_legal

@@ -26,7 +26,8 @@ from arena.contract.time_control import MoveRelease, SeatClock, TimeControl
 from arena.referee.in_process import InProcessSeat
 from arena.referee.match_record import RecordedTimeControl
 from arena.referee.recorder import MatchRecorder, read_match_record
-from arena.referee.table import MatchOutcome, Table, hold_until
+from arena.referee.table import Table, hold_until
+from arena.referee.table_values import MatchOutcome
 from protocol.convert import time_control_from_pb, time_control_to_pb
 from sdk.bot import Bot, BotView
 from tests.hostile.harness import table_config

@@ -30,7 +30,7 @@ from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.launcher import ADDRESS_ENV, BotCommand, BotProcess, resolve_bot
 from arena.referee.local import seat_limits
-from arena.referee.table import TableConfig
+from arena.referee.table_values import TableConfig
 from arena.sandbox.uids import processes_of
 from ladder.paths import ArenaData
 from sample_bots.random.bot import RandomBot

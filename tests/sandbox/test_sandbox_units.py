@@ -22,7 +22,7 @@ from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand
 from arena.referee.local import match_hands, seat_limits
-from arena.referee.table import TableConfig
+from arena.referee.table_values import TableConfig
 from arena.sandbox import (
     Limits,
     LocalRunner,

@@ -19,7 +19,7 @@ from arena.engine.observation import observe
 from arena.engine.rules import PRESETS, rules_for
 from arena.referee.in_process import play_in_process
 from arena.referee.stats import mean_interval
-from arena.referee.table import MatchOutcome
+from arena.referee.table_values import MatchOutcome
 from sample_bots.heuristic.bot import HeuristicBot, best_trump_suit
 from sample_bots.random.bot import RandomBot
 from sdk.bot import BotView

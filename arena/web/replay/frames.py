@@ -28,10 +28,10 @@ from arena.engine.deal import Deal
 from arena.engine.errors import ArenaError, RecordError
 from arena.engine.hand import HandState
 from arena.engine.observation import Observation, observe
+from arena.engine.outcome import hand_value
 from arena.engine.record import read_hand_record
 from arena.engine.rules import Capture, Rules, make_rules
 from arena.engine.seats import Seat
-from arena.referee.table import hand_value
 
 Perspective = Literal["all", "none", 0, 1, 2, 3]
 """Whose eyes a replay is seen through: all four hands open, one seat's view, or no hands."""

@@ -1,0 +1,85 @@
+"""The values a table takes and gives back: its configuration (``TableConfig``), what each
+decision cost (``DecisionLog``) and the match's result (``MatchOutcome``). Apart from
+``table.py`` so that the recorder, which writes them, need not import the table that
+plays the match."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.contract.faults import Fault, FaultKind, FaultPolicy
+from arena.contract.status import OutcomeStatus
+from arena.contract.time_control import TimeControl
+from arena.engine.match import MatchFormat, MatchScore
+from arena.engine.outcome import HandResult
+from arena.engine.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    match_id: str
+    rules: Rules
+    preset: str
+    match_format: MatchFormat
+    seed: int
+    time_control: TimeControl = field(default_factory=TimeControl)
+    policy: FaultPolicy = FaultPolicy.FORFEIT
+    max_hands: int = 2000
+    """Safety cap for ``kots:K`` matches that take too long; the score then decides."""
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionLog:
+    """What one decision cost: for records, figures and fault evidence."""
+
+    hand: int
+    seat: int
+    request_id: str
+    decision: str
+    legal: int
+    action: str
+    elapsed: float
+    bank_left: float
+    fault: FaultKind | None
+    substituted: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "request_id": self.request_id, "decision": self.decision,
+            "legal": self.legal, "action": self.action, "ms": round(self.elapsed * 1000, 3),
+            "bank_left": round(self.bank_left, 4),
+            "fault": self.fault.value if self.fault else None, "substituted": self.substituted,
+        }
+
+
+@dataclass
+class MatchOutcome:
+    """The result of a match as the ladder and the CLI need it."""
+
+    match_id: str
+    status: OutcomeStatus
+    """``DONE``, or ``VOID`` (a platform fault: no bot is blamed, no rating changes)."""
+    winner_team: int | None
+    score: tuple[float, float]
+    final: MatchScore | None = None
+    """The match score at the end (duplicate: hands won and their values per team)."""
+    hands: list[HandResult] = field(default_factory=list)
+    hand_values: list[float] = field(default_factory=list)
+    """Each hand's value for team 0 (+ won, - lost; 1 per hand plus 1 per kot, or points)."""
+    deal_scores: list[float] = field(default_factory=list)
+    """Duplicate format: per deal, the sum of both plays' values for team 0."""
+    faults: list[Fault] = field(default_factory=list)
+    forfeit_team: int | None = None
+    substitutions: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    decision_times: list[list[float]] = field(default_factory=lambda: [[], [], [], []])
+    void_reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "match_id": self.match_id, "status": self.status.value, "winner_team": self.winner_team,
+            "score": list(self.score), "hands_played": len(self.hands),
+            "hand_values": self.hand_values, "deal_scores": self.deal_scores,
+            "faults": [f.to_json() for f in self.faults], "forfeit_team": self.forfeit_team,
+            "substitutions": self.substitutions, "void_reason": self.void_reason,
+        }
