@@ -16,8 +16,7 @@ from pathlib import Path
 from sqlalchemy import select
 
 from arena.contract.status import OutcomeStatus
-from arena.engine.actions import Action, PlayCard, RevealTrump, parse_action
-from arena.engine.cards import Card
+from arena.engine.actions import Action, parse_action
 from arena.engine.record import replay_record
 from arena.referee.in_process import play_in_process
 from arena.referee.timing_leak import TimedDecision, stratum
@@ -30,8 +29,8 @@ from ladder.scheduler import Pairing
 from ladder.schema import BotVersion
 from ladder.store import Store
 from sample_bots.random.bot import RandomBot
-from sdk import HandEnd, MatchEnd, MatchStart
 from sdk.bot import Bot, BotView
+from tests.bots.common import DelegatingBot
 
 Timing = Callable[[int, int, int, random.Random], float]
 """(seat, holding mask, legal actions, rng) -> ms."""
@@ -127,26 +126,14 @@ class VirtualClock:
         self.seconds += max(0.0, seconds)
 
 
-class PacedBot(Bot):
+class PacedBot(DelegatingBot):
     """``inner``'s moves, each taking (on ``clock``) what an honest bot's work would: more with
     more legal actions and more cards in hand, plus seeded noise."""
 
     def __init__(self, inner: Bot, clock: VirtualClock, seed: int) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.clock = clock
         self.rng = random.Random(seed)
-
-    def on_match_start(self, start: MatchStart) -> None:
-        self.inner.on_match_start(start)
-
-    def on_hand_end(self, end: HandEnd) -> None:
-        self.inner.on_hand_end(end)
-
-    def on_match_end(self, end: MatchEnd) -> None:
-        self.inner.on_match_end(end)
-
-    def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
-        raise AssertionError("decide() answers every decision")
 
     def decide(self, view: BotView) -> Action:
         action = self.inner.decide(view)

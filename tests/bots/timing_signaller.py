@@ -12,14 +12,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from arena.engine.actions import Action, PlayCard, RevealTrump
-from arena.engine.cards import Card
+from arena.engine.actions import Action
 from sample_bots.heuristic.bot import HeuristicBot
-from sdk import HandEnd, MatchEnd, MatchStart
 from sdk.bot import Bot, BotView
+from tests.bots.common import DelegatingBot
 
 
-class TimingSignaller(Bot):
+class TimingSignaller(DelegatingBot):
     """``inner``'s moves, each one's reply time carrying one of its cards."""
 
     name = "timing-signaller"
@@ -29,22 +28,10 @@ class TimingSignaller(Bot):
         self.base = base_ms / 1000
         self.unit = unit_ms / 1000
         self.step = 0
-        self.inner = inner or HeuristicBot()
+        super().__init__(inner or HeuristicBot())
         self.clock = clock
         self.sleep = sleep
         """A test's virtual clock passes its own pair (``tests/timing_helpers.VirtualClock``)."""
-
-    def on_match_start(self, start: MatchStart) -> None:
-        self.inner.on_match_start(start)
-
-    def on_hand_end(self, end: HandEnd) -> None:
-        self.inner.on_hand_end(end)
-
-    def on_match_end(self, end: MatchEnd) -> None:
-        self.inner.on_match_end(end)
-
-    def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
-        raise AssertionError("decide() answers every decision")
 
     def decide(self, view: BotView) -> Action:
         start = self.clock()
