@@ -13,6 +13,7 @@ from arena.sandbox import Limits, Program
 from arena.sandbox.containers import ContainerConfig, ContainerRunner, Engine, container_problem
 from arena.sandbox.runner import Launch
 from ladder.base_image import BaseImageError, build_base_image
+from tests.environment_helpers import unavailable
 
 PODMAN = ContainerConfig(Engine.PODMAN)
 
@@ -23,12 +24,6 @@ def podman_problem() -> str:
     if os.geteuid() != 0:
         return "the container runner needs root (seat folders are tmpfs mounts, seats are leased uids)"
     return container_problem(PODMAN)
-
-
-def unavailable(message: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
 
 
 @pytest.fixture(scope="session")

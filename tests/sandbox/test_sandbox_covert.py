@@ -24,9 +24,9 @@ import pytest
 
 from arena.sandbox.procmask import EMPTIED_PROC, FROZEN_PROC, freeze_proc
 from tests.hostile.covert_pair import LOAD, Readings, read_around_load
-from tests.hostile.harness import BOTS, sandbox_problem
+from tests.hostile.harness import BOTS
 
-pytestmark = pytest.mark.skipif(bool(sandbox_problem()), reason=sandbox_problem() or "sandbox available")
+pytestmark = pytest.mark.usefixtures("sandbox_available")
 
 PROC_COUNTERS = ("processes", "procs_running", "threads", "file-nr", "inode-nr", "dentry-state", "pty-nr",
                  "mem-free", "ctxt")

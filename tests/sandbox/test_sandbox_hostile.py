@@ -48,7 +48,6 @@ from tests.hostile.harness import (
     hostile,
     monitor_socket,
     play,
-    sandbox_problem,
     sandbox_runner,
     socket_folder,
     table_config,
@@ -56,7 +55,7 @@ from tests.hostile.harness import (
 )
 from tests.web_helpers import match_file
 
-pytestmark = pytest.mark.skipif(bool(sandbox_problem()), reason=sandbox_problem() or "sandbox available")
+pytestmark = pytest.mark.usefixtures("sandbox_available")
 
 SNAPPY = TimeControl(per_move=0.4, bank=0.2, startup=20.0)
 """For bots that are meant to time out: the timeout costs 0.6 s."""

@@ -32,10 +32,10 @@ from arena.sandbox.bwrap import SandboxConfig, SandboxRunner
 from arena.sandbox.containers import ContainerConfig, ContainerRunner, Engine, container_problem
 from arena.sandbox.uids import processes_of
 from sample_bots.random.bot import RandomBot
-from tests.hostile.harness import RANDOM, hostile, play, sandbox_problem, sandbox_runner, table_config, wait_gone
+from tests.hostile.harness import RANDOM, hostile, play, sandbox_runner, table_config, wait_gone
 
 ROOT = Path(__file__).resolve().parents[2]
-needs_sandbox = pytest.mark.skipif(bool(sandbox_problem()), reason=sandbox_problem() or "sandbox available")
+needs_sandbox = pytest.mark.usefixtures("sandbox_available")
 
 
 @needs_sandbox

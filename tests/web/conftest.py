@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from ladder.paths import ArenaData
+from tests.environment_helpers import unavailable
 from tests.web_helpers import played_ladder, serving
 
 CHROMIUM = "/usr/bin/chromium"
@@ -34,9 +35,7 @@ def browser() -> Iterator[Browser]:
     Missing Chromium skips the browser tests, except in CI, where it is a failure."""
     if not Path(CHROMIUM).exists():
         message = f"{CHROMIUM} is missing (apt-get install chromium; scripts/setup.sh dev does it as root)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        unavailable(message)
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield launched
