@@ -41,7 +41,7 @@ def where(job: MatchJob) -> MatchReport:
 
 
 def tell(fifo: Path, text: str) -> None:
-    with fifo.open("w") as out:  # blocks until the test reads
+    with fifo.open("w") as out:  # blocks until the test holds the FIFO open
         out.write(text + "\n")
 
 

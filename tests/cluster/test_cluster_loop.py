@@ -99,14 +99,16 @@ def test_the_run_keeps_as_many_matches_in_play_as_the_cluster_has_slots(cluster:
     outcome: list[Any] = []
     coordinator = threading.Thread(target=lambda: outcome.append(run.run(StopRule(matches=2))))
     go = os.open(marks / "go", os.O_RDWR)
+    said = Said(marks / "said")
     coordinator.start()
     try:
-        in_play = {read_line(marks / "said", 60), read_line(marks / "said", 60)}
+        in_play = {said.line(60), said.line(60)}
         assert in_play == {"m000001", "m000002"}
     finally:
         os.write(go, b"go\ngo\n")
         coordinator.join(60)
         os.close(go)
+        said.close()
     assert outcome[0].counted == 2
     store.close()
 
@@ -151,19 +153,31 @@ def test_the_workers_find_the_store_the_run_was_given(cluster: Any, tmp_path: Pa
     assert (data, url) == ("/the/workers/data", "sqlite:////the/workers.db")
 
 
-def read_line(fifo: Path, timeout: float) -> str:
-    """One message from a play function through ``fifo`` (waiting on the pipe, with a bound)."""
-    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        text = b""
+class Said:
+    """The play functions' lines on the FIFO ``said``, held open for reading *and* writing from
+    before the run starts: a play's ``tell`` never waits for a reader, no line is lost between two
+    reads (a FIFO whose last reader and writer close drops what it holds), a read never finds
+    the pipe hung up, and two lines read at once are both kept."""
+
+    def __init__(self, fifo: Path) -> None:
+        self.fd = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)
+        self.pending = b""
+
+    def line(self, timeout: float) -> str:
+        """The next line (waiting on the pipe, with a bound)."""
         deadline = time.monotonic() + timeout
-        while not text.endswith(b"\n"):
-            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
-            assert ready, f"nothing said on {fifo.name} in time (so far {text!r})"
-            text += os.read(fd, 256)
-        return text.decode().strip()
-    finally:
-        os.close(fd)
+        while b"\n" not in self.pending:
+            ready, _, _ = select.select([self.fd], [], [], max(0.0, deadline - time.monotonic()))
+            assert ready, f"nothing said in time (so far {self.pending!r})"
+            try:
+                self.pending += os.read(self.fd, 256)
+            except BlockingIOError:  # taken by nobody else, but select may still wake early
+                continue
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line.decode().strip()
+
+    def close(self) -> None:
+        os.close(self.fd)
 
 
 def cancel_on_scheduler(key: str, client: str, dask_scheduler: Any) -> None:
@@ -183,18 +197,20 @@ def test_a_match_the_scheduler_cancels_goes_back_without_spending_an_attempt(clu
     run = make_run(store, on(cluster), held_first)
     outcome: list[Any] = []
     coordinator = threading.Thread(target=lambda: outcome.append(run.run(StopRule(matches=1))))
+    said = Said(marks / "said")
     coordinator.start()
     go = os.open(marks / "go", os.O_RDWR)  # held open: the first attempt reads its line whenever it gets there
     try:
-        key = read_line(marks / "said", 60)
+        key = said.line(60)
         with Client(cluster[0].cluster.scheduler_address, set_as_default=False) as other:
             other.run_on_scheduler(cancel_on_scheduler, key=key, client=other.id)  # done when this returns
         os.write(go, b"go\n")  # the cancelled attempt plays on (its slot busy until then); its result is unwanted
-        assert read_line(marks / "said", 60) == "attempt 2"
+        assert said.line(60) == "attempt 2"
     finally:
         os.write(go, b"go\n")
         coordinator.join(60)
         os.close(go)
+        said.close()
     summary = outcome[0]
     assert (summary.counted, summary.requeued, summary.failed) == (1, 1, 0)
     with store.reading() as session:
