@@ -113,17 +113,21 @@ def play(store: Store, pairing: Pairing, content: bytes | None, seed: int = 7) -
 
 
 class VirtualClock:
-    """Seconds that pass only when a bot says so: the referee's ``time.perf_counter`` in a test
-    (patched into ``arena.referee.table``), so a match's recorded times are exact and repeatable."""
+    """Seconds that pass only when a bot says so (``advance``): the referee's clock in a test
+    (``Table(..., clock=)``, a ``RefereeClock``), so a match's times are exact and repeatable and
+    a hold to a slot's end takes no time at all."""
 
     def __init__(self) -> None:
         self.seconds = 0.0
 
-    def perf_counter(self) -> float:
+    def now(self) -> float:
         return self.seconds
 
     def advance(self, seconds: float) -> None:
         self.seconds += max(0.0, seconds)
+
+    async def hold_until(self, moment: float) -> None:
+        self.seconds = max(self.seconds, moment)
 
 
 class PacedBot(DelegatingBot):

@@ -25,6 +25,7 @@ from arena.contract.time_control import TimeControl
 from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.recorder import MatchRecorder
+from arena.referee.referee_clock import MONOTONIC, RefereeClock
 from arena.referee.table import Table
 from arena.referee.table_values import MatchOutcome, TableConfig
 from sdk.bot import Bot, BotView
@@ -74,8 +75,10 @@ def play_in_process(
     match_format: str | None = None,
     policy: FaultPolicy = FaultPolicy.FORFEIT,
     record: Path | None = None,
+    clock: RefereeClock = MONOTONIC,
 ) -> MatchOutcome:
-    """Play one match between four bots (seats 0..3; 0 and 2 are partners), in this process."""
+    """Play one match between four bots (seats 0..3; 0 and 2 are partners), in this process
+    (``clock``: a test's own, whose seconds pass only when its bots say so)."""
     config = TableConfig(
         match_id=f"local-{next(_ids)}",
         rules=rules_for(preset),
@@ -87,4 +90,4 @@ def play_in_process(
     )
     seats = [InProcessSeat(bot) for bot in bots]
     recorder = MatchRecorder(record) if record else None
-    return asyncio.run(Table(config, seats, recorder).run())
+    return asyncio.run(Table(config, seats, recorder, clock=clock).run())

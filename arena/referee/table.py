@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
@@ -38,6 +37,7 @@ from arena.engine.observation import observe
 from arena.engine.outcome import HandResult, hand_value
 from arena.engine.rules import Rules
 from arena.referee.recorder import MatchRecorder
+from arena.referee.referee_clock import MONOTONIC, RefereeClock
 from arena.referee.seeds import seat_seed
 from arena.referee.table_values import DecisionLog, MatchOutcome, TableConfig
 
@@ -71,26 +71,6 @@ def _duplicate_after(rules: Rules, before: MatchScore, next_dealer: int, result:
     return replace(_duplicate_tally(before, result, hand_value(rules, result)), dealer=next_dealer)
 
 
-PRECISE_HOLD = 0.004
-"""Seconds at the end of a hold slept by the thread, not the event loop. The loop wakes on a
-millisecond grid counted from its last event, the reply: its lateness (0-1.2 ms) would carry
-the reply time's sub-millisecond phase. ``time.sleep`` wakes within the kernel's timer slack
-(tens of us) of the moment, whatever the phase (``tests/referee/test_move_release.py``)."""
-
-
-async def hold_until(moment: float) -> None:
-    """Keep the move from the table until ``moment`` (``perf_counter`` time): under ``slot-end``
-    the next request then goes out at a time the mover did not choose (``SeatClock.settle``).
-    The last few ms block the loop on purpose (``PRECISE_HOLD``): nothing else is due at a
-    table while it holds a move."""
-    wait = moment - time.perf_counter()
-    if wait > PRECISE_HOLD:
-        await asyncio.sleep(wait - PRECISE_HOLD)
-    rest = moment - time.perf_counter()
-    if rest > 0:
-        time.sleep(rest)
-
-
 def substitute_action(legal: Sequence[Action]) -> Action:
     """The action the referee plays for a faulty seat: its lowest legal card (or first suit)."""
     def key(action: Action) -> tuple[int, int, int]:
@@ -107,13 +87,15 @@ class Table:
 
     def __init__(self, config: TableConfig, endpoints: Sequence[SeatEndpoint],
                  recorder: MatchRecorder | None = None,
-                 on_hand: Callable[[int, HandResult], None] | None = None) -> None:
+                 on_hand: Callable[[int, HandResult], None] | None = None,
+                 clock: RefereeClock = MONOTONIC) -> None:
         if len(endpoints) != 4:
             raise ValueError("a table needs four seat endpoints")
         self.config = config
         self.endpoints = list(endpoints)
         self.recorder = recorder
         self.on_hand = on_hand
+        self.clock = clock
         self.clocks = [SeatClock.new(config.time_control) for _ in range(4)]
         self.dead = [False, False, False, False]
         self.outcome = MatchOutcome(config.match_id, OutcomeStatus.DONE, None, (0.0, 0.0))
@@ -242,16 +224,16 @@ class Table:
         fault: tuple[FaultKind, str, str] | None = None
         elapsed = 0.0
         action: Action | None = None
-        release = 0.0  # when the move may reach the table (perf_counter time; 0: at once)
+        release = 0.0  # when the move may reach the table (``self.clock`` time; 0: at once)
         if not self.dead[seat]:
             request = DecisionRequest(request_id, hand, observe(state, seat, score),
                                       clock.control.per_move, clock.bank_left)
-            start = time.perf_counter()
+            start = self.clock.now()
             try:
                 reply: DecisionReply | None = await self.endpoints[seat].decide(request, clock.deadline)
             except BotFault as exc:
                 reply, fault = None, (exc.kind, exc.detail, exc.evidence)
-            elapsed = time.perf_counter() - start
+            elapsed = self.clock.now() - start
             settled = clock.settle(elapsed)
             within = settled.within
             release = start + settled.release_at
@@ -276,7 +258,7 @@ class Table:
             self.outcome.decision_times[seat].append(elapsed)
         decisions.append(DecisionLog(hand, seat, request_id, decision, len(legal), str(action),
                                      elapsed, clock.bank_left, fault[0] if fault else None, substituted))
-        await hold_until(release)
+        await self.clock.hold_until(release)
         return action
 
     @staticmethod

@@ -1,6 +1,8 @@
 """Issue 23: partners must not pass cards through when their moves reach the table.
 
-The timing pair (``tests/hostile/bots/timing.py``) plays in process at real tables: seat 0
+The timing pair (``tests/hostile/bots/timing.py``) plays in process at real tables, on a
+virtual clock the referee and the bots share (seconds pass only when a bot says so, a hold to a
+slot's end takes none, and every figure is exact): seat 0
 delays each reply by ``base + step * c`` ms for a card number ``c``, seat 2 decodes the gap
 before its own next request, seats 1 and 3 answer at once. Released on reply the cards come
 through; released at the end of each slot they do not. The bank rule (an overrun spends the
@@ -26,12 +28,14 @@ from arena.contract.time_control import MoveRelease, SeatClock, TimeControl
 from arena.referee.in_process import InProcessSeat
 from arena.referee.match_record import RecordedTimeControl
 from arena.referee.recorder import MatchRecorder, read_match_record
-from arena.referee.table import Table, hold_until
+from arena.referee.referee_clock import MONOTONIC
+from arena.referee.table import Table
 from arena.referee.table_values import MatchOutcome
 from protocol.convert import time_control_from_pb, time_control_to_pb
 from sdk.bot import Bot, BotView
 from tests.hostile.harness import table_config
 from tests.hostile.timing_pair import ChannelFigures, figures, pairs, timing_module
+from tests.timing_helpers import VirtualClock
 
 BASE_MS, STEP_MS = 15.0, 2.0
 """The issue's code scaled to a 150 ms slot: 15 + 2 * 63 = 141 ms at most."""
@@ -43,31 +47,33 @@ def clock(release: MoveRelease, per_move: float = PER_MOVE, bank: float = 0.3) -
 
 
 class Stamped(InProcessSeat):
-    """An in-process seat that notes when each request reached it (``perf_counter``)."""
+    """An in-process seat that notes when each request reached it (on the table's clock)."""
 
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: Bot, clock: VirtualClock) -> None:
         super().__init__(bot)
+        self.clock = clock
         self.stamps: list[float] = []
 
     async def decide(self, request: DecisionRequest, timeout: float) -> DecisionReply:
-        self.stamps.append(time.perf_counter())
+        self.stamps.append(self.clock.now())
         return await super().decide(request, timeout)
 
 
 class Overrun(Bot):
-    """Plays its first legal card; sleeps ``seconds`` at its decision number ``at`` (from 0) and
-    notes the bank each request announces."""
+    """Plays its first legal card; takes ``seconds`` (of ``clock``) at its decision number ``at``
+    (from 0) and notes the bank each request announces."""
 
     name = "overrun"
 
-    def __init__(self, at: int, seconds: float) -> None:
+    def __init__(self, at: int, seconds: float, clock: VirtualClock) -> None:
         self.at = at
         self.seconds = seconds
+        self.clock = clock
         self.banks: list[float] = []
 
     def play(self, view: BotView) -> Any:
         if len(self.banks) == self.at:
-            time.sleep(self.seconds)  # the overrun under test, not synchronisation
+            self.clock.advance(self.seconds)  # the overrun under test
         self.banks.append(view.bank_left)
         return view.legal_cards[0]
 
@@ -77,13 +83,13 @@ def fast() -> Bot:
     return bot
 
 
-def play(control: TimeControl, bots: Sequence[Bot], hands: int = 1,
+def play(control: TimeControl, bots: Sequence[Bot], clock: VirtualClock, hands: int = 1,
          policy: FaultPolicy = FaultPolicy.FORFEIT) -> tuple[MatchOutcome, list[Stamped]]:
-    seats = [Stamped(bot) for bot in bots]
+    seats = [Stamped(bot, clock) for bot in bots]
     endpoints: list[SeatEndpoint] = list(seats)
     config = table_config(f"release-{control.release}", policy=policy, match_format=f"hands:{hands}",
                           time_control=control)
-    return asyncio.run(Table(config, endpoints).run()), seats
+    return asyncio.run(Table(config, endpoints, clock=clock).run()), seats
 
 
 def next_request(seats: Sequence[Stamped], after: float) -> float:
@@ -93,9 +99,10 @@ def next_request(seats: Sequence[Stamped], after: float) -> float:
 
 def transmit(release: MoveRelease, hands: int) -> ChannelFigures:
     module = timing_module()
-    sender = module.TimingSender(BASE_MS, STEP_MS)
-    receiver = module.TimingReceiver(BASE_MS, STEP_MS)
-    outcome, _ = play(clock(release), [sender, fast(), receiver, fast()], hands)
+    time = VirtualClock()
+    sender = module.TimingSender(BASE_MS, STEP_MS, sleep=time.advance)
+    receiver = module.TimingReceiver(BASE_MS, STEP_MS, clock=time.now)
+    outcome, _ = play(clock(release), [sender, fast(), receiver, fast()], time, hands)
     assert outcome.faults == [], outcome.faults
     return figures(pairs(sender.sent, receiver.received))
 
@@ -118,31 +125,34 @@ def test_released_at_slot_end_the_gap_says_nothing_of_the_senders_cards() -> Non
 
 def test_a_move_within_the_slot_waits_for_the_slots_end() -> None:
     """Every request goes out one slot after the one before, however fast the answers."""
-    _, seats = play(clock(MoveRelease.SLOT_END, per_move=0.05), [fast(), fast(), fast(), fast()])
+    _, seats = play(clock(MoveRelease.SLOT_END, per_move=0.05), [fast(), fast(), fast(), fast()], VirtualClock())
     stamps = sorted(t for seat in seats for t in seat.stamps)
     gaps = [b - a for a, b in itertools.pairwise(stamps)]
-    assert min(gaps) >= 0.05 - 0.005, min(gaps)  # the loop may wake a clock tick early
+    assert min(gaps) >= 0.05 - 0.005, min(gaps)
 
 
 def test_an_overrun_spends_the_whole_bank_and_is_released_at_the_allowances_end() -> None:
-    overrun = Overrun(at=1, seconds=0.2)  # 0.05 s into a 0.3 s bank
-    _, seats = play(clock(MoveRelease.SLOT_END, per_move=0.1), [overrun, fast(), fast(), fast()])
+    time = VirtualClock()
+    overrun = Overrun(at=1, seconds=0.2, clock=time)  # 0.1 s into a 0.3 s bank
+    _, seats = play(clock(MoveRelease.SLOT_END, per_move=0.1), [overrun, fast(), fast(), fast()], time)
     assert overrun.banks[:3] == [pytest.approx(0.3), pytest.approx(0.3), 0.0]
     asked = seats[0].stamps[1]
     assert next_request(seats, asked) - asked >= 0.1 + 0.3 - 0.005
 
 
 def test_the_control_on_reply_charges_only_the_overrun_and_releases_at_once() -> None:
-    overrun = Overrun(at=1, seconds=0.2)
-    _, seats = play(clock(MoveRelease.ON_REPLY, per_move=0.1), [overrun, fast(), fast(), fast()])
+    time = VirtualClock()
+    overrun = Overrun(at=1, seconds=0.2, clock=time)
+    _, seats = play(clock(MoveRelease.ON_REPLY, per_move=0.1), [overrun, fast(), fast(), fast()], time)
     assert overrun.banks[2] == pytest.approx(0.2, abs=0.05)
     asked = seats[0].stamps[1]
     assert next_request(seats, asked) - asked < 0.1 + 0.3 - 0.05
 
 
 def test_a_reply_past_the_allowance_is_still_a_timeout() -> None:
-    late = Overrun(at=1, seconds=0.5)  # past 0.1 s + 0.3 s of bank
-    outcome, _ = play(clock(MoveRelease.SLOT_END, per_move=0.1), [late, fast(), fast(), fast()],
+    time = VirtualClock()
+    late = Overrun(at=1, seconds=0.5, clock=time)  # past 0.1 s + 0.3 s of bank
+    outcome, _ = play(clock(MoveRelease.SLOT_END, per_move=0.1), [late, fast(), fast(), fast()], time,
                       policy=FaultPolicy.SUBSTITUTE)
     assert [f.kind for f in outcome.faults] == [FaultKind.TIMEOUT]
     assert outcome.substitutions[0] == 1
@@ -226,5 +236,5 @@ def test_the_release_moment_does_not_follow_the_replys_sub_millisecond_phase() -
     """The loop wakes on a millisecond grid counted from the reply, so a loop-only hold is late
     by 0-1.2 ms as a sawtooth of the reply time's phase: a channel of its own. The table's hold
     sleeps its last stretch on the thread's clock."""
-    assert phase_spread(hold_until) < 0.00035
+    assert phase_spread(MONOTONIC.hold_until) < 0.00035
     assert phase_spread(loop_only_hold) > 0.00035, "the control: the loop alone leaks the phase"

@@ -13,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.engine.errors import RecordError
-from arena.referee import table
 from arena.referee.in_process import play_in_process
 from arena.referee.recorder import match_record_lines
 from arena.referee.timing_leak import (
@@ -157,17 +156,16 @@ def test_strata_bucket_hand_size_and_legal_actions() -> None:
     assert stratum("play", 7, 4) == ("play", 2, 2)
 
 
-def test_a_real_match_with_a_delaying_signaller_is_caught(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_real_match_with_a_delaying_signaller_is_caught(tmp_path: Path) -> None:
     """Played in process, on a virtual clock the referee reads (exact, repeatable, no sleeping):
     the signaller (seats 0 and 2, playing as the random bot) holds each reply 30 + 15 x c ms, the
     honest random bots take what their work would. Combined as the ladder does, its team's
     figures are flagged and the honest team's are not."""
     clock = VirtualClock()
-    monkeypatch.setattr(table, "time", clock)
     path = tmp_path / "signalling.jsonl"
-    bots = [TimingSignaller(30, 15, RandomBot(seat), clock=clock.perf_counter, sleep=clock.advance)
+    bots = [TimingSignaller(30, 15, RandomBot(seat), clock=clock.now, sleep=clock.advance)
             if seat % 2 == 0 else PacedBot(RandomBot(seat), clock, seat) for seat in range(4)]
-    outcome = play_in_process(bots, deals=16, seed=11, record=path)  # a ladder match's 16 deal pairs
+    outcome = play_in_process(bots, deals=16, seed=11, record=path, clock=clock)  # a ladder match's 16 deal pairs
     assert outcome.faults == []
     leaks = record_leaks(path.read_text())
     assert record_leaks(path.read_text()) == leaks  # deterministic

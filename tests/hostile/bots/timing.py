@@ -18,6 +18,7 @@ real bot processes (``bench/timing_channel.py``).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from _hostile import HostileBot, arguments, report
@@ -54,10 +55,13 @@ class TimingSender(HostileBot):
 
     name = "timing-send"
 
-    def __init__(self, base_ms: float = 30.0, step_ms: float = 15.0) -> None:
+    def __init__(self, base_ms: float = 30.0, step_ms: float = 15.0, *,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
         super().__init__()
         self.base_ms = base_ms
         self.step_ms = step_ms
+        self.sleep = sleep
+        """A test's virtual clock passes its own (``tests/timing_helpers.VirtualClock.advance``)."""
         self.sent: list[dict[str, Any]] = []
         self.hand_index = 0
 
@@ -65,7 +69,7 @@ class TimingSender(HostileBot):
         hand = view.hand
         card = hand[len(self.sent) % len(hand)]
         symbol = int(card) & TOP
-        time.sleep((self.base_ms + self.step_ms * gray(symbol)) / 1000)  # the attack: the reply's timing
+        self.sleep((self.base_ms + self.step_ms * gray(symbol)) / 1000)  # the attack: the reply's timing
         entry = {"hand": self.hand_index, "ply": ply(view.observation), "symbol": symbol}
         self.sent.append(entry)
         report("timing-send", "info", **entry)
@@ -80,26 +84,31 @@ class TimingReceiver(HostileBot):
 
     name = "timing-receive"
 
-    def __init__(self, base_ms: float = 30.0, step_ms: float = 15.0) -> None:
+    def __init__(self, base_ms: float = 30.0, step_ms: float = 15.0, *,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         super().__init__()
         self.base_ms = base_ms
         self.step_ms = step_ms
+        self.clock = clock
+        """A test's virtual clock passes its own (``tests/timing_helpers.VirtualClock.now``)."""
         self.received: list[dict[str, Any]] = []
         self.hand_index = 0
         self.last: tuple[int, int, float] | None = None  # (hand, ply, when it answered) of its last decision
 
     def decide(self, view: BotView) -> Any:
-        now = time.perf_counter()
+        now = self.clock()
         here = ply(view.observation)
         if self.last is not None and self.last[0] == self.hand_index:
             gap_ms = (now - self.last[2]) * 1000
-            symbol = ungray(min(TOP, max(0, int((gap_ms - self.base_ms) // self.step_ms))))
+            # (a hair over the floor: a gap of exactly base + step * g on a test's virtual clock may
+            # come out a rounding error short of it)
+            symbol = ungray(min(TOP, max(0, int((gap_ms - self.base_ms) / self.step_ms + 1e-6))))
             entry = {"hand": self.hand_index, "from_ply": self.last[1], "to_ply": here,
                      "gap_ms": round(gap_ms, 3), "symbol": symbol}
             self.received.append(entry)
             report("timing-receive", "info", **entry)
         action = super().decide(view)
-        self.last = (self.hand_index, here, time.perf_counter())
+        self.last = (self.hand_index, here, self.clock())
         return action
 
     def on_hand_end(self, end: HandEnd) -> None:
