@@ -114,7 +114,7 @@ class GrpcSeat:
         except grpc.aio.AioRpcError as exc:
             self._check_flood(FaultKind.FAILED_START)
             raise BotFault(FaultKind.FAILED_START, self._status_note(exc) + self._exit_note(),
-                           self._evidence(exc)) from None
+                           await self._evidence(exc)) from None
         if response is None:  # grpc.aio hands back None for a reply that does not decode
             raise BotFault(FaultKind.FAILED_START, "StartMatch reply is not a StartMatchResponse")
         major, self.bot_name, _ = convert.start_response_from_pb(response)
@@ -132,7 +132,7 @@ class GrpcSeat:
             raise BotFault(FaultKind.FAILED_START, str(exc)) from None
         if address is None:
             why = "exited before serving" if self.process.exited else "no socket within the start-up budget"
-            raise BotFault(FaultKind.FAILED_START, f"{why}{self._exit_note()}", self._evidence())
+            raise BotFault(FaultKind.FAILED_START, f"{why}{self._exit_note()}", await self._evidence())
         return address
 
     def _guarded(self, address: str) -> str:
@@ -159,10 +159,10 @@ class GrpcSeat:
             if remaining <= 0:
                 why = "connection stalled: no health reply" if stalled else "not SERVING"
                 raise BotFault(FaultKind.FAILED_START, f"{why} within the start-up budget{self._exit_note()}",
-                               self._evidence())
+                               await self._evidence())
             if self.process is not None and self.process.exited:
                 raise BotFault(FaultKind.FAILED_START, f"exited before serving{self._exit_note()}",
-                               self._evidence())
+                               await self._evidence())
             budget = min(remaining, 0.25)
             try:
                 reply = await _bounded(health.Check(request, timeout=budget, wait_for_ready=True), budget)
@@ -190,7 +190,7 @@ class GrpcSeat:
             self._check_flood(FaultKind.CRASH)
             raise _stalled(timeout) from None
         except grpc.aio.AioRpcError as exc:
-            raise self._fault(exc, started, timeout) from None
+            raise await self._fault(exc, started, timeout) from None
         if len(data) > MAX_REPLY_BYTES:
             raise BotFault(FaultKind.MALFORMED_REPLY,
                            f"reply of {len(data)} bytes is larger than {MAX_REPLY_BYTES} bytes")
@@ -208,7 +208,7 @@ class GrpcSeat:
             self._check_flood(FaultKind.CRASH)
             raise _stalled(timeout) from None
         except grpc.aio.AioRpcError as exc:
-            raise self._fault(exc, started, timeout) from None
+            raise await self._fault(exc, started, timeout) from None
 
     async def end_match(self, end: MatchEnd, timeout: float) -> None:
         if self._stub is None:
@@ -221,7 +221,7 @@ class GrpcSeat:
             self._check_flood(FaultKind.CRASH)
             raise _stalled(timeout) from None
         except grpc.aio.AioRpcError as exc:
-            raise self._fault(exc, started, timeout) from None
+            raise await self._fault(exc, started, timeout) from None
 
     async def close(self) -> None:
         if self._channel is not None:
@@ -233,7 +233,7 @@ class GrpcSeat:
             await self.process.stop()
 
     # ------------------------------------------------------------------- faults
-    def _fault(self, exc: grpc.aio.AioRpcError, started: float, timeout: float) -> BotFault:
+    async def _fault(self, exc: grpc.aio.AioRpcError, started: float, timeout: float) -> BotFault:
         """Classify a failed call by the referee's clock, not by the status's name (and a
         call that the flood guard cut off by the bound the bot broke)."""
         self._check_flood(FaultKind.CRASH)
@@ -241,7 +241,7 @@ class GrpcSeat:
         if exc.code() is grpc.StatusCode.DEADLINE_EXCEEDED and elapsed >= timeout - DEADLINE_SLACK:
             return BotFault(FaultKind.TIMEOUT, f"no reply before the call's deadline of {timeout:.3f} s")
         note = f"{self._status_note(exc)} after {elapsed:.3f} s"
-        return BotFault(FaultKind.CRASH, note + self._exit_note(), self._evidence(exc))
+        return BotFault(FaultKind.CRASH, note + self._exit_note(), await self._evidence(exc))
 
     @staticmethod
     def _status_note(exc: grpc.aio.AioRpcError) -> str:
@@ -254,7 +254,7 @@ class GrpcSeat:
             return ""
         return f"; process exited with code {process.process.returncode}"
 
-    def _evidence(self, exc: grpc.aio.AioRpcError | None = None) -> str:
+    async def _evidence(self, exc: grpc.aio.AioRpcError | None = None) -> str:
         """What the bot said: its status text and the tail of its log (record only)."""
         parts = []
         if exc is not None and exc.details():
@@ -262,7 +262,7 @@ class GrpcSeat:
             parts.append(f"status text: {text[:LOG_EVIDENCE]}" + (" ..." if len(text) > LOG_EVIDENCE else ""))
         process = self.process
         if process is not None and process.process is not None:
-            tail = process.log_tail(LOG_EVIDENCE).strip()
+            tail = (await process.settled_log_tail(LOG_EVIDENCE)).strip()
             if tail:
                 parts.append(f"log tail: {tail[-LOG_EVIDENCE:]}")
         return "; ".join(parts)

@@ -45,6 +45,9 @@ DRAIN_PAUSE = 0.05
 """Seconds between 64 KiB reads once the log is full: a flood drains at about 1 MB/s."""
 SOCKET_POLL = 0.01
 """Seconds between looks for a contained bot's socket while it starts."""
+LOG_SETTLE = 1.0
+"""Seconds to wait, after a bot exits, for the pump to read what it wrote just before (longer
+only if something it left behind holds its log pipe open)."""
 
 
 class BotSpecError(ArenaError):
@@ -224,6 +227,15 @@ class BotProcess:
         except OSError:
             return ""
         return data[-size:].decode("utf-8", "replace")
+
+    async def settled_log_tail(self, size: int = 2000) -> str:
+        """The log's tail, for an exited bot once its last output is read: its exit can be seen
+        before the pump has read the lines it wrote just before (a fault's evidence lost)."""
+        pump = self._pump
+        if self.exited and pump is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(pump), LOG_SETTLE)
+        return self.log_tail(size)
 
     async def stop(self, grace: float = 1.0) -> None:
         """Terminate the bot's whole process group (kill it if it does not go in time), let the
