@@ -21,10 +21,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.*, run as 
 import httpx2 as httpx
 
 from tests.bots.archives import Entry, tar_gz
-from tests.web.hostile_clients import answered, close_all, connect, send, until, upload_head
-from tests.web.test_abuse_connections import HEAD_START, trickle_until_closed, unguarded
+from tests.web.hostile_clients import (
+    HEAD_START,
+    answered,
+    close_all,
+    connect,
+    send,
+    trickle_until_closed,
+    until,
+    upload_head,
+)
 from tests.web.uploads_helpers import arena, post
-from tests.web_helpers import serving
+from tests.web_helpers import serving, unguarded
 
 MB = 1024 * 1024
 

@@ -1,10 +1,12 @@
-"""Shared helpers of the web tests: a store filled by a real short ladder among sample bots."""
+"""Shared helpers of the web tests: a store filled by a real short ladder among sample bots, and
+the service as ``dehla serve`` runs it (or as it ran before, under uvicorn alone)."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
 import sys
+import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -104,3 +106,25 @@ def as_legacy_files(data: ArenaData) -> None:
             session.execute(delete(MatchFile))
     finally:
         store.close()
+
+
+@contextmanager
+def unguarded(root: Path) -> Iterator[str]:
+    """The same application under uvicorn's own h11 protocol (how ``dehla serve`` ran before)."""
+    script = textwrap.dedent("""
+        import socket, sys, uvicorn
+        from arena.web.app import create_app
+        from ladder.paths import ArenaData
+        listening = socket.socket(); listening.bind(("127.0.0.1", 0)); listening.listen(128)
+        print(f"http://127.0.0.1:{listening.getsockname()[1]}/", flush=True)
+        app = create_app(ArenaData.locate(None))
+        uvicorn.Server(uvicorn.Config(app, http="h11", log_level="warning")).run(sockets=[listening])
+    """)
+    server = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                              env={**database_env(root), "DEHLA_DATA": str(root)})
+    assert server.stdout is not None
+    try:
+        yield server.stdout.readline().strip()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

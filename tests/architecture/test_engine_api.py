@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import arena.engine
-from tests.architecture.test_layers import PACKAGES, ROOT
+from tests.architecture_helpers import PACKAGES, ROOT
 
 ENGINE = "arena.engine"
 

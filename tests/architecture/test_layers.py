@@ -12,8 +12,8 @@ from pathlib import Path
 import grimp
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("arena", "protocol", "sdk", "sample_bots", "ladder")
+from tests.architecture_helpers import PACKAGES, ROOT
+
 PYDANTIC = ("pydantic", "pydantic_core")
 """pydantic and its compiled core, which it ships and pins."""
 LINT = str(Path(sys.executable).with_name("lint-imports"))

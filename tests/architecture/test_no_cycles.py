@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import grimp
 
-from tests.architecture.test_layers import PACKAGES
+from tests.architecture_helpers import PACKAGES
 
 
 def _components(graph: grimp.ImportGraph) -> list[list[str]]:

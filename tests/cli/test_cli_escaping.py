@@ -27,8 +27,7 @@ from arena.engine.rules import rules_for
 from arena.engine.selfplay import selfplay_hands
 from ladder.loop import StopRule
 from ladder.schema import Bot, BotVersion, Match
-from tests.ladder.test_ladder_run import make_run
-from tests.ladder_helpers import add_bots, open_store
+from tests.ladder_helpers import add_bots, make_run, open_store
 
 HOSTILE = "[/bold] [link=https://e.vil/]x[/link] :cat: \x1b[2J \x1b]0;owned\x07 \x9b31m \r \u202egnp"
 SHOWN = visible(HOSTILE)

@@ -28,8 +28,7 @@ from arena.engine.record import hand_record
 from arena.engine.rules import PRESETS, rules_for
 from arena.engine.selfplay import selfplay_hands
 from ladder.loop import StopRule
-from tests.ladder.test_ladder_run import make_run
-from tests.ladder_helpers import add_bots, open_store
+from tests.ladder_helpers import add_bots, make_run, open_store
 
 EXAMPLES = int(os.environ.get("DEHLA_FUZZ_EXAMPLES", "30"))
 """Examples per command; ``DEHLA_FUZZ_EXAMPLES=1000`` for a longer hunt."""

@@ -14,46 +14,11 @@ import os
 import signal
 import subprocess
 import sys
-from contextlib import AbstractContextManager
 from pathlib import Path
 
-from ladder.schema import Match, MatchStatus
-from tests.ladder.test_ladder_coordinator import SLOW_CLOCK, add_staller, descendants, stalled_run, wait_all_exit
-from tests.ladder.test_ladder_coordinators import run_out_leases, running
-from tests.ladder.test_ladder_interrupt import (
-    add_random_bots,
-    bot_processes_under,
-    check_store_is_consistent,
-    clean_env,
-)
-
-CLUSTER = ("--cluster", "local:2")
-
-
-def stalled_cluster_run(tmp_path: Path, *goal: str, cluster: tuple[str, ...] = CLUSTER,
-                        ) -> AbstractContextManager[tuple[subprocess.Popen[bytes], int, Path]]:
-    """A ``dehla ladder run --cluster local:2`` with a match certainly in play: (the run, the
-    stalled bot's pid, the data folder). ``tmp_path/arena`` may hold its bots already."""
-    return stalled_run(tmp_path, *goal, executor=cluster)
-
-
-def add_staller_and_random(data: Path) -> None:
-    add_random_bots(data, ["r1"])
-    add_staller(data)
-
-
-def parent_of(pid: int) -> int:
-    stat = (Path("/proc") / str(pid) / "stat").read_text()
-    return int(stat.rsplit(")", 1)[1].split()[1])
-
-
-def replayed_once(data: Path) -> list[Match]:
-    """The store invariants, and the match in play when the kill came counted at its second attempt."""
-    matches = check_store_is_consistent(data)
-    done = [m for m in matches if m.status == MatchStatus.DONE.value]
-    assert any(m.attempt == 2 for m in done), [(m.id, m.status, m.attempt) for m in matches]
-    assert bot_processes_under(data.resolve()) == []
-    return done
+from tests.cluster_helpers import CLUSTER, parent_of, replayed_once, stalled_cluster_run
+from tests.coordinator_helpers import SLOW_CLOCK, clean_env, descendants, wait_all_exit
+from tests.ladder_helpers import run_out_leases, running
 
 
 def test_a_worker_killed_mid_match_takes_its_bots_and_the_run_replays_the_match(tmp_path: Path) -> None:

@@ -31,8 +31,7 @@ from ladder.scheduler import Mode, Scheduler
 from ladder.schema import Match, MatchStatus, Result
 from ladder.store import Store
 from tests.cluster.plays import KILL_MARKS, held, held_first, kill_always_first, kill_once, where
-from tests.ladder.test_ladder_interrupt import add_random_bots, check_store_is_consistent, store_at
-from tests.ladder_helpers import add_bots, open_store
+from tests.ladder_helpers import add_bots, add_random_bots, check_store_is_consistent, open_store, store_at
 
 SLOTS = 2
 

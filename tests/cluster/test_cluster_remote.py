@@ -19,14 +19,9 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
-from tests.cluster.test_cluster_chaos import (
-    add_staller_and_random,
-    parent_of,
-    replayed_once,
-    stalled_cluster_run,
-)
-from tests.ladder.test_ladder_coordinator import SLOW_CLOCK, wait_all_exit
-from tests.ladder.test_ladder_interrupt import check_store_is_consistent, clean_env
+from tests.cluster_helpers import add_staller_and_random, parent_of, replayed_once, stalled_cluster_run
+from tests.coordinator_helpers import SLOW_CLOCK, clean_env, wait_all_exit
+from tests.ladder_helpers import check_store_is_consistent
 
 DASK = Path(sys.executable).with_name("dask")
 

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ladder.cluster import MAX_LOCAL_SLOTS, ClusterError, ClusterSpec, total_slots
-from tests.ladder.test_ladder_interrupt import add_random_bots, dehla
+from tests.coordinator_helpers import dehla
+from tests.ladder_helpers import add_random_bots
 
 
 @pytest.mark.parametrize(("text", "spec"), [

@@ -11,7 +11,7 @@ import pytest
 from ladder.jobs import MatchJob, SeatBot, play_match_job
 from ladder.runners import WORKER_RUNNER_ENV, RunnerUnavailable
 from ladder.version_cache import VersionUnavailableError
-from tests.ladder.test_ladder_interrupt import dehla
+from tests.coordinator_helpers import dehla
 
 UNKNOWN = "0" * 64
 """A version no source holds: a job that gets past the runner check fails on fetching it."""

@@ -7,35 +7,21 @@ from __future__ import annotations
 import subprocess
 import tomllib
 from pathlib import Path
-from typing import Any
 
 import click
 import pytest
-import yaml
 from distributed.cli.dask_scheduler import main as dask_scheduler
 from sqlalchemy import make_url
 
 from arena.cli import main as dehla
+from tests.deploy_helpers import COMPOSE, services
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCKER = ROOT / "docker"
-COMPOSE = DOCKER / "compose.yaml"
 DOCKERFILE = DOCKER / "arena.Dockerfile"
 
 THIRD_PARTY = {"postgres", "proxy"}
 """Services that run an official image (PostgreSQL, nginx), not the arena's."""
-
-
-def compose() -> dict[str, Any]:
-    loaded = yaml.safe_load(COMPOSE.read_text())
-    assert isinstance(loaded, dict)
-    return loaded
-
-
-def services() -> dict[str, dict[str, Any]]:
-    found = compose()["services"]
-    assert isinstance(found, dict)
-    return found
 
 
 class CommandError(Exception):

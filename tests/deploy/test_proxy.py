@@ -18,7 +18,7 @@ import pytest
 
 from arena.bots.archive import DEFAULT_LIMITS
 from arena.web.connection_limits import DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, MAX_HEAD_BYTES
-from tests.deploy.test_compose import services
+from tests.deploy_helpers import services
 from tests.environment_helpers import unavailable
 from tests.web.uploads_helpers import arena
 from tests.web_helpers import serving

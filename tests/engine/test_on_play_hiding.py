@@ -23,34 +23,19 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from arena.engine.actions import HIDE, PlayCard
+from arena.engine.actions import PlayCard
 from arena.engine.cards import cards_of
-from arena.engine.deal import Deal
-from arena.engine.hand import Decision, HandState
+from arena.engine.hand import HandState
 from arena.engine.observation import observe
 from arena.engine.rules import Rules, rules_for
 from arena.engine.seats import SEATS
-from tests.engine.test_properties import deal_seeds, dealers, examples, play_seeds
+from tests.engine_helpers import deal_seeds, dealers, examples, play_seeds, twin_worlds
 
 ON_PLAY: dict[str, Rules] = {
     "mendikot-closed": rules_for("mendikot-closed"),
     "mendikot-closed hide_from=first_packet": rules_for("mendikot-closed", {"hide_from": "first_packet"}),
     "dehla-pakad-hidden reveal=on_play": rules_for("dehla-pakad-hidden", {"reveal": "on_play"}),
 }
-
-
-def twin_worlds(rules: Rules, deal_seed: int, dealer: int, pick: int) -> tuple[HandState, HandState]:
-    """One deal, two hands: the holder hides a different card in each, of another suit if it can."""
-    deal = Deal.from_seed(rules, deal_seed)
-    first, second = HandState(rules, deal, dealer), HandState(rules, deal, dealer)
-    assert first.decision is Decision.HIDE_TRUMP
-    choices = [a.card for a in first.legal_actions()]  # type: ignore[union-attr]
-    one = choices[pick % len(choices)]
-    others = [c for c in choices if c.suit != one.suit] or [c for c in choices if c != one]
-    two = others[pick // len(choices) % len(others)]
-    first.apply(HIDE[one])
-    second.apply(HIDE[two])
-    return first, second
 
 
 def winners(state: HandState) -> tuple[int, ...]:

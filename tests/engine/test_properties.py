@@ -14,18 +14,15 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 
 import pytest
-from hypothesis import HealthCheck, currently_in_test_context, given, note, settings
-from hypothesis import strategies as st
+from hypothesis import currently_in_test_context, given, note
 
 from arena.engine.actions import CALL, DOWN, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
-from arena.engine.cards import CARDS, SUIT_MASKS, TENS, Card, CardMask, cards_of, mask_of
-from arena.engine.deal import Deal
+from arena.engine.cards import SUIT_MASKS, TENS, CardMask, cards_of, mask_of
 from arena.engine.errors import IllegalActionError
-from arena.engine.hand import Decision, HandState, PublicHand
+from arena.engine.hand import Decision, HandState
 from arena.engine.observation import Observation, observe
 from arena.engine.outcome import Trick, majority
 from arena.engine.record import hand_record, replay_record
@@ -41,6 +38,7 @@ from arena.engine.rules import (
     rules_for,
 )
 from arena.engine.seats import SEATS, next_seats, play_order
+from tests.engine_helpers import Visit, deal_seeds, dealers, examples, permuted, play_hand, play_seeds, unseen_by
 
 # Every preset, plus variants that reach the other options: direction, the 32-card deck and
 # the trump methods no preset uses.
@@ -69,42 +67,7 @@ EARLY_END: dict[str, Rules] = {
 
 ALL_ACTIONS: tuple[Action, ...] = (*PLAY, *DOWN, *CALL, *HIDE, REVEAL)
 
-
-def examples(count: int) -> settings:
-    """Deterministic settings: the same examples on every run and machine, no example database."""
-    return settings(
-        derandomize=True,
-        max_examples=count,
-        deadline=None,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow],
-    )
-
-
 variant_names = pytest.mark.parametrize("name", list(VARIANTS))
-deal_seeds = st.integers(0, 2**63 - 1)
-dealers = st.integers(0, 3)
-play_seeds = st.integers(0, 2**32 - 1)
-
-Visit = Callable[[HandState, random.Random], None]
-
-
-def play_hand(
-    rules: Rules, deal_seed: int, dealer: int, play_seed: int, visit: Visit | None = None
-) -> HandState:
-    """Play one hand with random legal actions; ``visit`` sees every decision and the end."""
-    state = HandState(rules, Deal.from_seed(rules, deal_seed), dealer)
-    play = random.Random(play_seed)
-    check = random.Random(f"check/{play_seed}")
-    for _ in range(4 * rules.hand_size + 8):
-        if visit is not None:
-            visit(state, check)
-        if state.is_over:
-            return state
-        actions = state.legal_actions()
-        assert actions, f"seat {state.to_move} has no legal action in an unfinished hand"
-        state.apply(actions[play.randrange(len(actions))])
-    raise AssertionError("the hand did not end after every card was played")
 
 
 # ------------------------------------------------------------------- helpers
@@ -148,51 +111,6 @@ def assert_cards_conserved(state: HandState) -> None:
         own_hidden = hidden.bit_count() if seat == state.first_player else 0
         held = state.hand(seat).bit_count() + state.undealt(seat).bit_count() + own_hidden
         assert held + plays_by(state, seat) == rules.hand_size, f"seat {seat} holds the wrong number of cards"
-
-
-def permuted(state: HandState, perm: dict[int, int]) -> HandState:
-    """``state`` with every unplayed card ``c`` replaced by ``perm.get(c, c)`` (sizes kept), and
-    so every face-down discard: in its trick and wherever its trick lies (pile, captures)."""
-
-    def move(mask: CardMask) -> CardMask:
-        return mask_of(perm.get(c, c) for c in cards_of(mask))
-
-    hidden = state.hidden_card
-    hands = [move(state.hand(s)) for s in SEATS]
-    undealt = [move(state.undealt(s)) for s in SEATS]
-    moved_hidden = None if hidden is None else perm.get(hidden, hidden)
-    if all(perm.get(c, c) == c for c in cards_of(state.face_down_cards)):
-        return state.resampled(hands, undealt, moved_hidden)
-
-    def card(c: Card | None) -> Card:
-        assert c is not None
-        return CARDS[perm.get(c, c)]
-
-    facts = PublicHand(
-        rules=state.rules, dealer=state.dealer, decision=state.decision, to_move=state.to_move,
-        tricks=tuple(replace(t, cards=tuple(card(c) for c in t.cards)) for t in state.tricks),
-        current_trick=tuple((s, card(c)) for s, c in state.current_trick),
-        trump_in_force=state.trump_in_force, trump_setting=state.trump_setting, reveal=state.reveal,
-        pile=move(state.pile), pile_tricks=state.pile_tricks,
-        captured=(move(state.captured(0)), move(state.captured(1))),
-        captured_tricks=(state.captured_tricks(0), state.captured_tricks(1)),
-        streak_holder=state.streak_holder, result=state.result,
-        current_face_down=state.current_face_down,
-    )
-    return HandState.restore(facts, hands, undealt, moved_hidden)
-
-
-def unseen_by(state: HandState, seat: int) -> list[Card]:
-    """The cards ``seat`` has not seen: other hands, every seat's cards to come, the face-down
-    trump unless ``seat`` put it down, and (until the hand ends) the face-down discards unless
-    ``seat`` played them."""
-    unseen = [c for s in SEATS if s != seat for c in cards_of(state.hand(s))]
-    unseen += [c for s in SEATS for c in cards_of(state.undealt(s))]
-    if state.hidden_card is not None and seat != state.first_player:
-        unseen.append(state.hidden_card)
-    if seat != state.first_player and not state.is_over:
-        unseen += cards_of(state.face_down_cards)
-    return unseen
 
 
 def holder_owes_nothing(state: HandState) -> bool:

@@ -19,7 +19,7 @@ from ladder.leases import LeaseTerms, store_now
 from ladder.schema import Upload, UploadStatus
 from ladder.store import Store
 from tests.bots.archives import good_bot, tar_gz
-from tests.ladder.test_intake_queue import SETTLE, Recorder, fresh, send
+from tests.intake_helpers import SETTLE, Recorder, fresh, send
 
 
 def claim_by(store: Store, upload_id: int, owner: str, seconds: float) -> None:

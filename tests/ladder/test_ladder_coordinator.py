@@ -16,8 +16,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -32,39 +30,8 @@ from ladder.records import ReportFile
 from ladder.scheduler import Pairing
 from ladder.schema import Match, MatchStatus
 from ladder.store import Store
-from ladder.submit import submit
-from tests.ladder.test_ladder_interrupt import add_random_bots, clean_env, store_at
-from tests.ladder.test_ladder_run import make_run
-from tests.ladder_helpers import add_bots, fake_play, no_validation, open_store
-
-STALLER = '''
-import os
-import threading
-
-from sample_bots.random.bot import RandomBot
-from sdk.server import run
-
-
-class Staller(RandomBot):
-    """The first copy of this bot to play a card says so (its pid, through the test's FIFO),
-    then never answers."""
-
-    def play(self, view):
-        fifo = os.environ["DEHLA_TEST_STALL"]
-        try:
-            os.close(os.open(fifo + ".taken", os.O_WRONLY | os.O_CREAT | os.O_EXCL))
-        except FileExistsError:
-            return super().play(view)
-        with open(fifo, "w") as out:
-            out.write(f"{os.getpid()}\\n")
-        threading.Event().wait()
-
-
-run(Staller())
-'''
-
-SLOW_CLOCK = ("--deals", "1", "--per-move", "30", "--runner", "local")
-"""The staller must not time out while the test looks at it."""
+from tests.coordinator_helpers import SLOW_CLOCK, clean_env, descendants, stalled_run
+from tests.ladder_helpers import add_bots, fake_play, make_run, open_store, store_at
 
 
 # ------------------------------------------------------------- per-attempt records, in process
@@ -103,101 +70,8 @@ def test_a_late_report_of_an_old_attempt_never_touches_the_counted_record(tmp_pa
 
 
 # ------------------------------------------------------------------- real coordinators
-def add_staller(root: Path) -> None:
-    folder = root.parent / "sources" / "staller"
-    folder.mkdir(parents=True)
-    (folder / "bot.toml").write_text('name = "staller"\nversion = "1"\nauthor = "t"\ncommand = ["python", "bot.py"]\n')
-    (folder / "bot.py").write_text(STALLER)
-    store = store_at(root)
-    try:
-        submit(store, RatingEnv(), folder, "local", no_validation)
-    finally:
-        store.close()
-
-
 def exited(pidfd: int, timeout: float) -> bool:
     return bool(select.select([pidfd], [], [], timeout)[0])
-
-
-@contextmanager
-def stalled_run(tmp_path: Path, *goal: str, executor: tuple[str, ...] = ("--workers", "2"),
-                ) -> Iterator[tuple[subprocess.Popen[bytes], int, Path]]:
-    """A ``dehla ladder run`` with a match certainly in play: (the run, the stalled bot's pid, data).
-    ``tmp_path/arena`` may hold its bots already, and ``tmp_path/stall`` be made."""
-    data = tmp_path / "arena"
-    if not data.exists():
-        add_random_bots(data, ["r1"])
-        add_staller(data)
-    fifo = tmp_path / "stall"
-    if not fifo.exists():
-        os.mkfifo(fifo)
-    env = {**clean_env(data), "DEHLA_TEST_STALL": str(fifo)}
-    log = (tmp_path / "run.log").open("wb")
-    run = subprocess.Popen([sys.executable, "-m", "arena", "ladder", "run", *goal, *executor, "--seed", "3",
-                            *SLOW_CLOCK, "--data", str(data)], stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                           env=env, start_new_session=True)
-    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-    run_fd = os.pidfd_open(run.pid)
-    try:
-        text = b""
-        deadline = time.monotonic() + 120
-        while not text.endswith(b"\n"):
-            ready, _, _ = select.select([reader, run_fd], [], [], max(0.0, deadline - time.monotonic()))
-            assert ready, "no match reached the staller's first card in time"
-            assert reader in ready, f"the run ended first: {(tmp_path / 'run.log').read_text()[-2000:]}"
-            text += os.read(reader, 64)
-        yield run, int(text), data
-    finally:
-        os.close(reader)
-        os.close(run_fd)
-        if run.poll() is None:
-            os.killpg(run.pid, signal.SIGKILL)
-        run.wait()
-        log.close()
-
-
-def wait_all_exit(pids: list[int], timeout: float) -> list[int]:
-    """Wait (on pidfds, no polling) until every one of ``pids`` has exited; those still alive."""
-    fds = {}
-    for pid in pids:
-        try:
-            fds[pid] = os.pidfd_open(pid)
-        except ProcessLookupError:  # already gone
-            continue
-    deadline = time.monotonic() + timeout
-    try:
-        while fds and time.monotonic() < deadline:
-            ready, _, _ = select.select(list(fds.values()), [], [], deadline - time.monotonic())
-            for pid in [pid for pid, fd in fds.items() if fd in ready]:
-                os.close(fds.pop(pid))
-        return list(fds)
-    finally:
-        for fd in fds.values():
-            os.close(fd)
-
-
-def descendants(root: int) -> dict[int, str]:
-    """Every process below ``root`` (by parent pid), with its command line."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-    found: dict[int, str] = {}
-    frontier = [root]
-    while frontier:
-        parent = frontier.pop()
-        for pid, ppid in parents.items():
-            if ppid == parent and pid not in found:
-                try:
-                    found[pid] = (Path("/proc") / str(pid) / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-                except OSError:
-                    continue
-                frontier.append(pid)
-    return found
 
 
 @pytest.mark.sqlite_only("on PostgreSQL the killed run's match waits for its lease to expire: "

@@ -15,26 +15,23 @@ import re
 import signal
 import subprocess
 import sys
-from collections.abc import Iterable
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from sqlalchemy import select as query
-from sqlalchemy import update
 
-from ladder.leases import store_now
 from ladder.schema import Match, MatchFile, MatchStatus
-from tests.database import POSTGRES, database_url
-from tests.ladder.test_ladder_coordinator import SLOW_CLOCK, descendants, stalled_run, wait_all_exit
-from tests.ladder.test_ladder_interrupt import (
+from tests.coordinator_helpers import (
     FAST,
-    add_random_bots,
+    SLOW_CLOCK,
     bot_processes_under,
-    check_store_is_consistent,
     clean_env,
-    store_at,
+    descendants,
+    stalled_run,
+    wait_all_exit,
 )
+from tests.database import POSTGRES, database_url
+from tests.ladder_helpers import add_random_bots, check_store_is_consistent, run_out_leases, running, store_at
 
 pytestmark = pytest.mark.skipif(not POSTGRES, reason="several coordinators share only a PostgreSQL store")
 
@@ -62,27 +59,6 @@ def finished(run: subprocess.Popen[str]) -> int:
 def counted_matches(data: Path) -> list[Match]:
     matches = check_store_is_consistent(data)
     return [m for m in matches if m.status in (MatchStatus.DONE.value, MatchStatus.VOID.value)]
-
-
-def running(data: Path) -> dict[int, Match]:
-    store = store_at(data)
-    try:
-        with store.reading() as session:
-            return {m.id: m for m in session.scalars(query(Match).where(Match.status == MatchStatus.RUNNING))}
-    finally:
-        store.close()
-
-
-def run_out_leases(data: Path, ids: Iterable[int], owner: str | None) -> None:
-    """The time a killed coordinator's leases had left runs out (it renews nothing any more),
-    without waiting for the clock."""
-    store = store_at(data)
-    try:
-        with store.transaction() as session:
-            session.execute(update(Match).where(Match.id.in_(list(ids)), Match.lease_owner == owner)
-                            .values(lease_until=store_now(session) - timedelta(seconds=1)))
-    finally:
-        store.close()
 
 
 def all_matches(data: Path) -> dict[int, Match]:

@@ -8,7 +8,7 @@ import shlex
 import shutil
 from pathlib import Path
 
-from tests.ladder.test_ladder_store_damage import dehla
+from tests.coordinator_helpers import dehla
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 RANKING_COMMANDS = (("ladder", "run"), ("ladder", "show"))

@@ -19,71 +19,33 @@ import subprocess
 import sys
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 import pytest
-from sqlalchemy import select as query
 
-from arena.console.data import DATA_ENV
 from ladder.executors import InlineExecutor
 from ladder.jobs import MatchJob, MatchReport
 from ladder.leases import LeaseTerms, take
 from ladder.loop import LadderRun, StopRule
-from ladder.paths import DATABASE_URL_ENV, ArenaData
 from ladder.queue import MatchSettings, enqueue, release, unlease
 from ladder.ratings import RatingEnv
-from ladder.runners import RUNNER_ENV
 from ladder.scheduler import Mode, Pairing, Scheduler
-from ladder.schema import BotVersion, Match, MatchStatus, Partnership, RatingChange, Result
+from ladder.schema import Match, MatchStatus
 from ladder.store import Store
-from ladder.submit import submit
-from tests.database import database_env, database_url
-from tests.ladder_helpers import add_bots, fake_play, no_validation
+from tests.coordinator_helpers import FAST, bot_processes_under, clean_env, dehla
+from tests.ladder_helpers import add_bots, add_random_bots, check_store_is_consistent, fake_play, store_at
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
-FAST = ("--deals", "1", "--per-move", "0.05", "--runner", "local")
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
 COUNTED = re.compile(rb"\b([1-9]\d*)/(?:\?|\d+)")
 """The progress bar's ``counted/total`` column (``?`` for ``--forever``), once a match is counted."""
 SETTLE = 60.0
 """Seconds a test waits for a thread at most: a bound on failure, never a pause."""
-
-
-def store_at(root: Path) -> Store:
-    root = root.resolve()
-    return Store.open(ArenaData(root, database_url(root)))
-
-
-def add_random_bots(root: Path, names: list[str]) -> None:
-    """Store a version of each named bot: the ``random`` sample bot under that name."""
-    store = store_at(root)
-    try:
-        for name in names:
-            folder = root.parent / "sources" / name
-            folder.mkdir(parents=True)
-            (folder / "bot.toml").write_text(f'name = "{name}"\nversion = "1"\nauthor = "t"\n'
-                                             'command = ["python", "-m", "sample_bots.random"]\n')
-            submit(store, RatingEnv(), folder, "local", no_validation)
-    finally:
-        store.close()
-
-
-def clean_env(data: Path) -> dict[str, str]:
-    """This environment without the arena's own variables (the tests pass ``--data``, ``--runner``),
-    but for the test database of ``data`` when it is not SQLite's file in the folder."""
-    own = (DATA_ENV, DATABASE_URL_ENV, RUNNER_ENV)
-    return database_env(data, {k: v for k, v in os.environ.items() if k not in own})
-
-
-def dehla(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "arena", *args, "--data", str(data)], capture_output=True,
-                          text=True, timeout=120, check=False, env=clean_env(data))
 
 
 def read_until(fd: int, pattern: re.Pattern[bytes], times: int, deadline: float) -> bytes:
@@ -115,54 +77,6 @@ def read_to_end(fd: int, deadline: float) -> bytes:
             break
         rest += chunk
     return rest
-
-
-def bot_processes_under(root: Path) -> list[int]:
-    """Processes whose working directory is inside ``root`` (bots run in their stored folder)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                cwd = Path(os.readlink(entry / "cwd"))
-            except OSError:
-                continue
-            if cwd == root or root in cwd.parents:
-                found.append(int(entry.name))
-    return found
-
-
-def check_store_is_consistent(root: Path) -> list[Match]:
-    """No match half-counted: the invariants a Ctrl-C (or any stop) must leave. Returns the matches."""
-    store = store_at(root)
-    try:
-        with store.reading() as session:
-            matches = list(session.scalars(query(Match)))
-            changes = list(session.scalars(query(RatingChange)))
-            results = {r.match_id: r for r in session.scalars(query(Result))}
-            versions = list(session.scalars(query(BotVersion)))
-            units = list(session.scalars(query(Partnership)))
-    finally:
-        store.close()
-    status = {m.id: m.status for m in matches}
-    assert MatchStatus.RUNNING.value not in status.values(), status
-    assert all(m.lease_owner is None for m in matches if m.status == MatchStatus.QUEUED.value)
-    finished = {m.id for m in matches if m.status in (MatchStatus.DONE.value, MatchStatus.VOID.value)}
-    assert set(results) == finished, (results, status)
-    for match in matches:
-        mine = [c for c in changes if c.match_id == match.id]
-        if match.status != MatchStatus.DONE.value:
-            assert mine == [], (match.id, match.status)
-            continue
-        # the self-partner rule: each version at the table once, and both partnerships
-        assert sorted(c.version_id for c in mine if c.version_id is not None) == sorted(set(match.seats))
-        assert sorted(c.partnership_id for c in mine if c.partnership_id is not None) == sorted(
-            {match.team_a_id, match.team_b_id})
-    assert all(status[c.match_id] == MatchStatus.DONE.value for c in changes)
-    per_version = Counter(c.version_id for c in changes if c.version_id is not None)
-    assert {v.id: v.matches for v in versions} == {v.id: per_version[v.id] for v in versions}
-    per_unit = Counter(c.partnership_id for c in changes if c.partnership_id is not None)
-    assert {p.id: p.matches for p in units} == {p.id: per_unit[p.id] for p in units}
-    return matches
 
 
 @pytest.mark.parametrize("ctrl_c", ["terminal", "coordinator"])

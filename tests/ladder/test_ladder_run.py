@@ -12,25 +12,15 @@ from typing import Any
 from sqlalchemy import func, select
 
 from ladder.deal_seeds import KEY_NAME
-from ladder.executors import InlineExecutor, pool_factory
+from ladder.executors import pool_factory
 from ladder.jobs import MatchJob, MatchReport
-from ladder.loop import LadderRun, StopRule
-from ladder.queue import MatchSettings, entries
+from ladder.loop import StopRule
+from ladder.queue import entries
 from ladder.ratings import RatingEnv, Skill
 from ladder.scheduler import Entry, Mode, Scheduler
 from ladder.schema import BotVersion, Match, RatingChange, StoreSecret
-from ladder.store import Store
 from ladder.views import ranking
-from tests.ladder_helpers import add_bots, fake_play, open_store
-
-SETTINGS = MatchSettings(runner="local")
-
-
-def make_run(store: Store, mode: Mode = Mode.SELF, seed: int = 1, play: Any = fake_play,
-             factory: Any = InlineExecutor, workers: int = 1) -> LadderRun:
-    env = RatingEnv()
-    return LadderRun(store, env, Scheduler(env, mode, random.Random(seed)), SETTINGS, factory, workers=workers,
-                     play=play, rng=random.Random(seed))
+from tests.ladder_helpers import add_bots, fake_play, make_run, open_store
 
 
 def test_scheduler_prefers_new_and_idle_entries_and_connects_everyone() -> None:

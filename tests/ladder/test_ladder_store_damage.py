@@ -7,12 +7,11 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.ladder.test_ladder_interrupt import clean_env
+from tests.coordinator_helpers import dehla
 from tests.ladder_helpers import add_bots, open_store
 
 COMMANDS = [
@@ -26,11 +25,6 @@ COMMANDS = [
 ]
 
 pytestmark = pytest.mark.sqlite_only("the store file itself: damaged pages, foreign files, the SQLite header")
-
-
-def dehla(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "arena", *args, "--data", str(data)], capture_output=True,
-                          text=True, timeout=120, check=False, env=clean_env(data))
 
 
 def a_store(root: Path) -> Path:

@@ -45,8 +45,7 @@ from ladder.version_cache import (
     blob_source,
     sha256_of,
 )
-from tests.ladder.test_ladder_run import make_run
-from tests.ladder_helpers import add_bots, bot_folder, fake_play, no_validation, open_store
+from tests.ladder_helpers import add_bots, bot_folder, fake_play, make_run, no_validation, open_store
 
 MARKED_BOT = '''
 import pathlib

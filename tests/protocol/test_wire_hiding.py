@@ -36,8 +36,7 @@ from arena.referee.table_values import DecisionLog, TableConfig
 from sdk.bot import Bot, BotView
 from sdk.server import serve
 from tests.bots.common import first_legal
-from tests.engine.test_on_play_hiding import twin_worlds
-from tests.engine.test_properties import permuted, play_hand, unseen_by
+from tests.engine_helpers import permuted, play_hand, twin_worlds, unseen_by
 
 HANDS = 5
 """Hands per preset; each visits about a third of its decisions, and every decision taken

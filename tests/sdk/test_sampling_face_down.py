@@ -21,8 +21,7 @@ from arena.engine.observation import Observation, observe
 from arena.engine.rules import rules_for
 from sdk.sampling import Placement, Sampler
 from sdk.tracker import CardTracker
-from tests.sdk.test_sampling import check_consistent, check_uniform
-from tests.sdk_helpers import playout, real_face_down, suits_mask
+from tests.sdk_helpers import check_consistent, check_uniform, playout, real_face_down, suits_mask
 
 
 def face_down_bans(obs: Observation) -> list[int]:

@@ -23,8 +23,7 @@ from arena.engine.outcome import Trick
 from arena.engine.rules import rules_for
 from sdk.sampling import Placement, Sampler
 from sdk.tracker import CardTracker
-from tests.sdk.test_sampling import assert_uniform, check_consistent
-from tests.sdk_helpers import playout, suits_mask
+from tests.sdk_helpers import assert_uniform, check_consistent, playout, suits_mask
 
 RULES = rules_for("mendikot-closed")
 

@@ -21,8 +21,7 @@ from arena.engine.observation import Observation, observe
 from arena.engine.rules import rules_for
 from sdk.sampling import Sampler
 from sdk.tracker import CardTracker
-from tests.sdk.test_sampling import check_consistent, check_uniform
-from tests.sdk_helpers import playout
+from tests.sdk_helpers import check_consistent, check_uniform, playout
 
 
 def holder_discarded_with_the_card_that_came_back(state: HandState) -> bool:

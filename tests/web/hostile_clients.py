@@ -97,3 +97,23 @@ def until(check: Callable[[], bool], deadline_s: float, every_s: float = 0.05) -
             return True
         select.select([], [], [], every_s)
     return check()
+
+
+HEAD_START = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+
+
+def trickle_until_closed(connections: list[socket.socket], seconds: float) -> tuple[int, float]:
+    """Trickle one header byte on each open connection every 0.25 s (a slow-loris) until the
+    server has closed them all or ``seconds`` pass: how many it closed, and when the last one
+    (``time.monotonic()``)."""
+    open_ = set(connections)
+    last = 0.0
+    for _ in range(int(seconds / 0.25)):
+        closed = answered(open_, len(open_), 0.25)
+        open_ -= set(closed)
+        if closed:
+            last = time.monotonic()
+        if not open_:
+            break
+        open_ = {connection for connection in open_ if send(connection, b"X")}
+    return len(connections) - len(open_), last

@@ -9,22 +9,25 @@ guarded service has cut every one of them.
 
 from __future__ import annotations
 
-import socket
-import subprocess
-import sys
-import textwrap
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx2 as httpx
 
 from tests.bots.archives import Entry, tar_gz
-from tests.database import database_env
-from tests.web.hostile_clients import answered, close_all, connect, send, status, until, upload_head
+from tests.web.hostile_clients import (
+    HEAD_START,
+    answered,
+    close_all,
+    connect,
+    send,
+    status,
+    trickle_until_closed,
+    until,
+    upload_head,
+)
 from tests.web.uploads_helpers import arena, bearer, post
-from tests.web_helpers import serving
+from tests.web_helpers import serving, unguarded
 
 HEADER_TIMEOUT = 2.0
 BODY_TIMEOUT = 2.0
@@ -33,24 +36,6 @@ FLOOD = 60
 LIMITS = ("--runner", "local", "--uploads-per-hour", "1000", "--header-timeout", str(HEADER_TIMEOUT),
           "--body-timeout", str(BODY_TIMEOUT), "--max-connections", "200",
           "--max-connections-per-client", str(PER_CLIENT))
-HEAD_START = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-
-
-def trickle_until_closed(connections: list[socket.socket], seconds: float) -> tuple[int, float]:
-    """Trickle one header byte on each open connection every 0.25 s (a slow-loris) until the
-    server has closed them all or ``seconds`` pass: how many it closed, and when the last one
-    (``time.monotonic()``)."""
-    open_ = set(connections)
-    last = 0.0
-    for _ in range(int(seconds / 0.25)):
-        closed = answered(open_, len(open_), 0.25)
-        open_ -= set(closed)
-        if closed:
-            last = time.monotonic()
-        if not open_:
-            break
-        open_ = {connection for connection in open_ if send(connection, b"X")}
-    return len(connections) - len(open_), last
 
 
 def test_trickled_headers_are_cut_and_the_flood_capped_while_honest_requests_pass(tmp_path: Path) -> None:
@@ -96,28 +81,6 @@ def test_a_stalled_upload_body_is_cut_and_its_staged_file_removed(tmp_path: Path
 
 def honest_upload_passes(url: str, token: str) -> bool:
     return post(url, token, tar_gz([Entry("x", b"")])).status_code == 202
-
-
-@contextmanager
-def unguarded(root: Path) -> Iterator[str]:
-    """The same application under uvicorn's own h11 protocol (how ``dehla serve`` ran before)."""
-    script = textwrap.dedent("""
-        import socket, sys, uvicorn
-        from arena.web.app import create_app
-        from ladder.paths import ArenaData
-        listening = socket.socket(); listening.bind(("127.0.0.1", 0)); listening.listen(128)
-        print(f"http://127.0.0.1:{listening.getsockname()[1]}/", flush=True)
-        app = create_app(ArenaData.locate(None))
-        uvicorn.Server(uvicorn.Config(app, http="h11", log_level="warning")).run(sockets=[listening])
-    """)
-    server = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
-                              env={**database_env(root), "DEHLA_DATA": str(root)})
-    assert server.stdout is not None
-    try:
-        yield server.stdout.readline().strip()
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 def test_negative_control_uvicorn_alone_keeps_every_trickling_connection(tmp_path: Path) -> None:
