@@ -5,24 +5,19 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
-from sqlalchemy.orm import Session
 
 from arena.web.auth import ApiAuthor, MaybeAuthor, token_author
-from arena.web.board_cache import GenerationCache, board_cache, cached_leaderboard, generation
+from arena.web.board_cache import CacheDep, cached_leaderboard, generation
 from arena.web.bounds import PageQuery, PerPageQuery, RowId
 from arena.web.evidence import viewed_match_detail
 from arena.web.models import AuthorModel, BotPage, MatchDetail, MatchList, PartnershipList, Problem, StandingModel
 from arena.web.queries import PartnershipSort, StandingSort, bot_page, match_list, partnership_list
-from arena.web.store_access import reading_session, service_data
-from ladder.paths import ArenaData
+from arena.web.store_access import DataDep, SessionDep
 
 router = APIRouter(prefix="/api", tags=["api"], responses={404: {"model": Problem}},
                    dependencies=[Depends(token_author)])
 """Every endpoint refuses a bad token, even a public one: a typo never silently reads as public."""
 
-SessionDep = Annotated[Session, Depends(reading_session)]
-DataDep = Annotated[ArenaData, Depends(service_data)]
-CacheDep = Annotated[GenerationCache, Depends(board_cache)]
 AllVersions = Annotated[bool, Query(alias="all", description="Include older versions of every bot.")]
 Descending = Annotated[bool, Query(alias="desc", description="Sort descending.")]
 

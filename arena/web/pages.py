@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
-from arena.web.board_cache import GenerationCache, board_cache, cached_leaderboard, generation
+from arena.web.board_cache import CacheDep, GenerationCache, cached_leaderboard, generation
 from arena.web.bot_logs import viewer_log_links
 from arena.web.bounds import PageQuery, PerPageQuery, RowId
 from arena.web.chart import rating_chart
@@ -25,15 +25,11 @@ from arena.web.queries import (
 )
 from arena.web.records import UnreadableRecordError
 from arena.web.sessions import Viewer
-from arena.web.store_access import reading_session, service_data
+from arena.web.store_access import DataDep, SessionDep
 from arena.web.templating import templates
-from ladder.paths import ArenaData
 
 router = APIRouter(include_in_schema=False)
 
-SessionDep = Annotated[Session, Depends(reading_session)]
-DataDep = Annotated[ArenaData, Depends(service_data)]
-CacheDep = Annotated[GenerationCache, Depends(board_cache)]
 AllVersions = Annotated[bool, Query(alias="all")]
 Descending = Annotated[bool, Query(alias="desc")]
 REFRESH_SECONDS = 3

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
@@ -29,13 +29,12 @@ from arena.web.replay.frames import (
     parse_perspective,
     replay_hand,
 )
-from arena.web.store_access import reading_session, service_data
+from arena.web.store_access import SessionDep, service_data
 from arena.web.templating import templates
 from ladder.schema import Match
 
 router = APIRouter()
 
-SessionDep = Annotated[Session, Depends(reading_session)]
 SeatQuery = Annotated[str, Query(pattern=PERSPECTIVE_PATTERN,
                                  description="`all` (four hands open), a seat `0`..`3` (its own view), or `none`")]
 
