@@ -54,7 +54,7 @@ def entries(session: Session) -> list[Entry]:
     """Scheduler entries for the active versions; ``idle`` counts matches since each last played."""
     versions = active_versions(session)
     last: dict[int, int] = {}
-    for column in (Match.seat0_id, Match.seat1_id, Match.seat2_id, Match.seat3_id):
+    for column in Match.seat_columns():
         for version, match_id in session.execute(select(column, func.max(Match.id)).group_by(column)):
             last[version] = max(last.get(version, 0), match_id)
     top = session.scalar(select(func.max(Match.id))) or 0

@@ -138,8 +138,7 @@ def _rate(session: Session, env: RatingEnv, match: Match, rows: RatedRows, outco
           faulty: set[int], now: datetime) -> None:
     """Move the ratings over the match's games (``rows`` locked); the counters and history keep
     the match's result."""
-    team_a = (match.seat0_id, match.seat2_id)
-    team_b = (match.seat1_id, match.seat3_id)
+    team_a, team_b = match.teams
     versions, pair = rows
     skills = {vid: v.skill for vid, v in versions.items()}
     updated = env.rate_versions_series(team_a, team_b, skills, games)

@@ -11,8 +11,9 @@ from arena.web.board_cache import CacheDep, cached_leaderboard, generation
 from arena.web.bounds import PageQuery, PerPageQuery, RowId
 from arena.web.evidence import viewed_match_detail
 from arena.web.models import AuthorModel, BotPage, MatchDetail, MatchList, PartnershipList, Problem, StandingModel
-from arena.web.queries import PartnershipSort, StandingSort, bot_page, match_list, partnership_list
+from arena.web.queries import bot_page, match_list, partnership_list
 from arena.web.store_access import DataDep, SessionDep
+from ladder.views import PartnershipSort, StandingSort
 
 router = APIRouter(prefix="/api", tags=["api"], responses={404: {"model": Problem}},
                    dependencies=[Depends(token_author)])
@@ -61,4 +62,4 @@ def match(session: SessionDep, data: DataDep, viewer: MaybeAuthor, match_id: Row
 @router.get("/me", responses={401: {"model": Problem}})
 def me(author: ApiAuthor) -> AuthorModel:
     """Who the bearer token belongs to (a way for an author to check a token)."""
-    return AuthorModel(name=author.name, email=author.email, role=author.role.value)
+    return AuthorModel(name=author.name, email=author.email, role=author.role)

@@ -26,8 +26,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from arena.web.models import Leaderboard
-from arena.web.queries import StandingSort, leaderboard
+from arena.web.queries import leaderboard
 from ladder.schema import BotVersion, Match, Result
+from ladder.views import StandingSort
 
 V = TypeVar("V")
 MAX_AGE_S = 5.0

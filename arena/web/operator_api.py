@@ -74,7 +74,7 @@ class AuthorListed(_Model):
 
     name: str
     email: str | None
-    role: str
+    role: Role
     token: str = Field(description="`active` or `revoked`.")
 
 
@@ -84,7 +84,7 @@ class IssuedModel(_Model):
 
 
 def _listed(author: AuthorView) -> AuthorListed:
-    return AuthorListed(name=author.name, email=author.email, role=author.role.value,
+    return AuthorListed(name=author.name, email=author.email, role=author.role,
                         token="active" if author.has_token else "revoked")
 
 

@@ -14,19 +14,12 @@ from arena.web.bot_logs import viewer_log_links
 from arena.web.bounds import PageQuery, PerPageQuery, RowId
 from arena.web.chart import rating_chart
 from arena.web.evidence import viewed_match_detail, viewed_record
-from arena.web.queries import (
-    NotFoundError,
-    PartnershipSort,
-    StandingSort,
-    bot_page,
-    match_list,
-    partnership_list,
-    presets,
-)
+from arena.web.queries import NotFoundError, bot_page, match_list, partnership_list
 from arena.web.records import UnreadableRecordError
 from arena.web.sessions import Viewer
 from arena.web.store_access import DataDep, SessionDep
 from arena.web.templating import templates
+from ladder.views import PartnershipSort, StandingSort, presets
 
 router = APIRouter(include_in_schema=False)
 
