@@ -17,10 +17,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from arena.contract.time_control import MoveRelease
+from arena.engine.match import FormatKind, MatchFormat
+from arena.sandbox.runner import RunnerKind
 from ladder.archives import ensure_archive
 from ladder.jobs import MatchJob, SeatBot
 from ladder.paths import ArenaData
 from ladder.ratings import RatingEnv
+from ladder.runners import DEFAULT_RUNNER, ladder_runner
 from ladder.scheduler import Entry, Pairing
 from ladder.schema import Bot, BotVersion, Match, MatchStatus, Partnership, utcnow
 from ladder.views import active_versions
@@ -34,6 +37,7 @@ DEFAULT_DEALS = 16
 reach the true order of six bots in 20.5-23 matches (medians of 8 seeds) against 53 for 8-deal ones,
 and a sandboxed 16-deal match of the sample bots takes only 1.1-1.4x as long as an 8-deal one
 (starting four bots dominates), so the ranking settles in about half the machine time."""
+DEFAULT_FORMAT = MatchFormat(FormatKind.DUPLICATE, DEFAULT_DEALS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,13 +45,18 @@ class MatchSettings:
     """How ladder matches are played."""
 
     preset: str = "dehla-pakad"
-    match_format: str = f"duplicate:{DEFAULT_DEALS}"
-    runner: str = "sandbox"
+    match_format: MatchFormat = DEFAULT_FORMAT
+    runner: RunnerKind = DEFAULT_RUNNER
     per_move: float = 1.0
     bank: float = 30.0
     release: MoveRelease = MoveRelease.SLOT_END
     """When the referee releases each move: ``slot-end`` unless a caller (a test, a benchmark,
     ``dehla ladder run --release on-reply``) asks for speed over fairness."""
+
+    def __post_init__(self) -> None:  # a caller may name them as text (``duplicate:16``, ``local``)
+        object.__setattr__(self, "match_format", MatchFormat.of(self.match_format))
+        object.__setattr__(self, "runner", ladder_runner(self.runner))
+        object.__setattr__(self, "release", MoveRelease(self.release))
 
 
 def entries(session: Session) -> list[Entry]:

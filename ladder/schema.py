@@ -32,8 +32,9 @@ from sqlalchemy.orm import DeclarativeBase, InstrumentedAttribute, Mapped, mappe
 
 from arena.contract.faults import FaultKind
 from arena.contract.status import OutcomeStatus
+from arena.engine.match import MatchFormat
 from ladder.ratings import Skill, TeamResult, conservative
-from ladder.stored_enum import StoredEnum
+from ladder.stored_enum import StoredEnum, StoredMatchFormat
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -193,7 +194,7 @@ class Match(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     """63 random bits: too many to recover from the cards one seat sees (``MATCH_SEED_BITS``)."""
     preset: Mapped[str] = mapped_column(String(32), index=True)
-    match_format: Mapped[str] = mapped_column(String(32))
+    match_format: Mapped[MatchFormat] = mapped_column(StoredMatchFormat(32))
     team_a_id: Mapped[int] = mapped_column(ForeignKey("partnerships.id"), index=True)
     team_b_id: Mapped[int] = mapped_column(ForeignKey("partnerships.id"), index=True)
     seat0_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"), index=True)
