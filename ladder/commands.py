@@ -61,7 +61,7 @@ def data_option(function: F) -> F:
 
 
 def runner_option(function: F) -> F:
-    return click.option("--runner", "runner", type=EnumChoice(RUNNERS), default=DEFAULT_RUNNER, show_default=True,
+    return click.option("--runner", "runner", type=EnumChoice(RUNNERS), default=DEFAULT_RUNNER.value, show_default=True,
                         envvar=RUNNER_ENV,
                         help="How submitted bots are started: the sandbox, containers (each version in its own "
                              "image), or (only for bots you trust) plain local processes.")(function)
@@ -139,14 +139,14 @@ def ladder_group() -> None:
 @click.option("--cluster", default=None, metavar="tcp://HOST:PORT | local:N",
               help="Play the matches on a Dask cluster instead: a running scheduler (its workers started "
                    "with `dehla worker`), or local:N for N worker processes on this machine.")
-@click.option("--mode", type=EnumChoice(Mode), default=Mode.SELF, show_default=True,
+@click.option("--mode", type=EnumChoice(Mode), default=Mode.SELF.value, show_default=True,
               help="self: each bot partners a copy of itself; mixed: partnerships drawn among all bots.")
 @click.option("--deals", type=click.IntRange(min=1, max=500), default=DEFAULT_DEALS, show_default=True,
               help="Deals per match, each played twice (duplicate format).")
 @click.option("--preset", default="dehla-pakad", show_default=True)
 @click.option("--per-move", type=FiniteFloatRange(min=0.01, max=MAX_PER_MOVE), default=1.0, show_default=True,
               help="Seconds.")
-@click.option("--release", type=EnumChoice(MoveRelease), default=MoveRelease.SLOT_END,
+@click.option("--release", type=EnumChoice(MoveRelease), default=MoveRelease.SLOT_END.value,
               show_default=True, envvar=RELEASE_ENV,
               help="When each move reaches the table: slot-end (at the end of the mover's per-move slot, so reply "
                    "times carry nothing to a partner; every decision takes --per-move) or on-reply (as soon as it "

@@ -42,7 +42,7 @@ MAX_SLOTS = 256
               help="The port the worker listens on (0: any free one).")
 @click.option("--contact", "contact", default=None, metavar="tcp://HOST:PORT",
               help="The address others reach this worker at, when not the one it listens on (NAT, containers).")
-@click.option("--runner", type=EnumChoice(RUNNERS), default=DEFAULT_RUNNER, show_default=True,
+@click.option("--runner", type=EnumChoice(RUNNERS), default=DEFAULT_RUNNER.value, show_default=True,
               help="The only runner this worker starts bots with, checked before it joins; a job asking for "
                    "another fails (a coordinator cannot make it run bots unconfined).")
 @click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=None,

@@ -54,11 +54,11 @@ def default_records(data: Path | None) -> Path:
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--preset", default="dehla-pakad", show_default=True)
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="Override a rule option.")
-@click.option("--policy", type=EnumChoice(FaultPolicy), default=FaultPolicy.FORFEIT, show_default=True)
+@click.option("--policy", type=EnumChoice(FaultPolicy), default=FaultPolicy.FORFEIT.value, show_default=True)
 @click.option("--per-move", type=FiniteFloatRange(min=0.001, max=MAX_PER_MOVE), default=1.0, show_default=True,
               help="Seconds.")
 @click.option("--bank", type=FiniteFloatRange(min=0, max=MAX_BANK), default=30.0, show_default=True, help="Seconds.")
-@click.option("--release", type=EnumChoice(MoveRelease), default=MoveRelease.ON_REPLY,
+@click.option("--release", type=EnumChoice(MoveRelease), default=MoveRelease.ON_REPLY.value,
               show_default=True,
               help="When each move reaches the table: on-reply (as soon as it comes) or slot-end (at the end of the "
                    "mover's per-move slot, as the ladder plays, so reply times carry nothing to a partner; every "
@@ -69,7 +69,7 @@ def default_records(data: Path | None) -> Path:
               help="The arena's data folder, for records and submitted bots "
                    "(default: $DEHLA_DATA or ~/.local/share/dehla-arena).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-@click.option("--runner", "runner_kind", type=EnumChoice(RunnerKind), default=RunnerKind.LOCAL,
+@click.option("--runner", "runner_kind", type=EnumChoice(RunnerKind), default=RunnerKind.LOCAL.value,
               show_default=True, envvar="DEHLA_RUNNER",
               help="How bots are started: local processes, bubblewrap sandboxes (root) or docker containers.")
 def match_command(partnership_a: str, partnership_b: str, deals: int, format_text: str, seed: int,
