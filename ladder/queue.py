@@ -19,9 +19,8 @@ from sqlalchemy.orm import Session
 from arena.contract.time_control import MoveRelease
 from arena.engine.match import FormatKind, MatchFormat
 from arena.sandbox.runner import RunnerKind
-from ladder.archives import ensure_archive
+from ladder.archives import archive_of
 from ladder.jobs import MatchJob, SeatBot
-from ladder.paths import ArenaData
 from ladder.ratings import RatingEnv
 from ladder.runners import DEFAULT_RUNNER, ladder_runner
 from ladder.scheduler import Entry, Pairing
@@ -157,13 +156,12 @@ def requeue_abandoned(session: Session, owners: Sequence[str | None] | None = No
     return int(result.rowcount)  # type: ignore[attr-defined]
 
 
-def job_for(session: Session, match_id: int, attempt: int, data: ArenaData, settings: MatchSettings) -> MatchJob:
-    """The match's job: each seat named by content hash, its archive stored first if it had none
-    (``ladder/archives.py``)."""
+def job_for(session: Session, match_id: int, attempt: int, settings: MatchSettings) -> MatchJob:
+    """The match's job: each seat named by content hash (``ladder/archives.py``)."""
     match = session.get_one(Match, match_id)
     rows = {v.id: (v, name) for v, name in session.execute(
         select(BotVersion, Bot.name).join(Bot, Bot.id == BotVersion.bot_id).where(BotVersion.id.in_(match.seats)))}
-    refs = {vid: ensure_archive(session, data, version) for vid, (version, _) in rows.items()}
+    refs = {vid: archive_of(session, version) for vid, (version, _) in rows.items()}
     seats = tuple(SeatBot(vid, f"{rows[vid][1]}#{rows[vid][0].number}", refs[vid].content_hash,
                           refs[vid].archive_sha256) for vid in match.seats)
     assert len(seats) == 4

@@ -12,7 +12,7 @@ from arena.web.bounds import PageQuery, PerPageQuery, RowId
 from arena.web.evidence import viewed_match_detail
 from arena.web.models import AuthorModel, BotPage, MatchDetail, MatchList, PartnershipList, Problem, StandingModel
 from arena.web.queries import bot_page, match_list, partnership_list
-from arena.web.store_access import DataDep, SessionDep
+from arena.web.store_access import SessionDep
 from ladder.views import PartnershipSort, StandingSort
 
 router = APIRouter(prefix="/api", tags=["api"], responses={404: {"model": Problem}},
@@ -53,10 +53,10 @@ def matches(session: SessionDep, page: PageQuery = 1, per_page: PerPageQuery = 5
 
 
 @router.get("/matches/{match_id}")
-def match(session: SessionDep, data: DataDep, viewer: MaybeAuthor, match_id: RowId) -> MatchDetail:
+def match(session: SessionDep, viewer: MaybeAuthor, match_id: RowId) -> MatchDetail:
     """A match: partnerships, result, deal-pair margins, faults, move times, hands to replay. A
     fault's evidence (bot output) only for the token's author's own bots (operators: all)."""
-    return viewed_match_detail(session, data, match_id, viewer)
+    return viewed_match_detail(session, match_id, viewer)
 
 
 @router.get("/me", responses={401: {"model": Problem}})

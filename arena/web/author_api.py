@@ -31,9 +31,9 @@ def matches(session: SessionDep, author: ApiAuthor) -> list[MyMatch]:
 
 
 @router.get("/matches/{match_id}/logs/{seat}", responses={403: {"model": Problem}, 404: {"model": Problem}})
-def seat_log(session: SessionDep, data: DataDep, author: ApiAuthor, match_id: RowId, seat: SeatIndex) -> BotLogModel:
+def seat_log(session: SessionDep, author: ApiAuthor, match_id: RowId, seat: SeatIndex) -> BotLogModel:
     """The log of the bot at ``seat``: for its owner and operators only (403 for anyone else)."""
-    return match_log(session, data, author, match_id, seat)
+    return match_log(session, author, match_id, seat)
 
 
 @router.get("/versions/{version_id}/validation/{check}/{seat}",

@@ -82,16 +82,15 @@ def _raw(log: BotLogModel) -> PlainTextResponse:
 
 
 @router.get("/matches/{match_id}/logs/{seat}", response_class=HTMLResponse)
-def match_log_page(request: Request, session: SessionDep, data: DataDep, viewer: Viewer, match_id: RowId,
+def match_log_page(request: Request, session: SessionDep, viewer: Viewer, match_id: RowId,
                    seat: SeatIndex) -> HTMLResponse:
-    return _log_page(request, match_log(session, data, viewer, match_id, seat),
+    return _log_page(request, match_log(session, viewer, match_id, seat),
                      f"/matches/{match_id}/logs/{seat}/raw")
 
 
 @router.get("/matches/{match_id}/logs/{seat}/raw")
-def match_log_raw(session: SessionDep, data: DataDep, viewer: Viewer, match_id: RowId,
-                  seat: SeatIndex) -> PlainTextResponse:
-    return _raw(match_log(session, data, viewer, match_id, seat))
+def match_log_raw(session: SessionDep, viewer: Viewer, match_id: RowId, seat: SeatIndex) -> PlainTextResponse:
+    return _raw(match_log(session, viewer, match_id, seat))
 
 
 @router.get("/versions/{version_id}/validation/{check}/{seat}", response_class=HTMLResponse)

@@ -12,7 +12,6 @@ from sqlalchemy.orm import Session
 from arena.web.models import FaultDetail, HandLink, MatchDetail, SeatTimes
 from arena.web.queries import NotFoundError, summary
 from arena.web.records import MatchRecord, UnreadableRecordError, read_match
-from ladder.paths import ArenaData
 from ladder.schema import FaultRow, Match, Result
 from ladder.views import lines_of
 
@@ -43,7 +42,7 @@ def move_times(record: MatchRecord) -> list[SeatTimes]:
     return rows
 
 
-def match_detail(session: Session, data: ArenaData, match_id: int) -> MatchDetail:
+def match_detail(session: Session, match_id: int) -> MatchDetail:
     """The match's facts; an unreadable record leaves the store's facts and says why."""
     found = session.execute(select(Match, Result).outerjoin(Result, Result.match_id == Match.id)
                             .where(Match.id == match_id)).first()
@@ -60,7 +59,7 @@ def match_detail(session: Session, data: ArenaData, match_id: int) -> MatchDetai
         problem = f"match {match_id} has no record yet" if result is None else f"match {match_id} kept no record"
     else:
         try:
-            record = read_match(session, data, match_id, match.record_path)
+            record = read_match(session, match_id, match.record_path)
         except UnreadableRecordError as exc:
             problem = str(exc)
     if record is not None and record.end is not None:
@@ -81,7 +80,7 @@ def match_detail(session: Session, data: ArenaData, match_id: int) -> MatchDetai
         record=f"/matches/{match_id}/record" if record else None, record_problem=problem)
 
 
-def record_path(session: Session, data: ArenaData, match_id: int) -> str:
+def record_path(session: Session, match_id: int) -> str:
     """The stored record path of a match that exists and has one, else ``NotFoundError``."""
     match = session.get(Match, match_id)
     if match is None:

@@ -17,7 +17,7 @@ from arena.web.evidence import viewed_match_detail, viewed_record
 from arena.web.queries import NotFoundError, bot_page, match_list, partnership_list
 from arena.web.records import UnreadableRecordError
 from arena.web.sessions import Viewer
-from arena.web.store_access import DataDep, SessionDep
+from arena.web.store_access import SessionDep
 from arena.web.templating import templates
 from ladder.views import PartnershipSort, StandingSort, presets
 
@@ -111,19 +111,18 @@ def matches_fragment(request: Request, session: SessionDep, page: PageQuery = 1,
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
-def match_page(request: Request, session: SessionDep, data: DataDep, viewer: Viewer, match_id: RowId) -> HTMLResponse:
+def match_page(request: Request, session: SessionDep, viewer: Viewer, match_id: RowId) -> HTMLResponse:
     """Fault evidence (bot output) only for the signed-in owner of that seat's bot (``bot_logs``)."""
-    return _render(request, "match.html", {"detail": viewed_match_detail(session, data, match_id, viewer),
+    return _render(request, "match.html", {"detail": viewed_match_detail(session, match_id, viewer),
                                            "logs": viewer_log_links(session, match_id, viewer)})
 
 
 @router.get("/matches/{match_id}/record")
-def match_record(session: SessionDep, data: DataDep, viewer: Viewer, match_id: RowId) -> Response:
-    """The record as stored, as an attachment with a fixed name: only the file the store names,
-    inside the data folder (``read_record_bytes`` checks the opened file, so no link is followed),
-    less the fault evidence of the bots the viewer does not own."""
+def match_record(session: SessionDep, viewer: Viewer, match_id: RowId) -> Response:
+    """The record as stored, as an attachment with a fixed name, less the fault evidence of the
+    bots the viewer does not own."""
     try:
-        content = viewed_record(session, data, match_id, viewer)
+        content = viewed_record(session, match_id, viewer)
     except UnreadableRecordError as exc:
         raise NotFoundError(str(exc)) from None
     return Response(content, media_type="application/x-ndjson",
