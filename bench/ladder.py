@@ -81,7 +81,7 @@ def bot_for(name: str) -> NoisyHeuristic:
 def play_inprocess_job(job: MatchJob) -> MatchReport:
     """The ladder's match job, played in this process with the noisy bots."""
     bots = [bot_for(seat.name) for seat in job.seats]
-    outcome = play_in_process(bots, seed=job.seed, match_format=job.match_format)
+    outcome = play_in_process(bots, seed=job.seed, match_format=str(job.match_format))
     return report_from_outcome(job, outcome, 0.0)
 
 

@@ -58,7 +58,9 @@ import arena.referee.table as table_module
 from arena.contract.messages import DecisionReply, DecisionRequest, HandEnd, MatchStart
 from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import TimeControl
+from arena.engine.actions import parse_action
 from arena.engine.deal import Deal
+from arena.engine.hand import Decision as DecisionKind
 from arena.engine.hand import HandState
 from arena.engine.match import MatchFormat, MatchScore
 from arena.engine.observation import observe
@@ -374,7 +376,8 @@ def step_costs(samples: list[Decision], finished: list[FinishedHand], folder: Pa
     reply_type = type(replies[0])
     rules = samples[0][0].rules
     recorder = MatchRecorder(folder / "steps.jsonl")
-    logs = [DecisionLog(0, seat, "0123456789abcdef", "play", len(state.legal_actions()), "play 10H", 0.001,
+    played = parse_action("play 10H")
+    logs = [DecisionLog(0, seat, "0123456789abcdef", DecisionKind.PLAY, len(state.legal_actions()), played, 0.001,
                         30.0, None, False) for state, seat, _ in samples[:53]]
 
     def end_hand(hand: FinishedHand) -> None:

@@ -5,8 +5,9 @@ fills DIR's store (SQLite by default, ``$DEHLA_DATABASE_URL`` for another databa
 bots, versions, partnerships, finished matches, their results, rating histories and faults,
 as a ladder would have written them. Ratings follow a seeded random walk towards each
 version's hidden strength (TrueSkill itself would take hours for 100,000 matches; the pages
-only read the numbers). Every match points at one of a few real match records copied into
-the data folder (``--records``), so match pages and replays have real hands to read.
+only read the numbers). Every match holds one of a few real match records (``--records``) as
+its ``match_files`` row, as a counted match does, so match pages and replays have real hands to
+read (each match its own copy, compressed: about as many bytes again as the rest of the store).
 
 The rows are inserted with SQLAlchemy Core in large batches through the store's own schema
 (opened with ``Store.open``, so the migrations ran first). On PostgreSQL the id sequences are
@@ -20,9 +21,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import shutil
 import sys
 import time
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -33,8 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import Engine, insert, text
 
+from ladder.match_files import LEVEL
 from ladder.paths import ArenaData
-from ladder.schema import Bot, BotVersion, FaultRow, Match, Partnership, PresetCounts, RatingChange, Result
+from ladder.records import record_name
+from ladder.schema import Bot, BotVersion, FaultRow, Match, MatchFile, Partnership, PresetCounts, RatingChange, Result
 from ladder.store import Store
 
 BATCH = 20_000
@@ -84,7 +87,7 @@ def generate(data: ArenaData, versions: int, matches: int, seed: int, records: S
     started = time.perf_counter()
     rng = random.Random(seed)
     store = Store.open(data)
-    record_names = _copy_records(data, records)
+    record_files = _compressed(records)
     bots: list[dict[str, Any]] = []
     version_rows: list[dict[str, Any]] = []
     bot_id = 0
@@ -130,7 +133,7 @@ def generate(data: ArenaData, versions: int, matches: int, seed: int, records: S
         match_rows.append({"id": match_id, "status": "done", "seed": rng.getrandbits(63), "preset": "dehla-pakad",
                            "match_format": "duplicate:4", "team_a_id": team_a, "team_b_id": team_b,
                            "seat0_id": seats[0], "seat1_id": seats[1], "seat2_id": seats[2], "seat3_id": seats[3],
-                           "attempt": 1, "record_path": record_names[match_id % len(record_names)],
+                           "attempt": 1, "record_path": record_name(match_id),
                            "created_at": when, "started_at": when, "finished_at": finished})
         deal_scores = [round(rng.gauss(diff / 4, 2), 1) for _ in range(4)]
         result_rows.append({"match_id": match_id, "status": "done", "winner_team": winner,
@@ -163,7 +166,8 @@ def generate(data: ArenaData, versions: int, matches: int, seed: int, records: S
     with store.transaction() as session:
         for model, rows in ((Bot, bots), (BotVersion, version_rows), (Partnership, partnership_rows),
                             (Match, match_rows), (Result, result_rows), (RatingChange, change_rows),
-                            (FaultRow, fault_rows), (PresetCounts, preset_rows)):
+                            (FaultRow, fault_rows), (PresetCounts, preset_rows),
+                            (MatchFile, _file_rows(match_rows, record_files))):
             for batch in batched(rows):
                 session.execute(insert(model.__table__), batch)  # type: ignore[attr-defined]
     if store.engine.dialect.name == "postgresql":
@@ -191,15 +195,16 @@ def _change(match_id: int, version_id: int | None, partnership_id: int | None, m
             "created_at": when}
 
 
-def _copy_records(data: ArenaData, records: Sequence[Path]) -> list[str]:
-    """The real records, copied under ``matches/`` as ``sampleN.jsonl``; their stored names."""
-    folder = data.matches
-    folder.mkdir(parents=True, exist_ok=True)
-    names = []
-    for number, record in enumerate(records, start=1):
-        shutil.copyfile(record, folder / f"sample{number}.jsonl")
-        names.append(f"matches/sample{number}.jsonl")
-    return names or ["matches/missing.jsonl"]
+def _compressed(records: Sequence[Path]) -> list[tuple[int, bytes]]:
+    """The real records as ``match_files`` keeps them: their size and their compressed bytes."""
+    return [(len(content), zlib.compress(content, LEVEL)) for content in (record.read_bytes() for record in records)]
+
+
+def _file_rows(match_rows: Sequence[dict[str, Any]], records: Sequence[tuple[int, bytes]]) -> Iterator[dict[str, Any]]:
+    """Each match's record row, one of ``records`` in turn (none: the matches keep no record)."""
+    for row in match_rows if records else ():
+        size, data = records[row["id"] % len(records)]
+        yield {"match_id": row["id"], "name": row["record_path"], "size_bytes": size, "data": data}
 
 
 def main() -> None:

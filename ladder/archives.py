@@ -1,11 +1,11 @@
 """Bot versions' archives in the store: what a worker on any machine fetches by content hash.
 
 ``dehla submit`` stores the new version's archive (``arena.bots.archive.pack_bytes`` of its
-stored folder) in the transaction that adds the version. A version stored before has none; the
-coordinator packs it from its stored folder the first time a job needs it (``ensure_archive``),
-checking that the folder still hashes to the version's content hash, so an edited folder is
-never published under the old identity. With ``$DEHLA_BLOBS`` set, each archive is also written
-there as ``HASH.tar.gz`` for workers that read a shared folder instead of the store.
+stored folder) in the transaction that adds the version; a version stored before archives were
+got its archive when the store was upgraded (migration 0011, with ``pack_version``: the folder
+must still hash to the version's content hash, so an edited folder is never published under the
+old identity). With ``$DEHLA_BLOBS`` set, each archive is also written there as ``HASH.tar.gz``
+for workers that read a shared folder instead of the store.
 """
 
 from __future__ import annotations
@@ -67,13 +67,15 @@ def publish(ref: ArchiveRef, archive: bytes) -> None:
         write_blob(blobs, ref, archive)
 
 
-def ensure_archive(session: Session, data: ArenaData, version: BotVersion) -> ArchiveRef:
-    """The version's archive reference, packing and storing the archive first if it has none."""
+def archive_of(session: Session, version: BotVersion) -> ArchiveRef:
+    """The version's archive reference; ``ArchiveUnavailableError`` if the store has none (a
+    version whose folder was gone or changed when migration 0011 packed the others)."""
     existing = session.get(Archive, version.content_hash)
-    if existing is not None:
-        return ref_of(existing)
-    archive = pack_version(data.root / version.path, version.content_hash)
-    return add_archive(session, version.content_hash, archive)
+    if existing is None:
+        raise ArchiveUnavailableError(f"version {version.content_hash[:12]} has no archive in the store: its stored "
+                                      f"folder {version.path} was gone or held other files when the store was "
+                                      "upgraded; submit the bot again")
+    return ref_of(existing)
 
 
 def store_source(data: ArenaData | None = None) -> Fetch:

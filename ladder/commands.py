@@ -23,10 +23,12 @@ from sqlalchemy.exc import SQLAlchemyError
 from arena.console.commands import dehla
 from arena.console.data import DATA_ENV
 from arena.console.errors import fail
-from arena.console.options import MAX_PER_MOVE, FiniteFloatRange, utf8_text
+from arena.console.options import MAX_PER_MOVE, EnumChoice, FiniteFloatRange, utf8_text
 from arena.console.text import plain, visible
 from arena.contract.time_control import MoveRelease
 from arena.engine.errors import ArenaError
+from arena.engine.match import FormatKind, MatchFormat
+from arena.sandbox.runner import RunnerKind
 from ladder.cluster import ClusterError, ClusterSpec, cluster_factory
 from ladder.coordinator import CoordinatorBusy, CoordinatorLock, several_coordinators
 from ladder.leases import DEFAULT_LEASE_SECONDS, MAX_LEASE_SECONDS, MIN_LEASE_SECONDS, LeaseTerms
@@ -59,7 +61,7 @@ def data_option(function: F) -> F:
 
 
 def runner_option(function: F) -> F:
-    return click.option("--runner", "runner", type=click.Choice(RUNNERS), default=DEFAULT_RUNNER, show_default=True,
+    return click.option("--runner", "runner", type=EnumChoice(RUNNERS), default=DEFAULT_RUNNER.value, show_default=True,
                         envvar=RUNNER_ENV,
                         help="How submitted bots are started: the sandbox, containers (each version in its own "
                              "image), or (only for bots you trust) plain local processes.")(function)
@@ -88,7 +90,7 @@ def store_errors(function: F) -> F:
     return guarded  # type: ignore[return-value]
 
 
-def require_runner(runner: str) -> None:
+def require_runner(runner: RunnerKind) -> None:
     try:
         check_runner(runner)
     except RunnerUnavailable as exc:
@@ -137,14 +139,14 @@ def ladder_group() -> None:
 @click.option("--cluster", default=None, metavar="tcp://HOST:PORT | local:N",
               help="Play the matches on a Dask cluster instead: a running scheduler (its workers started "
                    "with `dehla worker`), or local:N for N worker processes on this machine.")
-@click.option("--mode", type=click.Choice([m.value for m in Mode]), default="self", show_default=True,
+@click.option("--mode", type=EnumChoice(Mode), default=Mode.SELF.value, show_default=True,
               help="self: each bot partners a copy of itself; mixed: partnerships drawn among all bots.")
 @click.option("--deals", type=click.IntRange(min=1, max=500), default=DEFAULT_DEALS, show_default=True,
               help="Deals per match, each played twice (duplicate format).")
 @click.option("--preset", default="dehla-pakad", show_default=True)
 @click.option("--per-move", type=FiniteFloatRange(min=0.01, max=MAX_PER_MOVE), default=1.0, show_default=True,
               help="Seconds.")
-@click.option("--release", type=click.Choice([r.value for r in MoveRelease]), default=MoveRelease.SLOT_END.value,
+@click.option("--release", type=EnumChoice(MoveRelease), default=MoveRelease.SLOT_END.value,
               show_default=True, envvar=RELEASE_ENV,
               help="When each move reaches the table: slot-end (at the end of the mover's per-move slot, so reply "
                    "times carry nothing to a partner; every decision takes --per-move) or on-reply (as soon as it "
@@ -157,9 +159,9 @@ def ladder_group() -> None:
 @runner_option
 @data_option
 @store_errors
-def run_command(count: int | None, until_stable: bool, forever: bool, workers: int, cluster: str | None, mode: str,
-                deals: int, preset: str, per_move: float, release: str, seed: int | None, lease_seconds: float,
-                runner: str, data: Path | None) -> None:
+def run_command(count: int | None, until_stable: bool, forever: bool, workers: int, cluster: str | None, mode: Mode,
+                deals: int, preset: str, per_move: float, release: MoveRelease, seed: int | None,
+                lease_seconds: float, runner: RunnerKind, data: Path | None) -> None:
     """Play rated matches (duplicate format) between the newest version of every bot."""
     from ladder.loop import StopRule  # noqa: PLC0415 - the referee loads only to play
 
@@ -188,8 +190,8 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
     try:
         summary = _run_ladder(store, StopRule(matches=None if until_stable or forever else (count or 30),
                                               until_stable=until_stable),
-                              MatchSettings(preset=preset, match_format=f"duplicate:{deals}", runner=runner,
-                                            per_move=per_move, release=MoveRelease(release)), Mode(mode), workers, seed,
+                              MatchSettings(preset=preset, match_format=MatchFormat(FormatKind.DUPLICATE, deals),
+                                            runner=runner, per_move=per_move, release=release), mode, workers, seed,
                               LeaseTerms(lease_seconds), spec)
     except ClusterError as exc:
         fail(str(exc))
@@ -351,7 +353,7 @@ def matches_command(bot: str | None, limit: int, as_json: bool, data: Path | Non
 @data_option
 @store_errors
 def submit_command(folder: Path | None, samples: tuple[str, ...], server: str | None, token: str | None,
-                   no_wait: bool, runner: str, data: Path | None) -> None:
+                   no_wait: bool, runner: RunnerKind, data: Path | None) -> None:
     """Validate a bot FOLDER (with bot.toml), store it as a version and prove it plays.
 
     With --server URL the folder is packed and uploaded to that arena, which validates it."""

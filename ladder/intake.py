@@ -36,12 +36,13 @@ from sqlalchemy import select
 from arena.bots.archive import DEFAULT_LIMITS, ArchiveError, ArchiveLimits, peek_file, unpack
 from arena.bots.manifest import ManifestError, load_manifest
 from arena.engine.errors import ArenaError
+from arena.sandbox.runner import RunnerKind
 from ladder.folders import FolderError
 from ladder.leases import LeaseTerms, claim_upload, holds_claim, release_claim, renew_claims
 from ladder.ownership import NotYourBotError, check_owner
 from ladder.paths import ArenaData
 from ladder.ratings import RatingEnv
-from ladder.runners import DEFAULT_RUNNER, RunnerUnavailable, check_runner
+from ladder.runners import DEFAULT_RUNNER, RunnerUnavailable, check_runner, ladder_runner
 from ladder.schema import Bot, BotVersion, Upload, UploadStatus, utcnow
 from ladder.store import Store
 from ladder.submit import SubmissionRejected, Validator, submit, validation_matches
@@ -63,7 +64,7 @@ LISTED = 100
 class IntakeSettings:
     """How the service takes uploads (``dehla serve --runner --uploads-per-hour --validations``)."""
 
-    runner: str = DEFAULT_RUNNER
+    runner: RunnerKind = DEFAULT_RUNNER
     uploads_per_hour: int = DEFAULT_UPLOADS_PER_HOUR
     concurrency: int = DEFAULT_CONCURRENCY
     limits: ArchiveLimits = DEFAULT_LIMITS
@@ -73,6 +74,9 @@ class IntakeSettings:
     """An author's uploads arriving or waiting for a verdict at once (``ladder/upload_caps.py``)."""
     staged_bytes: int = DEFAULT_STAGED_BYTES
     """Their bytes at once (a body counts its declared length)."""
+
+    def __post_init__(self) -> None:  # a caller may name the runner as text
+        object.__setattr__(self, "runner", ladder_runner(self.runner))
 
 
 class RateLimitedError(ArenaError):

@@ -26,9 +26,10 @@ from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand
 from arena.referee.table_values import MatchOutcome, TableConfig
+from arena.sandbox.runner import RunnerKind
 from ladder.paths import DATABASE_URL_ENV
 from ladder.records import ReportFile, collect, match_key
-from ladder.runners import check_job_runner, make_runner
+from ladder.runners import DEFAULT_RUNNER, check_job_runner, ladder_runner, make_runner
 from ladder.version_cache import ArchiveRef, Fetch, VersionCache, blob_folder, blob_source
 
 
@@ -53,18 +54,20 @@ class MatchJob:
     attempt: int
     seed: int
     preset: str
-    match_format: str
+    match_format: MatchFormat
     seats: tuple[SeatBot, SeatBot, SeatBot, SeatBot]
     """Seat order: 0 and 2 are partnership A, 1 and 3 partnership B."""
-    runner: str = "local"
+    runner: RunnerKind = DEFAULT_RUNNER
     per_move: float = 1.0
     bank: float = 30.0
     release: MoveRelease = MoveRelease.SLOT_END
     """Rated play releases moves at the end of the mover's slot, so partners cannot pass cards
     through their reply times (issue 23, ``docs/ladder.md``)."""
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "release", MoveRelease(self.release))  # a job may come as plain data
+    def __post_init__(self) -> None:  # a job may come as plain data
+        object.__setattr__(self, "match_format", MatchFormat.of(self.match_format))
+        object.__setattr__(self, "runner", ladder_runner(self.runner))
+        object.__setattr__(self, "release", MoveRelease(self.release))
 
     @property
     def key(self) -> str:
@@ -115,7 +118,7 @@ def report_from_outcome(job: MatchJob, outcome: MatchOutcome, seconds: float,
 
 
 def table_config(job: MatchJob) -> TableConfig:
-    return TableConfig(job.key, rules_for(job.preset), job.preset, MatchFormat.parse(job.match_format), job.seed,
+    return TableConfig(job.key, rules_for(job.preset), job.preset, job.match_format, job.seed,
                        TimeControl(per_move=job.per_move, bank=job.bank, release=job.release),
                        FaultPolicy.FORFEIT)
 

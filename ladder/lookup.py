@@ -3,15 +3,13 @@ a ladder match's record, for ``dehla replay --match ID``."""
 
 from __future__ import annotations
 
-import os
-import stat
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
 from arena.engine.errors import ArenaError, RecordError
-from ladder.match_files import DamagedFileError, read_stored
+from ladder.match_files import DamagedFileError, read_stored, stored_name
 from ladder.paths import ArenaData
 from ladder.schema import Bot, BotVersion, Match
 from ladder.store import Store, damaged
@@ -46,8 +44,7 @@ def submitted_bot_folder(spec: str, data: ArenaData | None = None) -> Path | Non
 
 
 def stored_record(match_id: int, data: ArenaData) -> tuple[str, str]:
-    """``(where, text)`` of match ``match_id``'s record: its ``match_files`` row, else (a match
-    stored before) its file under the data folder. Every failure is an ``ArenaError``."""
+    """``(where, text)`` of match ``match_id``'s record, from the store. Every failure is an ``ArenaError``."""
     if data.database_url.startswith("sqlite:///") and not Path(data.database_url[len("sqlite:///"):]).exists():
         raise ArenaError(f"no ladder store in {data.root} (--data, or $DEHLA_DATA)")
     store = Store.open(data)
@@ -60,10 +57,12 @@ def stored_record(match_id: int, data: ArenaData) -> tuple[str, str]:
                 raise ArenaError(f"match {match_id} has no record")
             where = f"match {match_id} ({match.record_path})"
             try:
-                found = read_stored(session, match_id, PurePosixPath(match.record_path).name, RECORD_READ_CAP)
+                found = read_stored(session, match_id, stored_name(match.record_path), RECORD_READ_CAP)
             except DamagedFileError as exc:
                 raise RecordError(f"{where}: {exc}") from None
-            content = found.content if found is not None else _legacy_record(data, match.record_path, where)
+            if found is None:
+                raise RecordError(f"{where}: not in the store; not read")
+            content = found.content
     except SQLAlchemyError as exc:
         raise damaged(data.database_url, exc) from None
     finally:
@@ -72,19 +71,3 @@ def stored_record(match_id: int, data: ArenaData) -> tuple[str, str]:
         return where, content.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RecordError(f"{where}: not UTF-8 text (byte {exc.start})") from None
-
-
-def _legacy_record(data: ArenaData, stored_path: str, where: str) -> bytes:
-    """A record kept under the data folder by a store made before records were stored: by a path
-    inside the folder only, not through a link."""
-    relative = PurePosixPath(stored_path)
-    if relative.is_absolute() or ".." in relative.parts:
-        raise RecordError(f"{where}: the stored path is outside the data folder; not read")
-    try:
-        fd = os.open(data.root / relative, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as exc:
-        raise RecordError(f"{where}: cannot read ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as file:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise RecordError(f"{where}: not a file")
-        return file.read(RECORD_READ_CAP)

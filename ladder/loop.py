@@ -232,12 +232,12 @@ class LadderRun:
         return self._key
 
     def _job_for(self, session: Session, match_id: int, attempt: int) -> MatchJob | None:
-        """The leased match's job, its versions' archives stored and this machine's version cache
-        filled (checked, as a worker would: local workers then find every version there, wherever
-        their environment's store points). A version that cannot be played (its archive cannot be
-        made, or fails its checks) fails the match with that reason instead."""
+        """The leased match's job, and this machine's version cache filled (checked, as a worker
+        would: local workers then find every version there, wherever their environment's store
+        points). A version that cannot be played (it has no archive, or it fails its checks) fails
+        the match with that reason instead."""
         try:
-            job = job_for(session, match_id, attempt, self.store.data, self.settings)
+            job = job_for(session, match_id, attempt, self.settings)
             cache = VersionCache()
             for bot in job.seats:
                 cache.resolve(bot.ref, [session_source(session)])

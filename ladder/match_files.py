@@ -1,5 +1,6 @@
 """A counted match's files in the store (``match_files`` rows, zlib-compressed), and reading
-them back with a fallback to the files that stores made before kept under the data folder.
+them back: the only place a match's record and logs are read from (a store made before kept
+them under the data folder; migration 0010 moved them in).
 
 Rows are written only in the transaction that counts the attempt (``ladder/results.py``), so
 a match's files are those of its counted attempt or none. Reading decompresses at most the
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -26,6 +28,12 @@ class StoredFile:
 
     content: bytes
     size: int
+
+
+def stored_name(record_path: str) -> str:
+    """The name a match's file is stored under: ``record_path``'s last part (a record whose file
+    migration 0010 could not move in keeps its old path, whose name the store does not hold)."""
+    return PurePosixPath(record_path).name
 
 
 class DamagedFileError(Exception):

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from arena.engine.errors import ArenaError
@@ -128,8 +128,7 @@ def _versions(session: Session, target: Target) -> tuple[Bot, list[BotVersion]]:
 
 
 def _cancel_queued(session: Session, version_ids: Sequence[int], target: Target) -> tuple[int, ...]:
-    seats = (Match.seat0_id, Match.seat1_id, Match.seat2_id, Match.seat3_id)
-    queued = or_(*(seat.in_(version_ids) for seat in seats)) & (Match.status == MatchStatus.QUEUED)
+    queued = Match.seated(version_ids) & (Match.status == MatchStatus.QUEUED)
     ids = tuple(session.scalars(select(Match.id).where(queued).order_by(Match.id)))
     if ids:
         session.execute(update(Match).where(Match.id.in_(ids), Match.status == MatchStatus.QUEUED)

@@ -17,10 +17,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from arena.contract.time_control import MoveRelease
-from ladder.archives import ensure_archive
+from arena.engine.match import FormatKind, MatchFormat
+from arena.sandbox.runner import RunnerKind
+from ladder.archives import archive_of
 from ladder.jobs import MatchJob, SeatBot
-from ladder.paths import ArenaData
 from ladder.ratings import RatingEnv
+from ladder.runners import DEFAULT_RUNNER, ladder_runner
 from ladder.scheduler import Entry, Pairing
 from ladder.schema import Bot, BotVersion, Match, MatchStatus, Partnership, utcnow
 from ladder.views import active_versions
@@ -34,6 +36,7 @@ DEFAULT_DEALS = 16
 reach the true order of six bots in 20.5-23 matches (medians of 8 seeds) against 53 for 8-deal ones,
 and a sandboxed 16-deal match of the sample bots takes only 1.1-1.4x as long as an 8-deal one
 (starting four bots dominates), so the ranking settles in about half the machine time."""
+DEFAULT_FORMAT = MatchFormat(FormatKind.DUPLICATE, DEFAULT_DEALS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,20 +44,25 @@ class MatchSettings:
     """How ladder matches are played."""
 
     preset: str = "dehla-pakad"
-    match_format: str = f"duplicate:{DEFAULT_DEALS}"
-    runner: str = "sandbox"
+    match_format: MatchFormat = DEFAULT_FORMAT
+    runner: RunnerKind = DEFAULT_RUNNER
     per_move: float = 1.0
     bank: float = 30.0
     release: MoveRelease = MoveRelease.SLOT_END
     """When the referee releases each move: ``slot-end`` unless a caller (a test, a benchmark,
     ``dehla ladder run --release on-reply``) asks for speed over fairness."""
 
+    def __post_init__(self) -> None:  # a caller may name them as text (``duplicate:16``, ``local``)
+        object.__setattr__(self, "match_format", MatchFormat.of(self.match_format))
+        object.__setattr__(self, "runner", ladder_runner(self.runner))
+        object.__setattr__(self, "release", MoveRelease(self.release))
+
 
 def entries(session: Session) -> list[Entry]:
     """Scheduler entries for the active versions; ``idle`` counts matches since each last played."""
     versions = active_versions(session)
     last: dict[int, int] = {}
-    for column in (Match.seat0_id, Match.seat1_id, Match.seat2_id, Match.seat3_id):
+    for column in Match.seat_columns():
         for version, match_id in session.execute(select(column, func.max(Match.id)).group_by(column)):
             last[version] = max(last.get(version, 0), match_id)
     top = session.scalar(select(func.max(Match.id))) or 0
@@ -148,13 +156,12 @@ def requeue_abandoned(session: Session, owners: Sequence[str | None] | None = No
     return int(result.rowcount)  # type: ignore[attr-defined]
 
 
-def job_for(session: Session, match_id: int, attempt: int, data: ArenaData, settings: MatchSettings) -> MatchJob:
-    """The match's job: each seat named by content hash, its archive stored first if it had none
-    (``ladder/archives.py``)."""
+def job_for(session: Session, match_id: int, attempt: int, settings: MatchSettings) -> MatchJob:
+    """The match's job: each seat named by content hash (``ladder/archives.py``)."""
     match = session.get_one(Match, match_id)
     rows = {v.id: (v, name) for v, name in session.execute(
         select(BotVersion, Bot.name).join(Bot, Bot.id == BotVersion.bot_id).where(BotVersion.id.in_(match.seats)))}
-    refs = {vid: ensure_archive(session, data, version) for vid, (version, _) in rows.items()}
+    refs = {vid: archive_of(session, version) for vid, (version, _) in rows.items()}
     seats = tuple(SeatBot(vid, f"{rows[vid][1]}#{rows[vid][0].number}", refs[vid].content_hash,
                           refs[vid].archive_sha256) for vid in match.seats)
     assert len(seats) == 4

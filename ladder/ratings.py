@@ -68,6 +68,16 @@ class Outcome(StrEnum):
         return TeamResult.WIN if (self is Outcome.A_WINS) == (team == 0) else TeamResult.LOSS
 
 
+CONSERVATIVE_SIGMAS = 3
+"""The ranking key's margin: mu - 3 sigma (TrueSkill's ``expose``, 99.7% sure to be below the skill)."""
+
+
+def conservative(mu: float, sigma: float) -> float:
+    """The ranking key of a belief: mu - 3 sigma. Plain arithmetic, so the same function gives the
+    SQL expression when handed columns (``Rated.conservative``): the store sorts by what a row shows."""
+    return mu - CONSERVATIVE_SIGMAS * sigma
+
+
 @dataclass(frozen=True, slots=True)
 class Skill:
     """A TrueSkill belief: mean and standard deviation."""
@@ -77,8 +87,8 @@ class Skill:
 
     @property
     def conservative(self) -> float:
-        """The ranking key: mu - 3 sigma (TrueSkill's ``expose``, 99.7% sure to be below the skill)."""
-        return self.mu - 3 * self.sigma
+        """The ranking key: ``conservative(mu, sigma)``."""
+        return conservative(self.mu, self.sigma)
 
 
 @dataclass(frozen=True, slots=True)

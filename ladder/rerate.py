@@ -74,8 +74,7 @@ def _subject(change: RatingChange) -> Subject:
 
 
 def _seated(version_id: int) -> ColumnElement[bool]:
-    return or_(Match.seat0_id == version_id, Match.seat1_id == version_id, Match.seat2_id == version_id,
-               Match.seat3_id == version_id)
+    return Match.seated([version_id])
 
 
 def ratings_mark(session: Session) -> tuple[int | None, int]:
@@ -127,7 +126,7 @@ def apply_undo(session: Session, match: Match, plan: UndoPlan) -> None:
 def _rerate(env: RatingEnv, match: Match, result: Result, rows: list[RatingChange], current: dict[Subject, Skill],
             changed: set[Subject], history: dict[int, tuple[float, float, float, float]]) -> bool:
     """Re-rate one later match where one of its players' ratings moved; True if it did."""
-    team_a, team_b = (match.seat0_id, match.seat2_id), (match.seat1_id, match.seat3_id)
+    team_a, team_b = match.teams
     games = rated_games(match.match_format, result.winner_team, result.deal_scores or (), result.forfeit_team)
     version_subjects = {("v", v) for v in (*team_a, *team_b)}
     pair_subjects = {("p", match.team_a_id), ("p", match.team_b_id)}

@@ -60,22 +60,21 @@ def sign_outcome(margin: float) -> Outcome:
     return Outcome.A_WINS if margin > 0 else Outcome.B_WINS
 
 
-def games_of(report: MatchReport, match_format: str) -> list[Outcome]:
+def games_of(report: MatchReport, match_format: MatchFormat) -> list[Outcome]:
     """The rated games of a finished match, in the order they were played."""
     return rated_games(match_format, report.winner_team, report.deal_scores, report.forfeit_team)
 
 
-def rated_games(match_format: str, winner_team: int | None, deal_scores: Sequence[float],
+def rated_games(match_format: MatchFormat, winner_team: int | None, deal_scores: Sequence[float],
                 forfeit_team: int | None) -> list[Outcome]:
     """``games_of`` from a match's facts, as a report carries them or as ``results`` stores them
     (re-rating after a void, ``ladder/rerate.py``, rates exactly what was rated)."""
-    parsed = MatchFormat.parse(match_format)
-    if parsed.kind is not FormatKind.DUPLICATE:
+    if match_format.kind is not FormatKind.DUPLICATE:
         return [winner_outcome(winner_team)]
     games = [sign_outcome(margin) for margin in deal_scores]
     if forfeit_team is not None:
         lost = Outcome.B_WINS if forfeit_team == 0 else Outcome.A_WINS
-        games += [lost] * max(1, parsed.count - len(games))
+        games += [lost] * max(1, match_format.count - len(games))
     if not games:  # a duplicate match that reported no deal pairs: rate its result
         games = [winner_outcome(winner_team)]
     return games
@@ -138,8 +137,7 @@ def _rate(session: Session, env: RatingEnv, match: Match, rows: RatedRows, outco
           faulty: set[int], now: datetime) -> None:
     """Move the ratings over the match's games (``rows`` locked); the counters and history keep
     the match's result."""
-    team_a = (match.seat0_id, match.seat2_id)
-    team_b = (match.seat1_id, match.seat3_id)
+    team_a, team_b = match.teams
     versions, pair = rows
     skills = {vid: v.skill for vid, v in versions.items()}
     updated = env.rate_versions_series(team_a, team_b, skills, games)

@@ -15,9 +15,14 @@ import os
 from typing import Any
 
 from arena.engine.errors import ArenaError
+from arena.sandbox.runner import RunnerKind
 
-RUNNERS = ("sandbox", "container", "local")
-DEFAULT_RUNNER = "sandbox"
+RUNNERS = (RunnerKind.SANDBOX, RunnerKind.CONTAINER, RunnerKind.LOCAL)
+"""The runners the ladder starts submitted bots with (``docker`` and ``podman`` are ``container``
+under ``$DEHLA_CONTAINER_ENGINE``)."""
+DEFAULT_RUNNER = RunnerKind.SANDBOX
+"""The one default of every path that starts submitted bots: ``--runner`` of ``dehla ladder run``,
+``submit``, ``serve`` and ``worker``, a ladder's ``MatchSettings`` and its jobs."""
 RUNNER_ENV = "DEHLA_RUNNER"
 WORKER_RUNNER_ENV = "DEHLA_WORKER_RUNNER"
 """Set by ``dehla worker --runner``: the one runner this worker's operator lets jobs use."""
@@ -27,14 +32,24 @@ class RunnerUnavailable(ArenaError):  # noqa: N818 - reads as a state
     """The chosen runner cannot run here; the message says why and what to do."""
 
 
-def make_runner(name: str) -> Any | None:
+def ladder_runner(name: str) -> RunnerKind:
+    """One of ``RUNNERS`` by its name (a member, or its value as plain data), else ``RunnerUnavailable``."""
+    try:
+        kind = RunnerKind(name)
+    except ValueError:
+        kind = None
+    if kind is None or kind not in RUNNERS:
+        raise RunnerUnavailable(f"unknown runner {str(name)!r} (choose {' or '.join(RUNNERS)})")
+    return kind
+
+
+def make_runner(name: RunnerKind) -> Any | None:
     """The runner object for ``play_local_match`` (None: the referee's default local processes)."""
-    if name == "local":
+    kind = ladder_runner(name)
+    if kind is RunnerKind.LOCAL:
         return None
-    if name not in RUNNERS:
-        raise RunnerUnavailable(f"unknown runner {name!r} (choose {' or '.join(RUNNERS)})")
     from arena.sandbox import SandboxUnavailable, runner_for  # noqa: PLC0415 - loaded only to start bots
-    if name == "container":
+    if kind is RunnerKind.CONTAINER:
         from arena.sandbox.containers import ContainerConfig  # noqa: PLC0415
 
         try:
@@ -42,7 +57,7 @@ def make_runner(name: str) -> Any | None:
         except SandboxUnavailable as exc:
             raise RunnerUnavailable(f"the container runner cannot run here ({exc}); pass --runner local to run "
                                     "submitted bots as plain, unconfined processes") from None
-    return runner_for("sandbox")
+    return runner_for(RunnerKind.SANDBOX)
 
 
 @functools.cache
@@ -58,7 +73,7 @@ def _container_runner(config: Any) -> Any:
     return runner
 
 
-def check_runner(name: str) -> None:
+def check_runner(name: RunnerKind) -> None:
     """Raise ``RunnerUnavailable`` unless ``name`` can start bots on this host."""
     runner = make_runner(name)
     if runner is None:
@@ -72,10 +87,10 @@ def check_runner(name: str) -> None:
         ) from None
 
 
-def check_job_runner(requested: str) -> None:
+def check_job_runner(requested: RunnerKind) -> None:
     """Refuse a job whose runner this worker's operator did not choose (``dehla worker
     --runner``): a coordinator never makes a sandboxed worker run bots unconfined."""
     allowed = os.environ.get(WORKER_RUNNER_ENV)
     if allowed is not None and requested != allowed:
         raise RunnerUnavailable(f"this worker plays only {allowed} matches (dehla worker --runner {allowed}); "
-                                f"the job asked for {requested!r}")
+                                f"the job asked for {str(requested)!r}")

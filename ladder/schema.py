@@ -7,6 +7,7 @@ statuses, fault kinds and results are enum members, stored as their string value
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import UTC, datetime
 from enum import StrEnum
 
@@ -14,6 +15,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     CheckConstraint,
+    ColumnElement,
     DateTime,
     Float,
     ForeignKey,
@@ -23,13 +25,16 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    or_,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.ext.hybrid import hybrid_property
+from sqlalchemy.orm import DeclarativeBase, InstrumentedAttribute, Mapped, mapped_column
 
 from arena.contract.faults import FaultKind
 from arena.contract.status import OutcomeStatus
-from ladder.ratings import Skill, TeamResult
-from ladder.stored_enum import StoredEnum
+from arena.engine.match import MatchFormat
+from ladder.ratings import Skill, TeamResult, conservative
+from ladder.stored_enum import StoredEnum, StoredMatchFormat
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -129,6 +134,12 @@ class Rated:
     def skill(self) -> Skill:
         return Skill(self.mu, self.sigma)
 
+    @hybrid_property
+    def conservative(self) -> float:
+        """The ranking key (``ratings.conservative``): a float on a row, the same SQL expression on
+        the class (``order_by(Partnership.conservative.desc())``)."""
+        return conservative(self.mu, self.sigma)
+
     def count_match(self, result: TeamResult, new: Skill, when: datetime) -> None:
         """One more match with ``result``, ending at ``new``."""
         self.mu, self.sigma = new.mu, new.sigma
@@ -183,7 +194,7 @@ class Match(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     """63 random bits: too many to recover from the cards one seat sees (``MATCH_SEED_BITS``)."""
     preset: Mapped[str] = mapped_column(String(32), index=True)
-    match_format: Mapped[str] = mapped_column(String(32))
+    match_format: Mapped[MatchFormat] = mapped_column(StoredMatchFormat(32))
     team_a_id: Mapped[int] = mapped_column(ForeignKey("partnerships.id"), index=True)
     team_b_id: Mapped[int] = mapped_column(ForeignKey("partnerships.id"), index=True)
     seat0_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"), index=True)
@@ -207,7 +218,23 @@ class Match(Base):
 
     @property
     def seats(self) -> tuple[int, int, int, int]:
+        """The versions at seats 0 to 3."""
         return (self.seat0_id, self.seat1_id, self.seat2_id, self.seat3_id)
+
+    @property
+    def teams(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The versions of partnership A (seats 0 and 2) and of B (seats 1 and 3)."""
+        return (self.seat0_id, self.seat2_id), (self.seat1_id, self.seat3_id)
+
+    @classmethod
+    def seat_columns(cls) -> tuple[InstrumentedAttribute[int], ...]:
+        """The four seat columns, seat 0 first: for a query about every seat a version may hold."""
+        return (cls.seat0_id, cls.seat1_id, cls.seat2_id, cls.seat3_id)
+
+    @classmethod
+    def seated(cls, version_ids: Collection[int]) -> ColumnElement[bool]:
+        """Matches where one of ``version_ids`` holds a seat (each seat column has its index)."""
+        return or_(*(seat.in_(version_ids) for seat in cls.seat_columns()))
 
 
 class Result(Base):

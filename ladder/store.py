@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD = "0009"
+HEAD = "0011"
 """The newest migration; a store already there opens without loading Alembic (a test checks it)."""
 
 
@@ -140,9 +140,11 @@ def _refuse_non_utf8(dbapi_connection: Any, _record: Any) -> None:
                            "`createdb -E UTF8 -T template0 ...`")
 
 
-def upgrade(engine: Engine) -> None:
+def upgrade(engine: Engine, data_root: Path | None = None) -> None:
     """Bring the schema to the newest migration (a no-op when it is already there). A database
-    with tables but no migration history belongs to something else: refused, never written."""
+    with tables but no migration history belongs to something else: refused, never written.
+    ``data_root``: the store's data folder, where a store made before kept files the migrations
+    move into it (0010, 0011)."""
     with engine.connect() as connection:
         inspector = inspect(connection)
         if inspector.has_table("alembic_version"):
@@ -164,6 +166,7 @@ def upgrade(engine: Engine) -> None:
         try:
             with connection.begin():
                 config.attributes["connection"] = connection
+                config.attributes["data_root"] = data_root
                 command.upgrade(config, "head")
                 if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first() is not None:
                     raise StoreError(f"{describe(str(engine.url))}: after the upgrade, rows point at missing "
@@ -195,7 +198,7 @@ class Store:
             refuse_non_store(path)
         try:
             engine = make_engine(data.database_url)
-            upgrade(engine)
+            upgrade(engine, data.root)
         except ImportError as exc:  # e.g. postgresql+psycopg:// without the postgres extra
             raise StoreError(f"{describe(data.database_url)}: its database driver is not installed ({exc}); "
                              "for PostgreSQL: pip install 'dehla-arena[postgres]'") from None

@@ -1,4 +1,4 @@
-"""Enum-typed columns stored as their string values.
+"""Enum-typed columns stored as their string values, and a match format stored as its text.
 
 The column's DDL is a plain ``VARCHAR(length)``, exactly what the stores made before the enums
 existed, so no migration is needed and old rows read back as members. A value outside the enum
@@ -16,6 +16,8 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.types import TypeDecorator
 
+from arena.engine.errors import MatchFormatError
+from arena.engine.match import MatchFormat
 from ladder.store import StoreError
 
 E = TypeVar("E", bound=StrEnum)
@@ -59,3 +61,25 @@ class StoredEnum(TypeDecorator[E]):
 
     def _choices(self) -> str:
         return ", ".join(member.value for member in self.enum)
+
+
+class StoredMatchFormat(TypeDecorator[MatchFormat]):
+    """A ``MatchFormat`` in, its text (``duplicate:16``) stored, the format parsed back out: parsed
+    once, where the row is read, not by every reader."""
+
+    impl = String
+    cache_ok = True
+
+    def __init__(self, length: int) -> None:
+        super().__init__(length)
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> str | None:
+        return None if value is None else str(MatchFormat.of(value))
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> MatchFormat | None:
+        if value is None:
+            return None
+        try:
+            return MatchFormat.parse(value)
+        except MatchFormatError as exc:
+            raise UnknownStoredValueError(f"the stored value {value!r} is not a match format ({exc})") from None

@@ -33,16 +33,17 @@ from arena.contract.faults import FaultPolicy
 from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import TimeControl
 from arena.engine.errors import ArenaError
-from arena.engine.match import MatchFormat
+from arena.engine.match import FormatKind, MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand, resolve_bot
 from arena.referee.table_values import MatchOutcome, TableConfig
+from arena.sandbox.runner import RunnerKind
 from ladder.archives import add_archive, pack_version
 from ladder.folders import content_hash, put_in_place, remove_tree, store_copy
 from ladder.images import ImageRefused, build_version_image
 from ladder.ownership import NotYourBotError, check_owner
 from ladder.ratings import RatingEnv
-from ladder.runners import make_runner
+from ladder.runners import ladder_runner, make_runner
 from ladder.schema import Bot, BotVersion
 from ladder.store import Store
 
@@ -74,17 +75,17 @@ class Submission:
     version_id: int
 
 
-Validator = Callable[[BotCommand, Path, str], None]
+Validator = Callable[[BotCommand, Path, RunnerKind], None]
 
 
-def validation_matches(command: BotCommand, records: Path, runner: str) -> None:
+def validation_matches(command: BotCommand, records: Path, runner: RunnerKind) -> None:
     """Raise ``SubmissionRejected`` unless the bot plays two clean validation matches."""
     checks = [
         ("four seats", (command, command), (command, command), "validate-self"),
         ("against random", (command, command), (resolve_bot("random"), resolve_bot("random")), "validate-random"),
     ]
     for number, (check, a, b, key) in enumerate(checks, 1):
-        config = TableConfig(key, rules_for("dehla-pakad"), "dehla-pakad", MatchFormat.parse("duplicate:1"),
+        config = TableConfig(key, rules_for("dehla-pakad"), "dehla-pakad", MatchFormat(FormatKind.DUPLICATE, 1),
                              1000 + number, TimeControl(), FaultPolicy.FORFEIT)
         outcome = _play(a, b, config, records, runner)
         _judge(f"validation match {number} ({check})", outcome, records, key, bot_seats=(0, 2) if number == 2
@@ -92,10 +93,10 @@ def validation_matches(command: BotCommand, records: Path, runner: str) -> None:
 
 
 def _play(a: tuple[BotCommand, BotCommand], b: tuple[BotCommand, BotCommand], config: TableConfig,
-          records: Path, runner_name: str) -> MatchOutcome:
+          records: Path, kind: RunnerKind) -> MatchOutcome:
     from arena.referee.local import play_local_match  # noqa: PLC0415 - gRPC only when playing
 
-    runner = make_runner(runner_name)
+    runner = make_runner(kind)
     if runner is None:
         return asyncio.run(play_local_match(a, b, config, records))
     return asyncio.run(play_local_match(a, b, config, records, None, runner))  # type: ignore[call-arg,unused-ignore]
@@ -119,13 +120,14 @@ def _tail(path: Path) -> str:
         return ""
 
 
-def submit(store: Store, env: RatingEnv, folder: Path, runner: str,
+def submit(store: Store, env: RatingEnv, folder: Path, runner: RunnerKind,
            validate: Validator = validation_matches, owner: int | None = None) -> Submission:
     """Store ``folder`` as a new version of its bot (or find it stored already).
 
     Everything after the copy reads the copy: the manifest, the hash, the validation matches.
     The source folder belongs to the submitter, who may change it while we work. ``owner``: the
     uploading author's id (``None``: the house, on the arena's own machine)."""
+    runner = ladder_runner(runner)  # a caller may name it as text
     staging = store_copy(folder, store.data.bots)
     try:
         manifest = _manifest_of(staging, folder)
@@ -164,10 +166,10 @@ def submit(store: Store, env: RatingEnv, folder: Path, runner: str,
         raise
 
 
-def _build_image(runner: str, folder: Path, name: str, digest: str) -> None:
+def _build_image(runner: RunnerKind, folder: Path, name: str, digest: str) -> None:
     """Under the container runner the version runs in its own image: build it (from its own
     Dockerfile) before the validation matches play it."""
-    if runner == "container":
+    if runner is RunnerKind.CONTAINER:
         try:
             build_version_image(folder, name, digest)
         except ImageRefused as exc:

@@ -24,6 +24,8 @@ import click
 
 from arena.console.data import DATA_ENV
 from arena.console.errors import fail
+from arena.console.options import EnumChoice
+from arena.sandbox.runner import RunnerKind
 from ladder.cluster import CONNECT_SECONDS, MATCH_RESOURCE, ClusterError, ClusterSpec, quiet_dask
 from ladder.runners import DEFAULT_RUNNER, RUNNERS, WORKER_RUNNER_ENV, RunnerUnavailable, check_runner
 
@@ -40,13 +42,13 @@ MAX_SLOTS = 256
               help="The port the worker listens on (0: any free one).")
 @click.option("--contact", "contact", default=None, metavar="tcp://HOST:PORT",
               help="The address others reach this worker at, when not the one it listens on (NAT, containers).")
-@click.option("--runner", type=click.Choice(RUNNERS), default=DEFAULT_RUNNER, show_default=True,
+@click.option("--runner", type=EnumChoice(RUNNERS), default=DEFAULT_RUNNER.value, show_default=True,
               help="The only runner this worker starts bots with, checked before it joins; a job asking for "
                    "another fails (a coordinator cannot make it run bots unconfined).")
 @click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The arena's data folder (default: $DEHLA_DATA or ~/.local/share/dehla-arena).")
 def worker_command(scheduler: str, slots: int, name: str | None, host: str | None, port: int, contact: str | None,
-                   runner: str, data: Path | None) -> None:
+                   runner: RunnerKind, data: Path | None) -> None:
     """Play ladder matches for the Dask scheduler at SCHEDULER (`dehla ladder run --cluster SCHEDULER`)."""
     try:
         spec = ClusterSpec.parse(scheduler)
@@ -63,7 +65,7 @@ def worker_command(scheduler: str, slots: int, name: str | None, host: str | Non
         check_runner(runner)
     except RunnerUnavailable as exc:
         fail(f"--runner {runner}: {exc}")
-    os.environ[WORKER_RUNNER_ENV] = runner  # read by each job (ladder/jobs.py)
+    os.environ[WORKER_RUNNER_ENV] = runner.value  # read by each job (ladder/jobs.py)
     if data is not None:
         os.environ[DATA_ENV] = str(data.resolve())  # what the jobs' code reads (never the job itself)
     quiet_dask()

@@ -29,6 +29,7 @@ import random
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
+from enum import Enum
 from math import factorial
 
 from arena.engine.cards import CARDS, SUIT_MASKS, Card, CardMask, cards_of
@@ -58,9 +59,20 @@ class InconsistentViewError(ValueError):
     """No placement of the unseen cards fits the observation (a bug or a forged view)."""
 
 
-# A slot is a destination with a size: ("hand", seat), ("undealt", seat), ("hidden", holder) or
-# ("down", k), the k-th unseen face-down discard (size 1).
-_Slot = tuple[str, int]
+class _SlotKind(Enum):
+    """Where a slot's cards go; a slot is a destination with a size, ``(kind, index)``."""
+
+    HAND = "hand"
+    """The hand of seat ``index``."""
+    UNDEALT = "undealt"
+    """The packets seat ``index`` is still to be dealt."""
+    HIDDEN = "hidden"
+    """The face-down trump card of its holder ``index`` (size 1)."""
+    DOWN = "down"
+    """The ``index``-th face-down discard the seat may not see (size 1)."""
+
+
+_Slot = tuple[_SlotKind, int]
 _Options = tuple[list[int], list[tuple[int, ...]], int]
 """Cumulative weights, the matching counts per constrained hand, and the total weight."""
 
@@ -123,15 +135,15 @@ class Sampler:
                 room = tracker.hand_sizes[seat] - tracker.known[seat].bit_count()
                 if room < 0:
                     raise InconsistentViewError(f"seat {seat} is known to hold more cards than it has")
-                place(("hand", seat), room, tracker.voids[seat])
+                place((_SlotKind.HAND, seat), room, tracker.voids[seat])
             if tracker.cards_to_come[seat]:
-                free_slots.append(("undealt", seat))
+                free_slots.append((_SlotKind.UNDEALT, seat))
                 free_sizes.append(tracker.cards_to_come[seat])
         if tracker.hidden_holder is not None and tracker.hidden_holder != me:
             # An on_play trump: only the suits the trick winners (and the holder's voids) allow.
-            place(("hidden", tracker.hidden_holder), 1, 0xF & ~tracker.hidden_suits)
+            place((_SlotKind.HIDDEN, tracker.hidden_holder), 1, 0xF & ~tracker.hidden_suits)
         for k, suits in enumerate(tracker.face_down_slots):
-            place(("down", k), 1, suits)
+            place((_SlotKind.DOWN, k), 1, suits)
         self._n_down = len(tracker.face_down_slots)
         if sum(caps) + sum(free_sizes) != pool.bit_count():
             raise InconsistentViewError(
@@ -254,9 +266,9 @@ class Sampler:
                 else:
                     free += cards
             for (kind, index), mask in zip(constrained, extra, strict=True):
-                if kind == "hand":
+                if kind is _SlotKind.HAND:
                     hands[index] |= mask
-                elif kind == "hidden":
+                elif kind is _SlotKind.HIDDEN:
                     hidden = CARDS[mask.bit_length() - 1]
                 else:
                     down[index] = CARDS[mask.bit_length() - 1]
@@ -267,16 +279,16 @@ class Sampler:
         for (kind, seat), size in zip(slots, self._free_sizes, strict=True):
             part = free[pos:pos + size]
             pos += size
-            if kind == "hidden":
+            if kind is _SlotKind.HIDDEN:
                 hidden = CARDS[part[0]]
                 continue
-            if kind == "down":
+            if kind is _SlotKind.DOWN:
                 down[seat] = CARDS[part[0]]
                 continue
             mask = 0
             for c in part:
                 mask |= _BIT[c]
-            if kind == "hand":
+            if kind is _SlotKind.HAND:
                 hands[seat] |= mask
             else:
                 undealt[seat] |= mask

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select, text, update
 
 from ladder.match_files import read_stored, store_files
 from ladder.paths import ArenaData
@@ -89,9 +89,14 @@ def put_match_file(data: ArenaData, match_id: int, name: str, content: bytes) ->
         store.close()
 
 
+LEGACY_REVISION = "0009"
+"""The last migration before a store's files were moved into it (0010)."""
+
+
 def as_legacy_files(data: ArenaData) -> None:
     """The store as one made before matches' files were stored: each file under
-    ``DATA/matches/``, ``record_path`` naming it there, no ``match_files`` rows."""
+    ``DATA/matches/``, ``record_path`` naming it there, no ``match_files`` rows, the store at the
+    migration before 0010, which the next ``Store.open`` runs (moving the files in)."""
     store = Store.open(data)
     folder = data.root / "matches"
     folder.mkdir(exist_ok=True)
@@ -104,6 +109,7 @@ def as_legacy_files(data: ArenaData) -> None:
             session.execute(update(Match).where(Match.record_path.is_not(None))
                             .values(record_path="matches/" + Match.record_path))
             session.execute(delete(MatchFile))
+            session.execute(text("UPDATE alembic_version SET version_num = :old"), {"old": LEGACY_REVISION})
     finally:
         store.close()
 

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import math
 import tempfile
+from collections.abc import Iterable
+from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import click
+
+E = TypeVar("E", bound=StrEnum)
 
 MAX_PER_MOVE = 600.0
 """Seconds: a longer per-move limit is a typo (ten minutes a card), not a plan."""
@@ -23,6 +27,18 @@ class FiniteFloatRange(click.FloatRange):
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number", param, ctx)
         return number
+
+
+class EnumChoice(click.Choice[str], Generic[E]):
+    """A choice among ``members`` of a ``StrEnum``, written (and shown in ``--help``) as their values;
+    the command gets the member, so the string goes no further than the option."""
+
+    def __init__(self, members: Iterable[E]) -> None:
+        self.members = {member.value: member for member in members}
+        super().__init__(list(self.members))
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> E:
+        return self.members[str(super().convert(value, param, ctx))]
 
 
 def writable_folder(path: Path) -> None:

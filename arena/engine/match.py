@@ -49,6 +49,11 @@ class MatchFormat:
             raise MatchFormatError(f"match format {text!r}: expected a positive count after ':'")
         return cls(parsed_kind, int(count))
 
+    @classmethod
+    def of(cls, value: MatchFormat | str) -> MatchFormat:
+        """``value`` itself, or parsed from its text (a format that came as plain data)."""
+        return value if isinstance(value, MatchFormat) else cls.parse(value)
+
     def __str__(self) -> str:
         return f"{self.kind.value}:{self.count}"
 

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from arena.console.data import BOT_LOOKUPS, RECORD_LOOKUP, data_root
 from arena.console.errors import fail
-from arena.console.options import MAX_BANK, MAX_PER_MOVE, FiniteFloatRange, writable_folder
+from arena.console.options import MAX_BANK, MAX_PER_MOVE, EnumChoice, FiniteFloatRange, writable_folder
 from arena.console.text import plain, visible
 from arena.contract.faults import FaultKind, FaultPolicy
 from arena.contract.status import OutcomeStatus
@@ -54,11 +54,11 @@ def default_records(data: Path | None) -> Path:
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--preset", default="dehla-pakad", show_default=True)
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="Override a rule option.")
-@click.option("--policy", type=click.Choice([p.value for p in FaultPolicy]), default="forfeit", show_default=True)
+@click.option("--policy", type=EnumChoice(FaultPolicy), default=FaultPolicy.FORFEIT.value, show_default=True)
 @click.option("--per-move", type=FiniteFloatRange(min=0.001, max=MAX_PER_MOVE), default=1.0, show_default=True,
               help="Seconds.")
 @click.option("--bank", type=FiniteFloatRange(min=0, max=MAX_BANK), default=30.0, show_default=True, help="Seconds.")
-@click.option("--release", type=click.Choice([r.value for r in MoveRelease]), default=MoveRelease.ON_REPLY.value,
+@click.option("--release", type=EnumChoice(MoveRelease), default=MoveRelease.ON_REPLY.value,
               show_default=True,
               help="When each move reaches the table: on-reply (as soon as it comes) or slot-end (at the end of the "
                    "mover's per-move slot, as the ladder plays, so reply times carry nothing to a partner; every "
@@ -69,12 +69,13 @@ def default_records(data: Path | None) -> Path:
               help="The arena's data folder, for records and submitted bots "
                    "(default: $DEHLA_DATA or ~/.local/share/dehla-arena).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-@click.option("--runner", "runner_name", type=click.Choice([k.value for k in RunnerKind]), default="local",
+@click.option("--runner", "runner_kind", type=EnumChoice(RunnerKind), default=RunnerKind.LOCAL.value,
               show_default=True, envvar="DEHLA_RUNNER",
               help="How bots are started: local processes, bubblewrap sandboxes (root) or docker containers.")
 def match_command(partnership_a: str, partnership_b: str, deals: int, format_text: str, seed: int,
-                  preset: str, options: tuple[str, ...], policy: str, per_move: float, bank: float, release: str,
-                  records: Path | None, as_json: bool, runner_name: str, data: Path | None) -> None:
+                  preset: str, options: tuple[str, ...], policy: FaultPolicy, per_move: float, bank: float,
+                  release: MoveRelease, records: Path | None, as_json: bool, runner_kind: RunnerKind,
+                  data: Path | None) -> None:
     """Play PARTNERSHIP_A against PARTNERSHIP_B with local bot processes.
 
     A partnership is a bot (partnered with a copy of itself) or BOT1+BOT2. A bot is a sample
@@ -95,14 +96,14 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
     except OSError as exc:
         fail(f"--records {records}: cannot write a file there ({exc.strerror})")
     records = records.resolve()
-    runner = runner_for(runner_name)
+    runner = runner_for(runner_kind)
     try:
         runner.check()
     except SandboxError as exc:
-        fail(f"--runner {runner_name}: {exc}")
+        fail(f"--runner {runner_kind}: {exc}")
     match_id = f"match-{time.strftime('%Y%m%d-%H%M%S')}-{seed}"
     config = TableConfig(match_id, rules, preset, match_format, seed,
-                         TimeControl(per_move=per_move, bank=bank, release=MoveRelease(release)), FaultPolicy(policy))
+                         TimeControl(per_move=per_move, bank=bank, release=release), policy)
     total = match_format.count * (2 if match_format.kind is FormatKind.DUPLICATE else 1)
     with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -49,6 +49,17 @@ class _Forfeit(Exception):  # noqa: N818 - control flow, never escapes this modu
     def __init__(self, team: int) -> None:
         super().__init__(team)
         self.team = team
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyFault:
+    """What was wrong with a seat's answer to a decision, before it is recorded as a ``Fault``."""
+
+    kind: FaultKind
+    detail: str
+    """In the referee's own words (sent to every seat)."""
+    evidence: str = ""
+    """What the bot sent or said (the record only)."""
 
 
 def _duplicate_tally(tally: MatchScore, result: HandResult, value: float) -> MatchScore:
@@ -219,9 +230,10 @@ class Table:
                       decisions: list[DecisionLog]) -> Action:
         legal = state.legal_actions()
         clock = self.clocks[seat]
-        decision = state.decision.value if state.decision else ""
+        decision = state.decision
+        assert decision is not None  # a seat to move has a decision to make
         request_id = secrets.token_hex(8)
-        fault: tuple[FaultKind, str, str] | None = None
+        fault: ReplyFault | None = None
         elapsed = 0.0
         action: Action | None = None
         release = 0.0  # when the move may reach the table (``self.clock`` time; 0: at once)
@@ -232,7 +244,7 @@ class Table:
             try:
                 reply: DecisionReply | None = await self.endpoints[seat].decide(request, clock.deadline)
             except BotFault as exc:
-                reply, fault = None, (exc.kind, exc.detail, exc.evidence)
+                reply, fault = None, ReplyFault(exc.kind, exc.detail, exc.evidence)
             elapsed = self.clock.now() - start
             settled = clock.settle(elapsed)
             within = settled.within
@@ -242,43 +254,43 @@ class Table:
                 action = reply.action if fault is None else None
         substituted = action is None
         if fault is not None:
-            self._record_fault(seat, fault[0], fault[1], hand, len(decisions), request_id, fault[2])
+            self._record_fault(seat, fault.kind, fault.detail, hand, len(decisions), request_id, fault.evidence)
             if self.config.policy is FaultPolicy.FORFEIT:
-                decisions.append(DecisionLog(hand, seat, request_id, decision, len(legal), "-",
-                                             elapsed, clock.bank_left, fault[0], False))
+                decisions.append(DecisionLog(hand, seat, request_id, decision, len(legal), None,
+                                             elapsed, clock.bank_left, fault.kind, False))
                 if self.recorder:
                     self.recorder.hand(hand, state, decisions)
                 raise _Forfeit(seat & 1)
-            if fault[0] is FaultKind.CRASH:
+            if fault.kind is FaultKind.CRASH:
                 self.dead[seat] = True
         if action is None:
             action = substitute_action(legal)
             self.outcome.substitutions[seat] += 1
         else:
             self.outcome.decision_times[seat].append(elapsed)
-        decisions.append(DecisionLog(hand, seat, request_id, decision, len(legal), str(action),
-                                     elapsed, clock.bank_left, fault[0] if fault else None, substituted))
+        decisions.append(DecisionLog(hand, seat, request_id, decision, len(legal), action,
+                                     elapsed, clock.bank_left, fault.kind if fault else None, substituted))
         await self.clock.hold_until(release)
         return action
 
     @staticmethod
     def _check_reply(state: HandState, reply: DecisionReply, request_id: str,
                      legal: Sequence[Action], within: bool, elapsed: float,
-                     clock: SeatClock) -> tuple[FaultKind, str, str] | None:
-        """The fault in this reply, if any: (kind, the referee's words, what the bot sent)."""
+                     clock: SeatClock) -> ReplyFault | None:
+        """The fault in this reply, if any."""
         if not within:
-            return FaultKind.TIMEOUT, (f"answered after {elapsed:.3f} s; allowance was "
-                                       f"{clock.control.per_move:.3f} s + bank"), ""
+            return ReplyFault(FaultKind.TIMEOUT, f"answered after {elapsed:.3f} s; allowance was "
+                                                 f"{clock.control.per_move:.3f} s + bank")
         if reply.request_id != request_id:
-            return (FaultKind.MALFORMED_REPLY, f"reply echoes another request id, expected {request_id!r}",
-                    f"echoed request id: {reply.request_id!r}")
+            return ReplyFault(FaultKind.MALFORMED_REPLY, f"reply echoes another request id, expected {request_id!r}",
+                              f"echoed request id: {reply.request_id!r}")
         if reply.action not in legal:
             try:
                 state.clone().apply(reply.action)
                 why = f"{reply.action}: not legal now"
             except IllegalActionError as exc:
                 why = str(exc)
-            return FaultKind.ILLEGAL_ACTION, why, ""
+            return ReplyFault(FaultKind.ILLEGAL_ACTION, why)
         return None
 
     def _record_fault(self, seat: int, kind: FaultKind, detail: str, hand: int | None,

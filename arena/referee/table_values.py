@@ -11,6 +11,8 @@ from typing import Any
 from arena.contract.faults import Fault, FaultKind, FaultPolicy
 from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import TimeControl
+from arena.engine.actions import Action
+from arena.engine.hand import Decision
 from arena.engine.match import MatchFormat, MatchScore
 from arena.engine.outcome import HandResult
 from arena.engine.rules import Rules
@@ -29,6 +31,10 @@ class TableConfig:
     """Safety cap for ``kots:K`` matches that take too long; the score then decides."""
 
 
+NO_ACTION = "-"
+"""A record's ``action`` for a decision that ended in a forfeit: nothing was played."""
+
+
 @dataclass(frozen=True, slots=True)
 class DecisionLog:
     """What one decision cost: for records, figures and fault evidence."""
@@ -36,9 +42,10 @@ class DecisionLog:
     hand: int
     seat: int
     request_id: str
-    decision: str
+    decision: Decision
     legal: int
-    action: str
+    action: Action | None
+    """What was played: the bot's move, or the one substituted for it; None: the seat forfeited here."""
     elapsed: float
     bank_left: float
     fault: FaultKind | None
@@ -46,8 +53,9 @@ class DecisionLog:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "seat": self.seat, "request_id": self.request_id, "decision": self.decision,
-            "legal": self.legal, "action": self.action, "ms": round(self.elapsed * 1000, 3),
+            "seat": self.seat, "request_id": self.request_id, "decision": self.decision.value,
+            "legal": self.legal, "action": NO_ACTION if self.action is None else str(self.action),
+            "ms": round(self.elapsed * 1000, 3),
             "bank_left": round(self.bank_left, 4),
             "fault": self.fault.value if self.fault else None, "substituted": self.substituted,
         }

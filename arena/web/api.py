@@ -5,24 +5,20 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
-from sqlalchemy.orm import Session
 
 from arena.web.auth import ApiAuthor, MaybeAuthor, token_author
-from arena.web.board_cache import GenerationCache, board_cache, cached_leaderboard, generation
+from arena.web.board_cache import CacheDep, cached_leaderboard, generation
 from arena.web.bounds import PageQuery, PerPageQuery, RowId
 from arena.web.evidence import viewed_match_detail
 from arena.web.models import AuthorModel, BotPage, MatchDetail, MatchList, PartnershipList, Problem, StandingModel
-from arena.web.queries import PartnershipSort, StandingSort, bot_page, match_list, partnership_list
-from arena.web.store_access import reading_session, service_data
-from ladder.paths import ArenaData
+from arena.web.queries import bot_page, match_list, partnership_list
+from arena.web.store_access import SessionDep
+from ladder.views import PartnershipSort, StandingSort
 
 router = APIRouter(prefix="/api", tags=["api"], responses={404: {"model": Problem}},
                    dependencies=[Depends(token_author)])
 """Every endpoint refuses a bad token, even a public one: a typo never silently reads as public."""
 
-SessionDep = Annotated[Session, Depends(reading_session)]
-DataDep = Annotated[ArenaData, Depends(service_data)]
-CacheDep = Annotated[GenerationCache, Depends(board_cache)]
 AllVersions = Annotated[bool, Query(alias="all", description="Include older versions of every bot.")]
 Descending = Annotated[bool, Query(alias="desc", description="Sort descending.")]
 
@@ -57,13 +53,13 @@ def matches(session: SessionDep, page: PageQuery = 1, per_page: PerPageQuery = 5
 
 
 @router.get("/matches/{match_id}")
-def match(session: SessionDep, data: DataDep, viewer: MaybeAuthor, match_id: RowId) -> MatchDetail:
+def match(session: SessionDep, viewer: MaybeAuthor, match_id: RowId) -> MatchDetail:
     """A match: partnerships, result, deal-pair margins, faults, move times, hands to replay. A
     fault's evidence (bot output) only for the token's author's own bots (operators: all)."""
-    return viewed_match_detail(session, data, match_id, viewer)
+    return viewed_match_detail(session, match_id, viewer)
 
 
 @router.get("/me", responses={401: {"model": Problem}})
 def me(author: ApiAuthor) -> AuthorModel:
     """Who the bearer token belongs to (a way for an author to check a token)."""
-    return AuthorModel(name=author.name, email=author.email, role=author.role.value)
+    return AuthorModel(name=author.name, email=author.email, role=author.role)

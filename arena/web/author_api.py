@@ -4,10 +4,7 @@ matches, and their bots' logs (``bot_logs.py`` says who may read a log). Their u
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from fastapi import APIRouter, Depends
-from sqlalchemy.orm import Session
 
 from arena.web.auth import ApiAuthor, token_author
 from arena.web.author_models import BotLogModel, MyBot, MyMatch
@@ -15,14 +12,10 @@ from arena.web.author_queries import my_bots, my_matches
 from arena.web.bot_logs import ValidationCheck, match_log, validation_log
 from arena.web.bounds import RowId, SeatIndex
 from arena.web.models import Problem
-from arena.web.store_access import reading_session, service_data
-from ladder.paths import ArenaData
+from arena.web.store_access import DataDep, SessionDep
 
 router = APIRouter(prefix="/api", tags=["authors"], dependencies=[Depends(token_author)],
                    responses={401: {"model": Problem}})
-
-SessionDep = Annotated[Session, Depends(reading_session)]
-DataDep = Annotated[ArenaData, Depends(service_data)]
 
 
 @router.get("/me/bots")
@@ -38,9 +31,9 @@ def matches(session: SessionDep, author: ApiAuthor) -> list[MyMatch]:
 
 
 @router.get("/matches/{match_id}/logs/{seat}", responses={403: {"model": Problem}, 404: {"model": Problem}})
-def seat_log(session: SessionDep, data: DataDep, author: ApiAuthor, match_id: RowId, seat: SeatIndex) -> BotLogModel:
+def seat_log(session: SessionDep, author: ApiAuthor, match_id: RowId, seat: SeatIndex) -> BotLogModel:
     """The log of the bot at ``seat``: for its owner and operators only (403 for anyone else)."""
-    return match_log(session, data, author, match_id, seat)
+    return match_log(session, author, match_id, seat)
 
 
 @router.get("/versions/{version_id}/validation/{check}/{seat}",

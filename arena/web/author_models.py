@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from arena.web.models import MatchSummary, _Model
+from ladder.views import VersionStatus
 
 
 class LogLink(_Model):
@@ -22,7 +23,7 @@ class MyVersion(_Model):
     label: str
     content_hash: str
     submitted: str
-    status: str = Field(description="`active` (the newest, scheduled), `superseded` or `disabled`.")
+    status: VersionStatus = Field(description="`active` (the newest, scheduled), `superseded` or `disabled`.")
     validation_logs: list[LogLink] = Field(description="The logs of its validation matches.")
 
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
-from sqlalchemy.orm import Session
 
 from arena.web.author_models import BotLogModel
 from arena.web.author_queries import my_bots, my_matches
@@ -19,16 +18,13 @@ from arena.web.bot_logs import ValidationCheck, match_log, upload_output, valida
 from arena.web.bounds import RowId, SeatIndex
 from arena.web.csrf import CSRF_FIELD, csrf_token
 from arena.web.sessions import Viewer, sign_in, sign_out
-from arena.web.store_access import reading_session, service_data, service_store
+from arena.web.store_access import DataDep, SessionDep, service_store
 from arena.web.templating import templates
 from ladder.authors import TOKEN_PATTERN, authenticate, hash_secret
 from ladder.intake import uploads_of
-from ladder.paths import ArenaData
 
 router = APIRouter(include_in_schema=False)
 
-SessionDep = Annotated[Session, Depends(reading_session)]
-DataDep = Annotated[ArenaData, Depends(service_data)]
 PRIVATE = {"Cache-Control": "private, no-store", "X-Frame-Options": "DENY"}
 """An author's own pages are never kept by a shared cache, nor framed by another site (whose page
 could then trick a click on the sign-out button)."""
@@ -86,16 +82,15 @@ def _raw(log: BotLogModel) -> PlainTextResponse:
 
 
 @router.get("/matches/{match_id}/logs/{seat}", response_class=HTMLResponse)
-def match_log_page(request: Request, session: SessionDep, data: DataDep, viewer: Viewer, match_id: RowId,
+def match_log_page(request: Request, session: SessionDep, viewer: Viewer, match_id: RowId,
                    seat: SeatIndex) -> HTMLResponse:
-    return _log_page(request, match_log(session, data, viewer, match_id, seat),
+    return _log_page(request, match_log(session, viewer, match_id, seat),
                      f"/matches/{match_id}/logs/{seat}/raw")
 
 
 @router.get("/matches/{match_id}/logs/{seat}/raw")
-def match_log_raw(session: SessionDep, data: DataDep, viewer: Viewer, match_id: RowId,
-                  seat: SeatIndex) -> PlainTextResponse:
-    return _raw(match_log(session, data, viewer, match_id, seat))
+def match_log_raw(session: SessionDep, viewer: Viewer, match_id: RowId, seat: SeatIndex) -> PlainTextResponse:
+    return _raw(match_log(session, viewer, match_id, seat))
 
 
 @router.get("/versions/{version_id}/validation/{check}/{seat}", response_class=HTMLResponse)

@@ -5,8 +5,6 @@ The page (``/me``) and the API (``/api/me/...``) share these, as the public page
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -16,13 +14,10 @@ from arena.web.models import MatchSummary, SeatBot
 from arena.web.queries import match_summaries
 from ladder.authors import AuthorView
 from ladder.schema import Bot, BotVersion
+from ladder.views import VersionStatus, when
 
 MY_MATCHES = 50
 """The newest matches of the author's bots on their page."""
-
-
-def _when(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat(timespec="seconds")
 
 
 def my_bots(session: Session, author: AuthorView) -> list[MyBot]:
@@ -34,16 +29,11 @@ def my_bots(session: Session, author: AuthorView) -> list[MyBot]:
         versions[version.bot_id].append(version)
     return [MyBot(name=bot.name, disabled=bot.disabled_at is not None,
                   versions=[MyVersion(version_id=v.id, number=v.number, label=v.label, content_hash=v.content_hash,
-                                      submitted=_when(v.created_at) or "", status=_status(v, newest=i == 0),
+                                      submitted=when(v.created_at) or "",
+                                      status=VersionStatus.of(v.disabled_at is not None, newest=i == 0),
                                       validation_logs=validation_log_links(v.id))
                             for i, v in enumerate(versions[bot.id])])
             for bot in bots]
-
-
-def _status(version: BotVersion, newest: bool) -> str:
-    if version.disabled_at is not None:
-        return "disabled"
-    return "active" if newest else "superseded"
 
 
 def my_matches(session: Session, author: AuthorView, limit: int = MY_MATCHES) -> list[MyMatch]:

@@ -19,15 +19,16 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from fastapi import Request
+from fastapi import Depends, Request
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from arena.web.models import Leaderboard
-from arena.web.queries import StandingSort, leaderboard
+from arena.web.queries import leaderboard
 from ladder.schema import BotVersion, Match, Result
+from ladder.views import StandingSort
 
 V = TypeVar("V")
 MAX_AGE_S = 5.0
@@ -95,6 +96,9 @@ def board_cache(request: Request) -> GenerationCache:
     """The service's cache (``create_app`` makes one per application)."""
     cache: GenerationCache = request.app.state.board_cache
     return cache
+
+
+CacheDep = Annotated[GenerationCache, Depends(board_cache)]
 
 
 def cached_leaderboard(cache: GenerationCache, session: Session, now: Generation, *, all_versions: bool,

@@ -3,15 +3,14 @@
 A bot's output (its log file, and the log tail and status text a fault keeps as evidence in the
 match record) may hold anything: its strategy, its opponents' behaviour it noticed, secrets it
 was given. So it is shown only to the author who owns the bot and to operators; a bot with no
-owner (submitted on the arena's machine) only to operators. The referee writes a match's seat
-logs next to its record (``matches/m000042.seat0.log`` beside ``matches/m000042.jsonl``) and a
-version's validation logs under ``validation/HASH12/`` (``ladder/submit.py``).
+owner (submitted on the arena's machine) only to operators. A match's seat logs are stored with
+its record (``m000042.seat0.log`` beside ``m000042.jsonl``, ``ladder/match_files.py``); a
+version's validation logs are files under ``validation/HASH12/`` (``ladder/submit.py``).
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from pathlib import PurePosixPath
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -21,7 +20,7 @@ from arena.web.data_files import DataFileError, read_inside
 from arena.web.queries import NotFoundError
 from ladder.authors import AuthorView
 from ladder.intake import log_path, upload_of, uploads_folder
-from ladder.match_files import DamagedFileError, read_stored
+from ladder.match_files import DamagedFileError, read_stored, stored_name
 from ladder.paths import ArenaData
 from ladder.schema import Bot, BotVersion, Match
 from ladder.store import Store
@@ -79,7 +78,7 @@ def _log_model(content: bytes, size: int, bot: str, source: str) -> BotLogModel:
                        shown_bytes=len(content), text=content.decode("utf-8", "replace"))
 
 
-def match_log(session: Session, data: ArenaData, viewer: AuthorView | None, match_id: int, seat: int) -> BotLogModel:
+def match_log(session: Session, viewer: AuthorView | None, match_id: int, seat: int) -> BotLogModel:
     """The log of the bot at ``seat`` in the match, if ``viewer`` may read it."""
     match = session.get(Match, match_id)
     if match is None:
@@ -92,15 +91,14 @@ def match_log(session: Session, data: ArenaData, viewer: AuthorView | None, matc
     source = f"match {match_id}, seat {seat}"
     if match.record_path is None:
         raise NotFoundError(f"{source}: the match has no record or logs yet")
-    record = PurePosixPath(match.record_path)
-    name = f"{record.name.removesuffix('.jsonl')}.seat{seat}.log"
+    name = f"{stored_name(match.record_path).removesuffix('.jsonl')}.seat{seat}.log"
     try:
         stored = read_stored(session, match_id, name, LOG_SHOWN_BYTES)
     except DamagedFileError as exc:
         raise NotFoundError(f"{source}: its log {exc}") from None
-    if stored is not None:
-        return _log_model(stored.content, stored.size, bot, source)
-    return _read_log(data, str(record.with_name(name)), bot, source)
+    if stored is None:
+        raise NotFoundError(f"{source}: its log is not in the store")
+    return _log_model(stored.content, stored.size, bot, source)
 
 
 def validation_log(session: Session, data: ArenaData, viewer: AuthorView | None, version_id: int,

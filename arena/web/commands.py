@@ -9,6 +9,7 @@ import click
 
 from arena.console.errors import fail
 from arena.engine.errors import ArenaError
+from arena.sandbox.runner import RunnerKind
 from arena.web.connection_limits import (
     DEFAULT_BODY_TIMEOUT,
     DEFAULT_HEADER_TIMEOUT,
@@ -60,7 +61,8 @@ MB = 1024 * 1024
 @data_option
 def serve_command(host: str, port: int, uploads_per_hour: int, validations: int, secure_cookies: bool,
                   uploads_in_flight: int, staged_mb: int, header_timeout: float, body_timeout: float,
-                  max_connections: int, max_connections_per_client: int, runner: str, data: Path | None) -> None:
+                  max_connections: int, max_connections_per_client: int, runner: RunnerKind,
+                  data: Path | None) -> None:
     """Serve the leaderboard, bot and match pages, replays and the JSON API, and take uploads."""
     import uvicorn  # noqa: PLC0415 - the web stack loads only for this command
 

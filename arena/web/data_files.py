@@ -1,6 +1,6 @@
 """Reading a file the store names, inside the data folder and nowhere else.
 
-Paths in the store are relative to the data folder; the files they name (match records, bot logs)
+Paths are relative to the data folder; the files they name (validation logs, an upload's output)
 were written next to what bots produce, so a path that is absolute or climbs out (``..``) is
 refused, and the opened file itself is checked: not a link, a regular file, and its real path (as
 the kernel resolved it, ``/proc/self/fd``) inside the data folder. Checking a path and then

@@ -17,7 +17,6 @@ from arena.web.match_detail import match_detail, record_path
 from arena.web.models import MatchDetail
 from arena.web.records import UnreadableRecordError, read_record_bytes
 from ladder.authors import AuthorView
-from ladder.paths import ArenaData
 from ladder.schema import Match
 
 
@@ -57,17 +56,17 @@ def withhold_record_evidence(content: bytes, seats: frozenset[int]) -> bytes:
     return b"\n".join(lines)
 
 
-def viewed_match_detail(session: Session, data: ArenaData, match_id: int, viewer: AuthorView | None) -> MatchDetail:
+def viewed_match_detail(session: Session, match_id: int, viewer: AuthorView | None) -> MatchDetail:
     """The match page's facts as ``viewer`` may see them (fault evidence of their own bots only)."""
-    detail = match_detail(session, data, match_id)
+    detail = match_detail(session, match_id)
     match = session.get(Match, match_id)
     assert match is not None  # match_detail found it
     return withhold_evidence(detail, visible_seats(session, match, viewer))
 
 
-def viewed_record(session: Session, data: ArenaData, match_id: int, viewer: AuthorView | None) -> bytes:
+def viewed_record(session: Session, match_id: int, viewer: AuthorView | None) -> bytes:
     """The match record as stored, less the fault evidence of bots ``viewer`` does not own."""
-    content = read_record_bytes(session, data, match_id, record_path(session, data, match_id))
+    content = read_record_bytes(session, match_id, record_path(session, match_id))
     match = session.get(Match, match_id)
     assert match is not None
     seats = visible_seats(session, match, viewer)

@@ -4,16 +4,19 @@
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena.web.models import FaultDetail, HandLink, MatchDetail, SeatTimes
-from arena.web.queries import NotFoundError, _seat_bots, summary
+from arena.web.queries import NotFoundError, summary
 from arena.web.records import MatchRecord, UnreadableRecordError, read_match
-from ladder.paths import ArenaData
 from ladder.schema import FaultRow, Match, Result
+from ladder.views import lines_of
 
+TEAM_NAMES: tuple[Literal["A"], Literal["B"]] = ("A", "B")
+"""Partnership A (seats 0 and 2) and B (seats 1 and 3), by team index."""
 EVIDENCE_SHOWN = 2000
 """Characters of a fault's evidence the page shows (bot text: escaped, and capped)."""
 
@@ -39,45 +42,45 @@ def move_times(record: MatchRecord) -> list[SeatTimes]:
     return rows
 
 
-def match_detail(session: Session, data: ArenaData, match_id: int) -> MatchDetail:
+def match_detail(session: Session, match_id: int) -> MatchDetail:
     """The match's facts; an unreadable record leaves the store's facts and says why."""
     found = session.execute(select(Match, Result).outerjoin(Result, Result.match_id == Match.id)
                             .where(Match.id == match_id)).first()
     if found is None:
         raise NotFoundError(f"no match {match_id}")
     match, result = found
-    seat_bots = _seat_bots(session, set(match.seats))
+    [line] = lines_of(session, [(match, result)])
     stored_faults = list(session.scalars(select(FaultRow).where(FaultRow.match_id == match_id).order_by(FaultRow.id)))
-    faults = [FaultDetail(seat=f.seat, bot=seat_bots[f.version_id].bot, kind=f.kind.value, detail=f.detail)
-              for f in stored_faults]
+    bots = {name.version_id: name.bot for name in line.seats}
+    faults = [FaultDetail(seat=f.seat, bot=bots[f.version_id], kind=f.kind, detail=f.detail) for f in stored_faults]
     record: MatchRecord | None = None
     problem = None
     if match.record_path is None:
         problem = f"match {match_id} has no record yet" if result is None else f"match {match_id} kept no record"
     else:
         try:
-            record = read_match(session, data, match_id, match.record_path)
+            record = read_match(session, match_id, match.record_path)
         except UnreadableRecordError as exc:
             problem = str(exc)
     if record is not None and record.end is not None:
-        faults = [FaultDetail(seat=f.seat, bot=seat_bots[match.seats[f.seat]].bot if 0 <= f.seat < 4 else "?",
-                              kind=f.kind.value, detail=f.detail, hand=f.hand, decision=f.decision,
+        faults = [FaultDetail(seat=f.seat, bot=line.seats[f.seat].bot if 0 <= f.seat < 4 else "?",
+                              kind=f.kind, detail=f.detail, hand=f.hand, decision=f.decision,
                               evidence=f.evidence[:EVIDENCE_SHOWN] if f.evidence else None)
                   for f in record.end.faults]
     links = [HandLink(hand=hand.index + 1, complete=hand.complete,
                       replay=f"/matches/{match_id}/replay?hand={hand.index + 1}")
              for hand in (record.hands if record else ())]
     return MatchDetail(
-        match=summary(match, result, seat_bots, len(stored_faults)), seed=match.seed,
+        match=summary(line), seed=match.seed,
         hands=result.hands if result else None, seconds=round(result.seconds, 2) if result else None,
-        forfeit_team="AB"[result.forfeit_team] if result and result.forfeit_team is not None else None,
+        forfeit_team=TEAM_NAMES[result.forfeit_team] if result and result.forfeit_team is not None else None,
         void_reason=result.void_reason if result else None, error=match.error,
         deal_scores=result.deal_scores if result else None, faults=faults,
         move_times=move_times(record) if record else [], hand_links=links,
         record=f"/matches/{match_id}/record" if record else None, record_problem=problem)
 
 
-def record_path(session: Session, data: ArenaData, match_id: int) -> str:
+def record_path(session: Session, match_id: int) -> str:
     """The stored record path of a match that exists and has one, else ``NotFoundError``."""
     match = session.get(Match, match_id)
     if match is None:

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
+
+from arena.contract.faults import FaultKind
+from ladder.ownership import OwnerKind
+from ladder.ratings import TeamResult
+from ladder.schema import MatchStatus, Role
+from ladder.views import StandingSort, VersionStatus, Winner
 
 
 class _Model(BaseModel):
@@ -36,7 +44,7 @@ class Leaderboard(_Model):
     preset: str | None = Field(description="The rules preset the counts are restricted to, if any.")
     presets: list[str] = Field(description="Every preset the ladder has played.")
     all_versions: bool
-    sort: str
+    sort: StandingSort
     descending: bool
     rows: list[StandingModel]
 
@@ -75,16 +83,16 @@ class PartnershipList(_Model):
 
 class MatchSummary(_Model):
     match_id: int
-    status: str
+    status: MatchStatus
     preset: str
     match_format: str
     team_a: list[SeatBot] = Field(description="Seats 0 and 2.")
     team_b: list[SeatBot] = Field(description="Seats 1 and 3.")
     score: tuple[float, float] | None
-    winner: str | None = Field(description="`A`, `B`, `draw`, or null (not rated).")
+    winner: Winner | None = Field(description="`A`, `B`, `draw`, or null (not rated).")
     faults: int
     finished: str | None
-    result: str | None = Field(default=None, description="On a bot's page: win, draw or loss for that bot.")
+    result: TeamResult | None = Field(default=None, description="On a bot's page: win, draw or loss for that bot.")
     voided: str | None = Field(default=None, description="The operator's reason, if an operator voided the match "
                                                          "(not rated) or cancelled it before play.")
 
@@ -102,7 +110,7 @@ class VersionInfo(_Model):
     label: str
     content_hash: str
     submitted: str | None
-    status: str = Field(description="`active` (the newest: the one the ladder schedules), `superseded` or "
+    status: VersionStatus = Field(description="`active` (the newest: the one the ladder schedules), `superseded` or "
                                     "`disabled` (by an operator, or its bot is).")
     rating: float
     mu: float
@@ -128,14 +136,14 @@ class VersionSeries(_Model):
 
 
 class FaultCount(_Model):
-    kind: str
+    kind: FaultKind
     count: int
 
 
 class BotPage(_Model):
     name: str
     author: str = Field(description="The bot's owner: the author account that uploaded it, or the house.")
-    owner_kind: str = Field(description="`author` (an author's account) or `house` (the arena's own bots).")
+    owner_kind: OwnerKind = Field(description="`author` (an author's account) or `house` (the arena's own bots).")
     self_described: str = Field(description="The `author` line of the bot's first bot.toml: the bot's own "
                                             "words, not checked by anyone.")
     created: str | None
@@ -160,7 +168,7 @@ class SeatTimes(_Model):
 class FaultDetail(_Model):
     seat: int
     bot: str
-    kind: str
+    kind: FaultKind
     detail: str
     hand: int | None = None
     decision: int | None = None
@@ -180,7 +188,7 @@ class MatchDetail(_Model):
     seed: int
     hands: int | None
     seconds: float | None
-    forfeit_team: str | None
+    forfeit_team: Literal["A", "B"] | None
     void_reason: str | None
     error: str | None
     deal_scores: list[float] | None = Field(description="Each deal pair's margin for partnership A.")
@@ -200,4 +208,4 @@ class AuthorModel(_Model):
 
     name: str
     email: str | None
-    role: str
+    role: Role

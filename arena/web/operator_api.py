@@ -10,9 +10,7 @@ These are the only routes of the service that write the store.
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from arena.web.auth import ApiOperator
@@ -20,7 +18,7 @@ from arena.web.board_cache import board_cache
 from arena.web.bounds import Number, RowId
 from arena.web.models import Problem
 from arena.web.request_models import RequestModel
-from arena.web.store_access import service_store
+from arena.web.store_access import StoreDep, service_store
 from ladder.authors import (
     AuthorError,
     AuthorView,
@@ -76,7 +74,7 @@ class AuthorListed(_Model):
 
     name: str
     email: str | None
-    role: str
+    role: Role
     token: str = Field(description="`active` or `revoked`.")
 
 
@@ -86,7 +84,7 @@ class IssuedModel(_Model):
 
 
 def _listed(author: AuthorView) -> AuthorListed:
-    return AuthorListed(name=author.name, email=author.email, role=author.role.value,
+    return AuthorListed(name=author.name, email=author.email, role=author.role,
                         token="active" if author.has_token else "revoked")
 
 
@@ -99,7 +97,6 @@ def _refusal(exc: OperatorError | AuthorError, status: int = 400) -> HTTPExcepti
     return HTTPException(404 if isinstance(exc, UnknownError) else status, str(exc))
 
 
-StoreDep = Annotated[Store, Depends(service_store)]
 
 
 def _switch(request: Request, spec: str, on: bool) -> SwitchModel:

@@ -5,35 +5,24 @@ from __future__ import annotations
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
-from arena.web.board_cache import GenerationCache, board_cache, cached_leaderboard, generation
+from arena.web.board_cache import CacheDep, GenerationCache, cached_leaderboard, generation
 from arena.web.bot_logs import viewer_log_links
 from arena.web.bounds import PageQuery, PerPageQuery, RowId
 from arena.web.chart import rating_chart
 from arena.web.evidence import viewed_match_detail, viewed_record
-from arena.web.queries import (
-    NotFoundError,
-    PartnershipSort,
-    StandingSort,
-    bot_page,
-    match_list,
-    partnership_list,
-    presets,
-)
+from arena.web.queries import NotFoundError, bot_page, match_list, partnership_list
 from arena.web.records import UnreadableRecordError
 from arena.web.sessions import Viewer
-from arena.web.store_access import reading_session, service_data
+from arena.web.store_access import SessionDep
 from arena.web.templating import templates
-from ladder.paths import ArenaData
+from ladder.views import PartnershipSort, StandingSort, presets
 
 router = APIRouter(include_in_schema=False)
 
-SessionDep = Annotated[Session, Depends(reading_session)]
-DataDep = Annotated[ArenaData, Depends(service_data)]
-CacheDep = Annotated[GenerationCache, Depends(board_cache)]
 AllVersions = Annotated[bool, Query(alias="all")]
 Descending = Annotated[bool, Query(alias="desc")]
 REFRESH_SECONDS = 3
@@ -122,19 +111,18 @@ def matches_fragment(request: Request, session: SessionDep, page: PageQuery = 1,
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
-def match_page(request: Request, session: SessionDep, data: DataDep, viewer: Viewer, match_id: RowId) -> HTMLResponse:
+def match_page(request: Request, session: SessionDep, viewer: Viewer, match_id: RowId) -> HTMLResponse:
     """Fault evidence (bot output) only for the signed-in owner of that seat's bot (``bot_logs``)."""
-    return _render(request, "match.html", {"detail": viewed_match_detail(session, data, match_id, viewer),
+    return _render(request, "match.html", {"detail": viewed_match_detail(session, match_id, viewer),
                                            "logs": viewer_log_links(session, match_id, viewer)})
 
 
 @router.get("/matches/{match_id}/record")
-def match_record(session: SessionDep, data: DataDep, viewer: Viewer, match_id: RowId) -> Response:
-    """The record as stored, as an attachment with a fixed name: only the file the store names,
-    inside the data folder (``read_record_bytes`` checks the opened file, so no link is followed),
-    less the fault evidence of the bots the viewer does not own."""
+def match_record(session: SessionDep, viewer: Viewer, match_id: RowId) -> Response:
+    """The record as stored, as an attachment with a fixed name, less the fault evidence of the
+    bots the viewer does not own."""
     try:
-        content = viewed_record(session, data, match_id, viewer)
+        content = viewed_record(session, match_id, viewer)
     except UnreadableRecordError as exc:
         raise NotFoundError(str(exc)) from None
     return Response(content, media_type="application/x-ndjson",

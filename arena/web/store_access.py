@@ -8,8 +8,9 @@ at once, so a page shows a result as soon as its transaction commits.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Annotated
 
-from fastapi import Request
+from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 
 from ladder.paths import ArenaData
@@ -29,3 +30,11 @@ def reading_session(request: Request) -> Iterator[Session]:
     """A FastAPI dependency: one session for the request, closed when the response is sent."""
     with service_store(request).reading() as session:
         yield session
+
+
+SessionDep = Annotated[Session, Depends(reading_session)]
+"""A route's read-only session (closed when the response is sent)."""
+DataDep = Annotated[ArenaData, Depends(service_data)]
+"""The service's data folder."""
+StoreDep = Annotated[Store, Depends(service_store)]
+"""The service's store itself: for a route that writes through the ladder's own functions."""

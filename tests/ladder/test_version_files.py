@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select, text, update
 
 from arena.bots.archive import pack_bytes
 from arena.contract.time_control import MoveRelease
-from ladder.archives import ensure_archive, store_source
+from ladder.archives import ArchiveUnavailableError, archive_of, store_source
 from ladder.executors import InlineExecutor
 from ladder.folders import content_hash
 from ladder.jobs import MatchJob, MatchReport, SeatBot, play_match_job
@@ -78,7 +78,7 @@ def a_job(store: Store, runner: str = "local") -> MatchJob:
         match = enqueue(session, RatingEnv(), Pairing((ids[0], ids[0]), (ids[1], ids[1])), 5, settings)
         attempt = lease(session, match.id, "test")
         assert attempt is not None
-        return job_for(session, match.id, attempt, store.data, settings)
+        return job_for(session, match.id, attempt, settings)
 
 
 def worker_environment(monkeypatch: pytest.MonkeyPatch, store: Store, cache: Path) -> None:
@@ -112,37 +112,51 @@ def test_submitting_stores_the_versions_archive_and_a_worker_fills_its_cache_fro
     assert [p.name for p in (tmp_path / "cache").iterdir()] == [added.content_hash], "no fill left behind"
 
 
-def test_a_version_stored_before_gets_its_archive_when_a_job_first_needs_it(tmp_path: Path) -> None:
+def as_before_archives(store: Store) -> None:
+    """The store as one made before versions' archives were stored: none, and the store at the
+    migration before 0011, which the next open runs (packing them); closed."""
+    with store.transaction() as session:
+        session.execute(delete(Archive))
+        session.execute(text("UPDATE alembic_version SET version_num = '0010'"))
+    store.close()
+
+
+def test_a_version_stored_before_gets_its_archive_when_the_store_is_upgraded(tmp_path: Path) -> None:
     store = open_store(tmp_path / "data")
     add_bots(store, ["s1", "s2"], tmp_path / "src")
-    with store.transaction() as session:
-        submitted = {row.content_hash: row.archive_sha256 for row in session.scalars(select(Archive))}
-        session.execute(delete(Archive))
-    job = a_job(store)
-    assert {bot.content_hash: bot.archive_sha256 for bot in job.seats} == submitted, "the same bytes again"
     with store.reading() as session:
-        assert session.scalar(select(Archive.content_hash).where(Archive.content_hash.in_(submitted))) is not None
-        assert len(list(session.scalars(select(Archive)))) == 2
+        submitted = {row.content_hash: row.archive_sha256 for row in session.scalars(select(Archive))}
+    as_before_archives(store)
+    upgraded = open_store(tmp_path / "data")
+    with upgraded.reading() as session:
+        packed = {row.content_hash: row.archive_sha256 for row in session.scalars(select(Archive))}
+    assert packed == submitted and len(packed) == 2, "the same bytes again"
+    job = a_job(upgraded)
+    assert {bot.content_hash: bot.archive_sha256 for bot in job.seats} == submitted
 
 
-def test_a_stored_folder_changed_since_it_was_submitted_is_never_packed_under_its_old_hash(tmp_path: Path) -> None:
+def test_a_stored_folder_changed_since_it_was_submitted_is_never_packed_under_its_old_hash(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     store = open_store(tmp_path / "data")
     add_bots(store, ["s1", "s2"], tmp_path / "src")
-    with store.transaction() as session:
-        session.execute(delete(Archive))
+    with store.reading() as session:
         version = session.scalars(select(BotVersion).order_by(BotVersion.id)).first()
         assert version is not None
         stored = store.data.root / version.path
+    as_before_archives(store)
     stored.chmod(0o755)
     (stored / "bot.py").chmod(0o644)
     (stored / "bot.py").write_text("print('edited after submission')\n")
+    store = open_store(tmp_path / "data")
+    assert "now holds other files" in caplog.text, "the upgrade says which version it did not pack"
     summary = make_run(store).run(StopRule(matches=1))
     assert summary.counted == 0
     with store.reading() as session:
         errors = [m.error for m in session.scalars(select(Match))]
-        assert errors and all(e and "now holds other files" in e for e in errors), errors
-        with pytest.raises(Exception, match="now holds other files"):
-            ensure_archive(session, store.data, session.get_one(BotVersion, version.id))
+        assert errors and all(e and "has no archive in the store" in e for e in errors), errors
+        assert session.get(Archive, version.content_hash) is None, "never packed under its old hash"
+        with pytest.raises(ArchiveUnavailableError, match="has no archive in the store"):
+            archive_of(session, session.get_one(BotVersion, version.id))
 
 
 # ------------------------------------------------------------------ tampered archives never run

@@ -1,4 +1,5 @@
-"""Author and bot text is never markup on any page, and a record is only ever read inside the data folder."""
+"""Author and bot text is never markup on any page, and a record is only ever read from the store (a store made
+before moves in only the files inside its data folder)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,12 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 
 from arena.web.app import create_app
 from ladder.authors import add_author
 from ladder.paths import ArenaData
-from ladder.schema import Bot, BotVersion, FaultRow, Match, Role
+from ladder.schema import Bot, BotVersion, FaultRow, Match, MatchFile, Role
 from ladder.store import Store
 from tests.web.identity_fixtures import CSRF_INPUT
 from tests.web_helpers import as_legacy_files, copied_ladder, match_file, put_match_file
@@ -84,28 +85,28 @@ def test_the_markup_really_reached_the_pages(hostile: TestClient) -> None:
     assert hostile.get(f"/api/bots/{bot}").json()["self_described"] == MARKUP
 
 
-def test_a_record_linked_out_of_the_data_folder_is_neither_read_nor_served(played: ArenaData, tmp_path: Path) -> None:
+def test_a_record_linked_out_of_the_data_folder_is_neither_read_nor_served(
+        played: ArenaData, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A store made before: the upgrade that moves its files in (migration 0010) leaves a link out."""
     root = tmp_path / "data"
     data = copied_ladder(played, root)
     as_legacy_files(data)  # a match stored before: its files under the data folder
     secret = tmp_path / "secret.jsonl"
     secret.write_text('{"type": "secret"}\n')
-    store = Store.open(data)
-    with store.reading() as session:
-        record = root / session.scalars(select(Match.record_path).where(Match.id == 1)).one()
-    store.close()
+    record = root / "matches" / "m000001.jsonl"
     record.unlink()
     record.symlink_to(secret)
     client = TestClient(create_app(data))
+    assert "matches/m000001.jsonl is a link; left where it is" in caplog.text
     download = client.get("/matches/1/record")
     assert download.status_code == 404
     assert "secret" not in download.text
-    assert "is a link; not followed" in download.text
-    assert "is a link; not followed" in client.get("/matches/1").text
+    assert "not in the store; not read" in download.text
+    assert "not in the store; not read" in client.get("/matches/1").text
 
 
 def test_a_record_under_a_folder_linked_out_of_the_data_folder_is_neither_read_nor_served(
-        played: ArenaData, tmp_path: Path) -> None:
+        played: ArenaData, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """The file itself is no link here: its folder is. ``O_NOFOLLOW`` alone would follow it; the
     check of the opened file's real path refuses it."""
     root = tmp_path / "data"
@@ -116,27 +117,28 @@ def test_a_record_under_a_folder_linked_out_of_the_data_folder_is_neither_read_n
     (outside / "m000001.jsonl").write_text('{"type": "secret"}\n')
     (root / "matches").symlink_to(outside, target_is_directory=True)
     client = TestClient(create_app(data))
+    assert "matches/m000001.jsonl links outside the data folder; left where it is" in caplog.text
     download = client.get("/matches/1/record")
     assert download.status_code == 404
     assert "secret" not in download.text
-    assert "links outside the data folder" in download.text
-    assert "links outside the data folder" in client.get("/matches/1").text
+    assert "not in the store; not read" in download.text
+    assert "not in the store; not read" in client.get("/matches/1").text
 
 
 def test_a_broken_record_is_a_page_that_says_which_and_why(played: ArenaData, tmp_path: Path) -> None:
     root = tmp_path / "data"
     data = copied_ladder(played, root)
-    as_legacy_files(data)  # a match stored before: its files under the data folder
-    store = Store.open(data)
-    with store.reading() as session:
-        stored = session.scalars(select(Match.record_path).where(Match.id == 2)).one()
-    store.close()
-    (root / stored).write_text('{"type": "match_start", "oops": 1}\nnot json\n')
+    as_legacy_files(data)  # a match stored before: its files under the data folder, moved in as they are
+    (root / "matches" / "m000002.jsonl").write_text('{"type": "match_start", "oops": 1}\nnot json\n')
     client = TestClient(create_app(data))
+    stored = "m000002.jsonl"
     page = client.get("/matches/2")
     assert page.status_code == 200
     assert 'id="record-problem"' in page.text and f"record {stored}" in page.text
     assert client.get("/api/matches/2").json()["record_problem"].startswith(f"match 2: record {stored}:")
-    (root / stored).unlink()
+    store = Store.open(data)
+    with store.transaction() as session:
+        session.execute(delete(MatchFile).where(MatchFile.match_id == 2))
+    store.close()
     assert client.get("/matches/2/record").status_code == 404
-    assert "is missing" in client.get("/matches/2/record").text
+    assert "not in the store" in client.get("/matches/2/record").text

@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from arena.web.app import create_app
-from arena.web.queries import predicted_mu
 from ladder.paths import ArenaData
+from ladder.views import predicted_mu
 from tests.database import database_env
 
 

@@ -14,7 +14,7 @@ from arena.web.replay.routes import UNREADABLE_STATUS, ReplayResponse
 from ladder.match_files import stored_size
 from ladder.paths import ArenaData
 from ladder.store import Store
-from tests.web_helpers import as_legacy_files, copied_ladder, match_file, put_match_file
+from tests.web_helpers import copied_ladder, match_file, put_match_file
 
 MARKUP = '<script>alert("x")</script><b>'
 
@@ -155,21 +155,19 @@ def test_a_broken_record_is_a_page_naming_the_record_and_why(played: ArenaData, 
 
 
 def test_a_replay_is_computed_once_and_again_when_its_record_is_rewritten(played: ArenaData, tmp_path: Path) -> None:
-    """A legacy record file may be rewritten in place (a stored row never is: it is written once,
-    when the match is counted)."""
+    """A stored record is written once, when the match is counted; one edited in place (by someone
+    with the store's credentials) is told apart by its size."""
     data = copied_ladder(played, tmp_path / "data")
-    as_legacy_files(data)
     client = TestClient(create_app(data))
     first = client.get("/api/matches/1/hands/1/replay?seat=0").json()
     assert client.get("/api/matches/1/hands/1/replay?seat=0").json() == first
     cache = client.app.state.replay_cache  # type: ignore[attr-defined]
     assert len(cache) == 1
-    path = tmp_path / "data" / "matches" / "m000001.jsonl"
-    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    lines = record_lines(data, 1)
     lines[0]["seats"] = ["renamed", "b", "c", "d"]
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    put_match_file(data, 1, "m000001.jsonl", "".join(json.dumps(line) + "\n" for line in lines).encode())
     assert client.get("/api/matches/1/hands/1/replay?seat=0").json()["seats"][0] == "renamed"
-    path.write_text("not json\n")
+    put_match_file(data, 1, "m000001.jsonl", b"not json\n")
     assert client.get("/api/matches/1/hands/1/replay?seat=0").status_code == UNREADABLE_STATUS
 
 

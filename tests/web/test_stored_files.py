@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from sqlalchemy import create_engine, text, update
 
 from arena.web.app import create_app
 from ladder.authors import add_author
@@ -132,13 +132,13 @@ def test_dehla_replay_says_in_one_line_what_is_wrong(stored: ArenaData, args: tu
 
 
 def test_dehla_replay_of_a_legacy_path_outside_the_data_folder_is_refused(played: ArenaData, tmp_path: Path) -> None:
+    """The upgrade that moves a store's files in (migration 0010) leaves such a file out, and says so."""
     legacy = copied_ladder(played, tmp_path / "legacy")
     as_legacy_files(legacy)
-    store = Store.open(legacy)
-    from ladder.schema import Match  # noqa: PLC0415
-
-    with store.transaction() as session:
-        session.execute(update(Match).where(Match.id == 1).values(record_path="../../../etc/passwd"))
-    store.close()
+    plain = create_engine(legacy.database_url)  # the store as it is: not upgraded yet
+    with plain.begin() as connection:
+        connection.execute(text("UPDATE matches SET record_path = '../../../etc/passwd' WHERE id = 1"))
+    plain.dispose()
     out = replay_match(legacy, "--match", "1")
-    assert out.returncode == 2 and "outside the data folder; not read" in out.stderr and "root:" not in out.stdout
+    assert out.returncode == 2 and "not in the store; not read" in out.stderr and "root:" not in out.stdout
+    assert "../../../etc/passwd is outside the data folder; left where it is" in out.stderr

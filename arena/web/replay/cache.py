@@ -2,8 +2,7 @@
 
 A finished match's record never changes, and computing a replay (every hand checked, every step
 observed) costs tens of milliseconds; the key is the record's identity (``records.record_identity``:
-a stored row's match and name; a legacy file's path, size and modification time, so a file
-rewritten in place, or repaired, is read again, never served stale).
+its row's match, name and size, so a row edited in place is read again, never served stale).
 """
 
 from __future__ import annotations

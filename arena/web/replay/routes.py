@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
@@ -29,13 +29,12 @@ from arena.web.replay.frames import (
     parse_perspective,
     replay_hand,
 )
-from arena.web.store_access import reading_session, service_data
+from arena.web.store_access import SessionDep
 from arena.web.templating import templates
 from ladder.schema import Match
 
 router = APIRouter()
 
-SessionDep = Annotated[Session, Depends(reading_session)]
 SeatQuery = Annotated[str, Query(pattern=PERSPECTIVE_PATTERN,
                                  description="`all` (four hands open), a seat `0`..`3` (its own view), or `none`")]
 
@@ -73,9 +72,9 @@ def _match(session: Session, match_id: int) -> Match:
     return match
 
 
-def _match_record(request: Request, session: Session, match_id: int) -> MatchRecord:
+def _match_record(session: Session, match_id: int) -> MatchRecord:
     match = _match(session, match_id)
-    return read_match(session, service_data(request), match.id, match.record_path)
+    return read_match(session, match.id, match.record_path)
 
 
 def replay_cache(request: Request) -> ReplayCache[bytes]:
@@ -123,11 +122,10 @@ def replay_data(request: Request, session: SessionDep, match_id: RowId, hand: Nu
     written (``ReplayResponse`` is its schema), so a replay seen again is not serialised again."""
     try:
         match = _match(session, match_id)
-        data = service_data(request)
-        identity = record_identity(session, data, match.id, match.record_path)
+        identity = record_identity(session, match.id, match.record_path)
 
         def compute() -> bytes:
-            record = read_match(session, data, match.id, match.record_path)
+            record = read_match(session, match.id, match.record_path)
             return replay_response(match_id, record, hand, parse_perspective(seat)).model_dump_json().encode()
 
         return Response(replay_cache(request).get(identity, hand, seat, compute), media_type="application/json")
@@ -143,7 +141,7 @@ def replay_page(request: Request, session: SessionDep, match_id: RowId,
                 seat: SeatQuery = "all", duplicate: bool = False) -> HTMLResponse:
     """The viewer: the table, the controls, and the data URL its script loads."""
     try:
-        record = _match_record(request, session, match_id)
+        record = _match_record(session, match_id)
     except _NotFound as exc:
         return _error_page(request, 404, "Not found", exc.what)
     except UnreadableRecordError as exc:
