@@ -319,7 +319,7 @@ def main() -> int:
         print(step)
     if dry:
         return 1 if steps else 0
-    ruff = ROOT / ".venv" / "bin" / "ruff"
+    ruff = Path(sys.executable).parent / "ruff"  # the development tools' (scripts/setup.sh dev)
     if steps and ruff.exists():  # imports sorted again under their new names
         subprocess.run([str(ruff), "check", "--select", "I", "--fix", "--quiet", "."], cwd=ROOT, check=False)
     return 0
