@@ -6,6 +6,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
+from arena.engine.match import MatchFormat
 from ladder.jobs import MatchReport
 from ladder.queue import MatchSettings, enqueue, lease
 from ladder.ratings import Outcome, RatingEnv, Skill
@@ -15,6 +16,7 @@ from ladder.schema import BotVersion, Result
 from tests.ladder_helpers import add_bots, open_store
 
 A, B, DRAW = Outcome.A_WINS, Outcome.B_WINS, Outcome.DRAW
+fmt = MatchFormat.parse
 
 
 def report(**changes: object) -> MatchReport:
@@ -25,20 +27,21 @@ def report(**changes: object) -> MatchReport:
 
 
 def test_each_deal_pair_is_a_game_in_order() -> None:
-    assert games_of(report(deal_scores=(2.0, 0.0, -1.0, 1.0)), "duplicate:4") == [A, DRAW, B, A]
+    assert games_of(report(deal_scores=(2.0, 0.0, -1.0, 1.0)), fmt("duplicate:4")) == [A, DRAW, B, A]
 
 
 def test_a_forfeit_loses_every_deal_not_finished() -> None:
     played = (1.0, 1.0, -2.0)
-    assert games_of(report(winner_team=0, forfeit_team=1, deal_scores=played), "duplicate:8") == [A, A, B] + [A] * 5
-    assert games_of(report(winner_team=1, forfeit_team=0, deal_scores=()), "duplicate:8") == [B] * 8
+    games = games_of(report(winner_team=0, forfeit_team=1, deal_scores=played), fmt("duplicate:8"))
+    assert games == [A, A, B] + [A] * 5
+    assert games_of(report(winner_team=1, forfeit_team=0, deal_scores=()), fmt("duplicate:8")) == [B] * 8
     # a forfeit after the last deal pair finished still costs the faulty side a game
-    assert games_of(report(winner_team=1, forfeit_team=0, deal_scores=(1.0, 1.0)), "duplicate:2") == [A, A, B]
+    assert games_of(report(winner_team=1, forfeit_team=0, deal_scores=(1.0, 1.0)), fmt("duplicate:2")) == [A, A, B]
 
 
 def test_other_formats_are_one_game() -> None:
-    assert games_of(report(winner_team=1), "hands:16") == [B]
-    assert games_of(report(winner_team=None), "kots:3") == [DRAW]
+    assert games_of(report(winner_team=1), fmt("hands:16")) == [B]
+    assert games_of(report(winner_team=None), fmt("kots:3")) == [DRAW]
 
 
 def test_a_series_is_the_updates_in_turn() -> None:
