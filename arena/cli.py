@@ -27,7 +27,7 @@ from arena.console.files import load_record
 from arena.console.options import is_utf8, writable_folder
 from arena.console.text import visible
 from arena.engine.errors import ArenaError
-from arena.engine.record import hand_record
+from arena.engine.hand_records import hand_record
 from arena.engine.rules import PRESET_SUMMARIES, PRESETS, Rules, parse_option, rules_for
 from arena.engine.selfplay import SelfPlaySummary, selfplay_hands
 
@@ -46,8 +46,8 @@ def build_rules(preset: str, options: tuple[str, ...]) -> Rules:
 def _submitted_bot_folder(spec: str) -> Path | None:
     """The ladder's lookup, imported (with SQLAlchemy) only when a name is not a sample bot; it
     looks in the running command's ``--data`` folder (``dehla match --data``), else the default."""
-    from ladder.lookup import submitted_bot_folder  # noqa: PLC0415 - SQLAlchemy loads only for a name that is not a sample bot
-    from ladder.paths import ArenaData  # noqa: PLC0415
+    from ladder.cli.lookup import submitted_bot_folder  # noqa: PLC0415 - SQLAlchemy loads only for a name that is not a sample bot
+    from ladder.store.paths import ArenaData  # noqa: PLC0415
 
     if not is_utf8(spec):  # not a stored name, and the database could not encode it
         return None
@@ -58,8 +58,8 @@ def _submitted_bot_folder(spec: str) -> Path | None:
 
 def _stored_record(match_id: int, data: Path | None) -> tuple[str, str]:
     """The ladder's reader of a match's record (SQLAlchemy loads only for ``--match``)."""
-    from ladder.lookup import stored_record  # noqa: PLC0415
-    from ladder.paths import ArenaData  # noqa: PLC0415
+    from ladder.cli.lookup import stored_record  # noqa: PLC0415
+    from ladder.store.paths import ArenaData  # noqa: PLC0415
 
     return stored_record(match_id, ArenaData.locate(data))
 
@@ -67,13 +67,13 @@ def _stored_record(match_id: int, data: Path | None) -> tuple[str, str]:
 LAZY_COMMANDS: dict[str, str] = {
     "match": "arena.referee.commands:match_command",
     "replay": "arena.referee.commands:replay_command",
-    "ladder": "ladder.commands:ladder_group",
-    "submit": "ladder.commands:submit_command",
-    "bots": "ladder.commands:bots_command",
-    "serve": "arena.web.commands:serve_command",
-    "author": "ladder.author_commands:author_group",
-    "operator": "ladder.operator_commands:operator_group",
-    "worker": "ladder.worker_command:worker_command",
+    "ladder": "ladder.cli.commands:ladder_group",
+    "submit": "ladder.cli.commands:submit_command",
+    "bots": "ladder.cli.commands:bots_command",
+    "serve": "ladder.cli.serve_command:serve_command",
+    "author": "ladder.cli.author_commands:author_group",
+    "operator": "ladder.cli.operator_commands:operator_group",
+    "worker": "ladder.cli.worker_command:worker_command",
 }
 """Subcommands imported only when they run (or ``--help`` lists them): the referee's pull in
 gRPC, the ladder's SQLAlchemy, which ``dehla rules`` and friends do not need."""

@@ -21,7 +21,7 @@ started and reaped).
 
 ``--idle S`` measures instead what each executor costs doing nothing: the machine's busy cores
 over S seconds with the largest ``--slots`` warmed and idle, for the pool, a local cluster with
-Dask's defaults for the settings ``ladder/cluster.py`` changes (``WORKER_CONFIG``), and one with
+Dask's defaults for the settings ``ladder/execution/cluster.py`` changes (``WORKER_CONFIG``), and one with
 the ladder's, alternating, twice.
 
 The last line printed is one JSON object.
@@ -45,15 +45,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.contract.time_control import MoveRelease
 from bench.proc_cpu import process_cpu
-from ladder.cluster import WORKER_CONFIG, ClusterExecutor, ClusterSpec, start_cluster
-from ladder.executors import MatchPool
-from ladder.loop import LadderRun, RunProgress, StopRule
-from ladder.paths import ArenaData
-from ladder.queue import MatchSettings
-from ladder.ratings import RatingEnv
-from ladder.scheduler import Mode, Scheduler
-from ladder.store import Store
-from ladder.submit import submit
+from ladder.coordinator.loop import LadderRun, RunProgress, StopRule
+from ladder.coordinator.queue import MatchSettings
+from ladder.execution.cluster import WORKER_CONFIG, ClusterExecutor, ClusterSpec, start_cluster
+from ladder.execution.executors import MatchPool
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Mode, Scheduler
+from ladder.store.database import Store
+from ladder.store.paths import ArenaData
+from ladder.submission.submit import submit
 
 WAITER = '''
 import time
@@ -92,7 +92,7 @@ def make_store(root: Path, wait_seconds: float) -> Store:
 
 def pause(seconds: float) -> float:
     """A job that only waits: warms a worker (its process started, the ladder imported)."""
-    import ladder.jobs  # noqa: F401, PLC0415 - what a match job imports first
+    import ladder.execution.jobs  # noqa: F401, PLC0415 - what a match job imports first
 
     time.sleep(seconds)
     return seconds

@@ -33,14 +33,14 @@ from sqlalchemy.pool import NullPool  # noqa: E402
 
 import ladder.store  # noqa: E402
 from arena.contract.status import OutcomeStatus  # noqa: E402
-from ladder.jobs import MatchJob, MatchReport  # noqa: E402
-from ladder.loop import LadderRun, StopRule  # noqa: E402
-from ladder.paths import ArenaData  # noqa: E402
-from ladder.queue import MatchSettings  # noqa: E402
-from ladder.ratings import RatingEnv  # noqa: E402
-from ladder.scheduler import Mode, Scheduler  # noqa: E402
-from ladder.store import Store  # noqa: E402
-from ladder.submit import submit  # noqa: E402
+from ladder.coordinator.loop import LadderRun, StopRule  # noqa: E402
+from ladder.coordinator.queue import MatchSettings  # noqa: E402
+from ladder.execution.jobs import MatchJob, MatchReport  # noqa: E402
+from ladder.rating.ratings import RatingEnv  # noqa: E402
+from ladder.rating.scheduler import Mode, Scheduler  # noqa: E402
+from ladder.store.database import Store  # noqa: E402
+from ladder.store.paths import ArenaData  # noqa: E402
+from ladder.submission.submit import submit  # noqa: E402
 
 SERVER = make_url("postgresql+psycopg:///postgres")
 
@@ -74,7 +74,7 @@ def fresh_store(root: Path, name: str, bots: int) -> str:
 
 
 def coordinator(root: str, url: str, seed: int, matches: int, verdicts: Any) -> None:
-    ladder.store.CONFLICT_TRIES = 1  # the point: no second try
+    ladder.store.database.CONFLICT_TRIES = 1  # the point: no second try
     store = Store.open(ArenaData(Path(root), url))
     env = RatingEnv()
     run = LadderRun(store, env, Scheduler(env, Mode.MIXED, random.Random(seed)), MatchSettings(runner="local"),

@@ -35,17 +35,17 @@ from arena.contract.messages import MatchStart
 from arena.contract.time_control import MoveRelease
 from arena.engine.actions import Action
 from arena.referee.in_process import play_in_process
-from ladder.executors import InlineExecutor, pool_factory
-from ladder.jobs import MatchJob, MatchReport, play_match_job, report_from_outcome
-from ladder.loop import LadderRun, RunProgress, StopRule
-from ladder.paths import ArenaData
-from ladder.queue import DEFAULT_DEALS, MatchSettings
-from ladder.ratings import LADDER_PARAMS, Outcome, RatingEnv, Skill
-from ladder.runners import RunnerUnavailable, check_runner
-from ladder.scheduler import Mode, Scheduler
-from ladder.store import Store
-from ladder.submit import submit
-from ladder.views import ranking
+from ladder.coordinator.loop import LadderRun, RunProgress, StopRule
+from ladder.coordinator.queue import DEFAULT_DEALS, MatchSettings
+from ladder.execution.executors import InlineExecutor, pool_factory
+from ladder.execution.jobs import MatchJob, MatchReport, play_match_job, report_from_outcome
+from ladder.execution.runners import RunnerUnavailable, check_runner
+from ladder.rating.ratings import LADDER_PARAMS, Outcome, RatingEnv, Skill
+from ladder.rating.scheduler import Mode, Scheduler
+from ladder.store.database import Store
+from ladder.store.paths import ArenaData
+from ladder.store.read_model import ranking
+from ladder.submission.submit import submit
 from sample_bots.heuristic.bot import HeuristicBot
 from sdk.bot import BotView
 
@@ -159,7 +159,7 @@ def throughput(matches: int, workers: int, deals: int) -> dict[str, object]:
         root = Path(folder)
         store = Store.open(ArenaData(root, f"sqlite:///{root / 'ladder.db'}"))
         env = RatingEnv()
-        from ladder.folders import sample_folder  # noqa: PLC0415
+        from ladder.versions.folders import sample_folder  # noqa: PLC0415
 
         for name in ("random", "heuristic"):
             submit(store, env, sample_folder(name, root / "samples"), runner, lambda *_: None)

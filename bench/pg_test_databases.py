@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlalchemy import Connection, create_engine, make_url, text
 from sqlalchemy.pool import NullPool
 
-from ladder.paths import ArenaData
-from ladder.store import Store, make_engine, upgrade
+from ladder.store.database import Store, make_engine, upgrade
+from ladder.store.paths import ArenaData
 
 SERVER = make_url("postgresql+psycopg:///postgres")
 

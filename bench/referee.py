@@ -67,7 +67,7 @@ from arena.engine.observation import observe
 from arena.engine.rules import Rules, rules_for
 from arena.referee.grpc_seat import CHANNEL_OPTIONS, GrpcSeat
 from arena.referee.launcher import BotCommand, BotProcess, resolve_bot
-from arena.referee.recorder import MatchRecorder
+from arena.referee.match_recorder import MatchRecorder
 from arena.referee.table import Table
 from arena.referee.table_values import DecisionLog, MatchOutcome, TableConfig
 from protocol import convert

@@ -9,7 +9,7 @@ transport's noise included), and feeds each record to ``arena.referee.timing_lea
   ``base + unit * c`` ms for a card c of its hand) at seats 0 and 2, the heuristic at 1 and 3.
 
 Per lineup: each measured seat's bits, z and p; the version's figures as the ladder aggregates
-them (``ladder/timing.py``: decision-weighted mean bits, Stouffer's z over its seats) and the
+them (``ladder/store/timing_leaks.py``: decision-weighted mean bits, Stouffer's z over its seats) and the
 flag; how many matches alone would pass the bits-and-z rule (``single_match_flags``); the
 detector's cost per record (ms, median). ``--keep DIR`` keeps the records. The last line
 printed is one JSON object.
@@ -42,7 +42,7 @@ from arena.referee.launcher import BotCommand  # noqa: E402
 from arena.referee.local import play_local_match  # noqa: E402
 from arena.referee.table_values import TableConfig  # noqa: E402
 from arena.referee.timing_leak import LeakEstimate, record_leaks  # noqa: E402
-from ladder.timing import FLAG_BITS, FLAG_SEATS, FLAG_Z, TimingFigures, flagged  # noqa: E402
+from ladder.store.timing_leaks import FLAG_BITS, FLAG_SEATS, FLAG_Z, TimingFigures, flagged  # noqa: E402
 from sample_bots.heuristic.bot import HeuristicBot  # noqa: E402
 from sample_bots.random.bot import RandomBot  # noqa: E402
 from sample_bots.search.bot import SearchBot, SearchBudget  # noqa: E402

@@ -1,7 +1,7 @@
 """What voiding a match costs: re-rating every later match, against rating the history at first.
 
 A store with B bots and M rated duplicate matches of D deals (random tables in ``mixed`` mode,
-random deal margins, recorded through ``ladder/results.py`` as the ladder does; the baseline
+random deal margins, recorded through ``ladder/coordinator/results.py`` as the ladder does; the baseline
 is the time that recording took, most of it TrueSkill). Then, on copies of that store: void
 the newest match (nothing after it to re-rate), the middle one and the first (every later
 match re-rated). Each figure is one run's wall time in seconds, with the part of it spent
@@ -25,17 +25,17 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.contract.time_control import MoveRelease
-from ladder import operator
-from ladder.jobs import MatchReport
-from ladder.operator import void_match
-from ladder.paths import ArenaData
-from ladder.queue import MatchSettings, enqueue, lease
-from ladder.ratings import RatingEnv
-from ladder.rerate import apply_undo
-from ladder.results import record_report
-from ladder.scheduler import Pairing
-from ladder.schema import Bot, BotVersion
-from ladder.store import Store
+from ladder.admin import operator
+from ladder.admin.operator import void_match
+from ladder.admin.rerate import apply_undo
+from ladder.coordinator.queue import MatchSettings, enqueue, lease
+from ladder.coordinator.results import record_report
+from ladder.execution.jobs import MatchReport
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Pairing
+from ladder.store.database import Store
+from ladder.store.paths import ArenaData
+from ladder.store.schema import Bot, BotVersion
 
 
 def open_store(root: Path) -> Store:

@@ -29,9 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from arena.web.app import create_app, settle_garbage_collector
 from bench.web_store import generate
-from ladder.paths import ArenaData
+from ladder.store.paths import ArenaData
+from ladder.web.app import create_app, settle_garbage_collector
 
 TARGET_P95_MS = 100.0
 
@@ -47,9 +47,9 @@ def real_records(folder: Path) -> list[Path]:
 
 def stored_records(data: ArenaData, out: Path) -> list[Path]:
     """The store's match records written out as files (the generator copies files)."""
-    from ladder.match_files import read_stored  # noqa: PLC0415
-    from ladder.schema import Match  # noqa: PLC0415
-    from ladder.store import Store  # noqa: PLC0415
+    from ladder.store.database import Store  # noqa: PLC0415
+    from ladder.store.match_files import read_stored  # noqa: PLC0415
+    from ladder.store.schema import Match  # noqa: PLC0415
 
     out.mkdir(parents=True, exist_ok=True)
     store = Store.open(data)

@@ -26,12 +26,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from fastapi.testclient import TestClient
 from sqlalchemy import URL, func, make_url, select, text
 
-from arena.web.app import create_app, settle_garbage_collector
 from bench.web import available_pages, get_ms, pages, quantiles, real_records
 from bench.web_store import generate
-from ladder.paths import ArenaData
-from ladder.schema import Match
-from ladder.store import Store, make_engine
+from ladder.store.database import Store, make_engine
+from ladder.store.paths import ArenaData
+from ladder.store.schema import Match
+from ladder.web.app import create_app, settle_garbage_collector
 
 BENCH_DATABASE = "dehla_web_bench"
 

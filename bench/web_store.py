@@ -34,11 +34,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import Engine, insert, text
 
-from ladder.match_files import LEVEL
-from ladder.paths import ArenaData
-from ladder.records import record_name
-from ladder.schema import Bot, BotVersion, FaultRow, Match, MatchFile, Partnership, PresetCounts, RatingChange, Result
-from ladder.store import Store
+from ladder.store.database import Store
+from ladder.store.match_files import LEVEL
+from ladder.store.paths import ArenaData
+from ladder.store.report_files import record_name
+from ladder.store.schema import (
+    Bot,
+    BotVersion,
+    FaultRow,
+    Match,
+    MatchFile,
+    Partnership,
+    PresetCounts,
+    RatingChange,
+    Result,
+)
 
 BATCH = 20_000
 START = datetime(2026, 1, 1, tzinfo=UTC)

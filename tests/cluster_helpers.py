@@ -8,7 +8,7 @@ import subprocess
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from ladder.schema import Match, MatchStatus
+from ladder.store.schema import Match, MatchStatus
 from tests.coordinator_helpers import add_staller, bot_processes_under, stalled_run
 from tests.ladder_helpers import add_random_bots, check_store_is_consistent
 

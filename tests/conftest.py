@@ -1,5 +1,5 @@
 """Fixtures of every test: the database the stores live in (tests/database.py), and the
-version cache the workers fill (``ladder/version_cache.py``), one per session."""
+version cache the workers fill (``ladder/versions/version_cache.py``), one per session."""
 
 from __future__ import annotations
 

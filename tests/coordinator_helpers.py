@@ -18,10 +18,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from arena.console.data import DATA_ENV
-from ladder.paths import DATABASE_URL_ENV
-from ladder.ratings import RatingEnv
-from ladder.runners import RUNNER_ENV
-from ladder.submit import submit
+from ladder.execution.runners import RUNNER_ENV
+from ladder.rating.ratings import RatingEnv
+from ladder.store.paths import DATABASE_URL_ENV
+from ladder.submission.submit import submit
 from tests.database import database_env
 from tests.ladder_helpers import add_random_bots, no_validation, store_at
 

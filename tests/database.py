@@ -21,8 +21,8 @@ from pathlib import Path
 from sqlalchemy import URL, ColumnElement, Connection, MetaData, Table, create_engine, make_url, select, text
 from sqlalchemy.pool import NullPool
 
-from ladder.paths import DATABASE_URL_ENV
-from ladder.store import make_engine, upgrade
+from ladder.store.database import make_engine, upgrade
+from ladder.store.paths import DATABASE_URL_ENV
 
 TEST_DATABASE_ENV = "DEHLA_TEST_DATABASE"
 TEST_PG_URL_ENV = "DEHLA_TEST_PG_URL"

@@ -7,9 +7,9 @@ import threading
 from pathlib import Path
 
 from arena.referee.launcher import BotCommand
-from ladder.authors import add_author
-from ladder.intake import Intake
-from ladder.store import Store
+from ladder.admin.authors import add_author
+from ladder.store.database import Store
+from ladder.submission.intake import Intake
 from tests.ladder_helpers import open_store
 
 SETTLE = 60.0

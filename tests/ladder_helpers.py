@@ -14,17 +14,17 @@ from sqlalchemy import select as query
 from sqlalchemy import update
 
 from arena.referee.launcher import BotCommand
-from ladder.executors import InlineExecutor
-from ladder.jobs import MatchJob, MatchReport, SeatFault
-from ladder.leases import store_now
-from ladder.loop import LadderRun
-from ladder.paths import ArenaData
-from ladder.queue import MatchSettings
-from ladder.ratings import RatingEnv
-from ladder.scheduler import Mode, Scheduler
-from ladder.schema import BotVersion, Match, MatchStatus, Partnership, RatingChange, Result
-from ladder.store import Store
-from ladder.submit import Submission, submit
+from ladder.coordinator.leases import store_now
+from ladder.coordinator.loop import LadderRun
+from ladder.coordinator.queue import MatchSettings
+from ladder.execution.executors import InlineExecutor
+from ladder.execution.jobs import MatchJob, MatchReport, SeatFault
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Mode, Scheduler
+from ladder.store.database import Store
+from ladder.store.paths import ArenaData
+from ladder.store.schema import BotVersion, Match, MatchStatus, Partnership, RatingChange, Result
+from ladder.submission.submit import Submission, submit
 from tests.database import database_url
 
 

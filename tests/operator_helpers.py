@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ladder.jobs import MatchReport, SeatFault
-from ladder.queue import MatchSettings, enqueue, lease
-from ladder.ratings import RatingEnv
-from ladder.results import record_report
-from ladder.scheduler import Pairing
-from ladder.store import Store
+from ladder.coordinator.queue import MatchSettings, enqueue, lease
+from ladder.coordinator.results import record_report
+from ladder.execution.jobs import MatchReport, SeatFault
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Pairing
+from ladder.store.database import Store
 
 
 @dataclass(frozen=True)

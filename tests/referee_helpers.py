@@ -24,7 +24,7 @@ from arena.engine.rules import rules_for
 from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.in_process import InProcessSeat
 from arena.referee.launcher import BotCommand, BotProcess
-from arena.referee.recorder import MatchRecorder, read_match_record
+from arena.referee.match_recorder import MatchRecorder, read_match_record
 from arena.referee.table import Table
 from arena.referee.table_values import MatchOutcome, TableConfig
 from sample_bots.random.bot import RandomBot

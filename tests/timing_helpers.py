@@ -17,17 +17,17 @@ from sqlalchemy import select
 
 from arena.contract.status import OutcomeStatus
 from arena.engine.actions import Action, parse_action
-from arena.engine.record import replay_record
+from arena.engine.hand_records import replay_record
 from arena.referee.in_process import play_in_process
 from arena.referee.timing_leak import TimedDecision, stratum
-from ladder.jobs import MatchReport
-from ladder.queue import MatchSettings, enqueue, lease
-from ladder.ratings import RatingEnv
-from ladder.records import ReportFile, record_name
-from ladder.results import record_report
-from ladder.scheduler import Pairing
-from ladder.schema import BotVersion
-from ladder.store import Store
+from ladder.coordinator.queue import MatchSettings, enqueue, lease
+from ladder.coordinator.results import record_report
+from ladder.execution.jobs import MatchReport
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Pairing
+from ladder.store.database import Store
+from ladder.store.report_files import ReportFile, record_name
+from ladder.store.schema import BotVersion
 from sample_bots.random.bot import RandomBot
 from sdk.bot import Bot, BotView
 from tests.bots.common import DelegatingBot

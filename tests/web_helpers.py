@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import delete, select, text, update
 
-from ladder.match_files import read_stored, store_files
-from ladder.paths import ArenaData
-from ladder.records import ReportFile
-from ladder.schema import Match, MatchFile
-from ladder.store import Store
+from ladder.store.database import Store
+from ladder.store.match_files import read_stored, store_files
+from ladder.store.paths import ArenaData
+from ladder.store.report_files import ReportFile
+from ladder.store.schema import Match, MatchFile
 from tests.database import copy_database, database_env, database_url, snapshot
 
 LADDER_MATCHES = 2
@@ -119,8 +119,8 @@ def unguarded(root: Path) -> Iterator[str]:
     """The same application under uvicorn's own h11 protocol (how ``dehla serve`` ran before)."""
     script = textwrap.dedent("""
         import socket, sys, uvicorn
-        from arena.web.app import create_app
-        from ladder.paths import ArenaData
+        from ladder.web.app import create_app
+        from ladder.store.paths import ArenaData
         listening = socket.socket(); listening.bind(("127.0.0.1", 0)); listening.listen(128)
         print(f"http://127.0.0.1:{listening.getsockname()[1]}/", flush=True)
         app = create_app(ArenaData.locate(None))

@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 from arena.engine.errors import ArenaError
-from ladder.base_image import build_base_image
-from ladder.images import VERSION_FOLDER, build_version_image
+from ladder.versions.base_image import build_base_image
+from ladder.versions.images import VERSION_FOLDER, build_version_image
 
 
 def main() -> int:

@@ -1,7 +1,7 @@
 """Write the published JSON Schemas of the hand record and the match record lines into docs/.
 
-The schemas are generated from the models (``arena.engine.record.HandRecord``,
-``arena.referee.match_record.MATCH_RECORD_LINE``) and never edited by hand;
+The schemas are generated from the models (``arena.engine.hand_records.HandRecord``,
+``arena.referee.match_record_lines.MATCH_RECORD_LINE``) and never edited by hand;
 ``tests/engine/test_record_schema.py`` fails when a committed schema differs from this output.
 
     python tools/gen_schemas.py
@@ -17,8 +17,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena.engine.record import HandRecord  # noqa: E402
-from arena.referee.match_record import MATCH_RECORD_LINE  # noqa: E402
+from arena.engine.hand_records import HandRecord  # noqa: E402
+from arena.referee.match_record_lines import MATCH_RECORD_LINE  # noqa: E402
 
 DOCS = ROOT / "docs"
 DIALECT = "https://json-schema.org/draft/2020-12/schema"

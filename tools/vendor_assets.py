@@ -1,4 +1,4 @@
-"""Refresh the front-end files the service vendors (``arena/web/static/vendor/``) from the npm registry.
+"""Refresh the front-end files the service vendors (``ladder/web/static/vendor/``) from the npm registry.
 
 ``python tools/vendor_assets.py`` downloads each pinned package's tarball from registry.npmjs.org,
 checks it against the registry's ``integrity`` hash (sha512, Subresource Integrity form), extracts

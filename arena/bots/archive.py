@@ -103,7 +103,7 @@ def shown(name: str, limit: int = 80) -> str:
 
 def is_skipped(relative: PurePosixPath) -> bool:
     """A file in a cache or version-control folder, or a cache file: not part of the bot. A *file*
-    named like a skipped folder is part of it, as ``ladder/folders.py``'s content hash counts it
+    named like a skipped folder is part of it, as ``ladder/versions/folders.py``'s content hash counts it
     (a version's archive must unpack to files of the same hash)."""
     return (any(part in SKIPPED_FOLDERS for part in relative.parts[:-1])
             or relative.name in SKIPPED_FILES or relative.name.endswith(SKIPPED_SUFFIXES))

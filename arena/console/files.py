@@ -6,7 +6,7 @@ from pathlib import Path
 
 from arena.engine.errors import RecordError
 from arena.engine.hand import HandState
-from arena.engine.record import parse_json, replay_record
+from arena.engine.hand_records import parse_json, replay_record
 
 
 def read_record_text(path: Path) -> str:

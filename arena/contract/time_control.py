@@ -37,7 +37,7 @@ class MoveRelease(StrEnum):
 class TimeControl:
     """Clock settings for a match (seconds), checked when built. A plain dataclass: a bot builds
     one from every StartMatch without loading pydantic (``arena/engine/rules.py`` says why);
-    the match record's model of it is ``arena.referee.match_record.RecordedTimeControl``."""
+    the match record's model of it is ``arena.referee.match_record_lines.RecordedTimeControl``."""
 
     per_move: float = 1.0
     """limit for each decision before the bank is used"""

@@ -90,7 +90,7 @@ from arena.engine.trick import (
 from arena.engine.trump import RevealReason, TrumpReveal, TrumpSetting
 
 if TYPE_CHECKING:
-    from arena.engine.record import (
+    from arena.engine.hand_records import (
         hand_record,
         parse_json,
         read_hand_record,
@@ -105,7 +105,7 @@ _RECORD_FUNCTIONS = frozenset({"hand_record", "parse_json", "read_hand_record", 
 
 def __getattr__(name: str) -> Any:
     if name in _RECORD_FUNCTIONS:
-        from arena.engine import record  # noqa: PLC0415 - on first use (module doc)
+        from arena.engine import hand_records as record  # noqa: PLC0415 - on first use (module doc)
 
         return getattr(record, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

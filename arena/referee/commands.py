@@ -28,7 +28,7 @@ from arena.engine.outcome import HandResult
 from arena.engine.rules import parse_option, rules_for
 from arena.referee.launcher import partnership_name, resolve_partnership
 from arena.referee.local import play_local_match
-from arena.referee.recorder import match_record_lines, read_match_record
+from arena.referee.match_recorder import match_record_lines, read_match_record
 from arena.referee.replay import checked_lines, print_replay
 from arena.referee.stats import mean_interval
 from arena.referee.table_values import MatchOutcome, TableConfig

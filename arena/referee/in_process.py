@@ -24,7 +24,7 @@ from arena.contract.messages import (
 from arena.contract.time_control import TimeControl
 from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
-from arena.referee.recorder import MatchRecorder
+from arena.referee.match_recorder import MatchRecorder
 from arena.referee.referee_clock import MONOTONIC, RefereeClock
 from arena.referee.table import Table
 from arena.referee.table_values import MatchOutcome, TableConfig

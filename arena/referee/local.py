@@ -19,7 +19,7 @@ from arena.engine.match import FormatKind
 from arena.engine.outcome import HandResult
 from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.launcher import BotCommand, BotProcess
-from arena.referee.recorder import MatchRecorder
+from arena.referee.match_recorder import MatchRecorder
 from arena.referee.table import NOTIFY_TIMEOUT, Table
 from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.sandbox import Limits, LocalRunner, Runner, match_cpu_seconds

@@ -17,8 +17,8 @@ from rich.text import Text
 
 from arena.console.text import plain
 from arena.engine.errors import RecordError
-from arena.engine.record import replay_record
-from arena.referee.match_record import AnyLine, HandLine, MatchEndLine, MatchStartLine, read_line
+from arena.engine.hand_records import replay_record
+from arena.referee.match_record_lines import AnyLine, HandLine, MatchEndLine, MatchStartLine, read_line
 
 
 def checked_lines(path: Path, lines: Iterable[dict[str, Any]]) -> list[AnyLine]:

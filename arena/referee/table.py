@@ -36,7 +36,7 @@ from arena.engine.match import FormatKind, MatchScore
 from arena.engine.observation import observe
 from arena.engine.outcome import HandResult, hand_value
 from arena.engine.rules import Rules
-from arena.referee.recorder import MatchRecorder
+from arena.referee.match_recorder import MatchRecorder
 from arena.referee.referee_clock import MONOTONIC, RefereeClock
 from arena.referee.seeds import seat_seed
 from arena.referee.table_values import DecisionLog, MatchOutcome, TableConfig

@@ -39,9 +39,9 @@ from typing import Any
 
 from arena.engine.actions import parse_action
 from arena.engine.errors import ArenaError, RecordError
-from arena.engine.record import read_hand_record, replay_record
-from arena.referee.match_record import DecisionEntry, HandLine, read_line
-from arena.referee.recorder import match_record_lines
+from arena.engine.hand_records import read_hand_record, replay_record
+from arena.referee.match_record_lines import DecisionEntry, HandLine, read_line
+from arena.referee.match_recorder import match_record_lines
 
 SEATS = 4
 DECK = 52

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.sandbox import cgroups, seccomp, sockets
+from arena.sandbox.host_binds import HostBinds, build_host_binds
 from arena.sandbox.limits import MIB, Limits
 from arena.sandbox.procmask import freeze_proc
 from arena.sandbox.runner import (
@@ -62,7 +63,6 @@ from arena.sandbox.runner import (
     unix_path,
 )
 from arena.sandbox.uids import DEFAULT_FIRST_UID, DEFAULT_UID_COUNT, UidLease, UidPool, processes_of
-from arena.sandbox.view import HostView, build_view
 
 INSIDE_SOCKETS = "/run/dehla"
 SOCKET_NAME = "bot.sock"
@@ -200,7 +200,7 @@ def proc_mask_argv(masks: Sequence[tuple[str, str]]) -> list[str]:
     return [arg for source, dest in masks for arg in ("--ro-bind", source, dest)]
 
 
-def sandbox_argv(tools: Tools, program: Program, limits: Limits, plan: SeatPlan, view: HostView) -> list[str]:
+def sandbox_argv(tools: Tools, program: Program, limits: Limits, plan: SeatPlan, view: HostBinds) -> list[str]:
     """The whole command chain for one seat (see the module docstring)."""
     binds = [(b.source, b.dest) for b in view.binds]
     if program.code:
@@ -355,7 +355,7 @@ class SandboxRunner(Runner):
     def __init__(self, config: SandboxConfig | None = None) -> None:
         self.config = config or SandboxConfig.from_env()
         self._tools: Tools | None = None
-        self._view: HostView | None = None
+        self._view: HostBinds | None = None
         self._cgroups: cgroups.CgroupHost | None = None
         self._pool: UidPool | None = None
         self._stage = str(self.config.runtime_dir / "stage")
@@ -409,7 +409,7 @@ class SandboxRunner(Runner):
             draft.replace(path)  # atomic: another referee's sandbox may be reading it
             self._seccomp = str(path)
         self._proc_masks = freeze_proc(runtime / "proc")
-        self._view = build_view(self.config.extra_ro)
+        self._view = build_host_binds(self.config.extra_ro)
         self._cgroups = cgroups.detect(self.config.cgroup)
         self._probe()
 

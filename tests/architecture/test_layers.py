@@ -46,7 +46,7 @@ def test_the_tree_keeps_every_import_contract() -> None:
     ("sdk/bot.py", "import arena.referee.table", "Layers"),
     ("arena/referee/table.py", "import ladder.store", "Layers"),
     ("sample_bots/random/bot.py", "import arena.contract.messages", "Sample bots"),
-    ("arena/web/replay/frames.py", "import arena.referee.table", "The replay frames"),
+    ("arena/replay/frames.py", "import arena.referee.table", "The replay frames"),
 ])
 def test_a_wrong_import_breaks_its_contract(copy: Path, module: str, wrong: str, contract: str) -> None:
     path = copy / module

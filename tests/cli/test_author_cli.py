@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from ladder.authors import authenticate
-from ladder.paths import ArenaData
-from ladder.store import Store
+from ladder.admin.authors import authenticate
+from ladder.store.database import Store
+from ladder.store.paths import ArenaData
 
 
 def dehla(data: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine.record import hand_record
+from arena.engine.hand_records import hand_record
 from arena.engine.rules import PRESETS, rules_for
 from arena.engine.selfplay import selfplay_hands
 

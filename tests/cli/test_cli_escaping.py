@@ -22,11 +22,11 @@ from sqlalchemy import select, update
 
 from arena.cli import main
 from arena.console.text import visible
-from arena.engine.record import hand_record
+from arena.engine.hand_records import hand_record
 from arena.engine.rules import rules_for
 from arena.engine.selfplay import selfplay_hands
-from ladder.loop import StopRule
-from ladder.schema import Bot, BotVersion, Match
+from ladder.coordinator.loop import StopRule
+from ladder.store.schema import Bot, BotVersion, Match
 from tests.ladder_helpers import add_bots, make_run, open_store
 
 HOSTILE = "[/bold] [link=https://e.vil/]x[/link] :cat: \x1b[2J \x1b]0;owned\x07 \x9b31m \r \u202egnp"

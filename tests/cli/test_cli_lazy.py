@@ -9,7 +9,7 @@ from pathlib import Path
 
 from arena.engine.rules import PRESETS
 
-HEAVY = ("grpc", "sqlalchemy", "fastapi", "uvicorn", "arena.referee.commands", "ladder.commands", "arena.web.commands")
+HEAVY = ("grpc", "sqlalchemy", "fastapi", "uvicorn", "arena.referee.commands", "ladder.cli.commands", "ladder.cli.serve_command")
 
 RULES_THEN_MODULES = f"""
 import json, sys
@@ -50,14 +50,14 @@ from arena.referee import launcher
 context = click.Context(main)
 context.invoke(main.callback)  # the group's own callback: what it hands its subcommands
 lookups = context.meta[BOT_LOOKUPS]
-assert len(lookups) == 1 and "ladder.lookup" not in sys.modules
+assert len(lookups) == 1 and "ladder.cli.lookup" not in sys.modules
 launcher.resolve_bot("random", lookups)  # a sample bot: the store is not needed
-assert "sqlalchemy" not in sys.modules and "ladder.lookup" not in sys.modules
+assert "sqlalchemy" not in sys.modules and "ladder.cli.lookup" not in sys.modules
 try:
     launcher.resolve_bot("no-such-bot", lookups)
 except Exception as exc:
     assert "no-such-bot" in str(exc), exc
-assert "ladder.lookup" in sys.modules  # another name: the ladder's store was asked
+assert "ladder.cli.lookup" in sys.modules  # another name: the ladder's store was asked
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
     assert out.returncode == 0, out.stderr

@@ -24,10 +24,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena.cli import main
-from arena.engine.record import hand_record
+from arena.engine.hand_records import hand_record
 from arena.engine.rules import PRESETS, rules_for
 from arena.engine.selfplay import selfplay_hands
-from ladder.loop import StopRule
+from ladder.coordinator.loop import StopRule
 from tests.ladder_helpers import add_bots, make_run, open_store
 
 EXAMPLES = int(os.environ.get("DEHLA_FUZZ_EXAMPLES", "30"))

@@ -6,7 +6,7 @@ import os
 import signal
 from pathlib import Path
 
-from ladder.jobs import MatchJob, MatchReport
+from ladder.execution.jobs import MatchJob, MatchReport
 from tests.ladder_helpers import fake_play
 
 KILL_MARKS = "DEHLA_TEST_KILL_MARKS"

@@ -20,16 +20,16 @@ from sqlalchemy import select as query
 
 from arena.console.data import DATA_ENV
 from arena.contract.time_control import MoveRelease
-from ladder.cluster import ClusterExecutor, ClusterSpec, start_cluster
-from ladder.jobs import play_match_job
-from ladder.loop import LadderRun, StopRule
-from ladder.match_files import stored_names
-from ladder.paths import DATABASE_URL_ENV
-from ladder.queue import MAX_ATTEMPTS, MatchSettings
-from ladder.ratings import RatingEnv
-from ladder.scheduler import Mode, Scheduler
-from ladder.schema import Match, MatchStatus, Result
-from ladder.store import Store
+from ladder.coordinator.loop import LadderRun, StopRule
+from ladder.coordinator.queue import MAX_ATTEMPTS, MatchSettings
+from ladder.execution.cluster import ClusterExecutor, ClusterSpec, start_cluster
+from ladder.execution.jobs import play_match_job
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Mode, Scheduler
+from ladder.store.database import Store
+from ladder.store.match_files import stored_names
+from ladder.store.paths import DATABASE_URL_ENV
+from ladder.store.schema import Match, MatchStatus, Result
 from tests.cluster.plays import KILL_MARKS, held, held_first, kill_always_first, kill_once, where
 from tests.ladder_helpers import add_bots, add_random_bots, check_store_is_consistent, open_store, store_at
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ladder.cluster import MAX_LOCAL_SLOTS, ClusterError, ClusterSpec, total_slots
+from ladder.execution.cluster import MAX_LOCAL_SLOTS, ClusterError, ClusterSpec, total_slots
 from tests.coordinator_helpers import dehla
 from tests.ladder_helpers import add_random_bots
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from ladder.jobs import MatchJob, SeatBot, play_match_job
-from ladder.runners import WORKER_RUNNER_ENV, RunnerUnavailable
-from ladder.version_cache import VersionUnavailableError
+from ladder.execution.jobs import MatchJob, SeatBot, play_match_job
+from ladder.execution.runners import WORKER_RUNNER_ENV, RunnerUnavailable
+from ladder.versions.version_cache import VersionUnavailableError
 from tests.coordinator_helpers import dehla
 
 UNKNOWN = "0" * 64

@@ -12,7 +12,7 @@ import pytest
 from arena.sandbox import Limits, Program
 from arena.sandbox.containers import ContainerConfig, ContainerRunner, Engine, container_problem
 from arena.sandbox.runner import Launch
-from ladder.base_image import BaseImageError, build_base_image
+from ladder.versions.base_image import BaseImageError, build_base_image
 from tests.environment_helpers import unavailable
 
 PODMAN = ContainerConfig(Engine.PODMAN)

@@ -25,9 +25,14 @@ from arena.referee.local import play_local_match
 from arena.referee.table_values import TableConfig
 from arena.sandbox import Limits, Program
 from arena.sandbox.containers import BASE_IMAGE, ContainerLaunch, ContainerRunner, image_exists
-from ladder.base_image import RootFs, build_base_image, inputs_digest, pinned_requirements, prune
-from ladder.folders import content_hash
-from ladder.images import (
+from ladder.execution.runners import make_runner
+from ladder.rating.ratings import RatingEnv
+from ladder.store.database import Store
+from ladder.store.schema import BotVersion
+from ladder.submission.submit import Submission, SubmissionRejected, submit
+from ladder.versions.base_image import RootFs, build_base_image, inputs_digest, pinned_requirements, prune
+from ladder.versions.folders import content_hash
+from ladder.versions.images import (
     DEFAULT_DOCKERFILE,
     BuildPolicy,
     ImageRefused,
@@ -36,11 +41,6 @@ from ladder.images import (
     check_dockerfile,
     image_tag,
 )
-from ladder.ratings import RatingEnv
-from ladder.runners import make_runner
-from ladder.schema import BotVersion
-from ladder.store import Store
-from ladder.submit import Submission, SubmissionRejected, submit
 from tests.containers.conftest import PODMAN
 from tests.ladder_helpers import open_store
 

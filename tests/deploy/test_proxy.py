@@ -17,7 +17,7 @@ import httpx2 as httpx
 import pytest
 
 from arena.bots.archive import DEFAULT_LIMITS
-from arena.web.connection_limits import DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, MAX_HEAD_BYTES
+from ladder.web.connection_limits import DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, MAX_HEAD_BYTES
 from tests.deploy_helpers import services
 from tests.environment_helpers import unavailable
 from tests.web.uploads_helpers import arena

@@ -23,9 +23,9 @@ from arena.engine.actions import CALL, DOWN, HIDE, PLAY, REVEAL, Action, CallTru
 from arena.engine.cards import SUIT_MASKS, TENS, CardMask, cards_of, mask_of
 from arena.engine.errors import IllegalActionError
 from arena.engine.hand import Decision, HandState
+from arena.engine.hand_records import hand_record, replay_record
 from arena.engine.observation import Observation, observe
 from arena.engine.outcome import Trick, majority
-from arena.engine.record import hand_record, replay_record
 from arena.engine.rules import (
     PRESETS,
     Capture,

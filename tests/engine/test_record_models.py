@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from arena.engine.errors import RecordError
+from arena.engine.hand_records import HAND_RECORD_SCHEMA_VERSION, RecordedResult, hand_record, replay_record
 from arena.engine.observation import Observation, observe
 from arena.engine.outcome import HandResult, Trick
-from arena.engine.record import HAND_RECORD_SCHEMA_VERSION, RecordedResult, hand_record, replay_record
 from tests.golden_transcript import play_golden
 
 ROOT = Path(__file__).resolve().parents[2]

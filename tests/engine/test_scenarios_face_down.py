@@ -19,8 +19,8 @@ from arena.engine.actions import DOWN, PLAY, REVEAL, PlayCard, parse_action
 from arena.engine.cards import Card, cards_of
 from arena.engine.errors import IllegalActionError, RulesError
 from arena.engine.hand import HandState
+from arena.engine.hand_records import hand_record, replay_record
 from arena.engine.observation import observe
-from arena.engine.record import hand_record, replay_record
 from arena.engine.rules import MakerDiscard, rules_for
 from arena.engine.trick import NO_SUIT, trick_best
 from tests.scenario_helpers import act, finish_hand, mask, play_trick, start

@@ -35,7 +35,7 @@ from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.in_process import InProcessSeat
 from arena.referee.launcher import BotCommand, BotProcess
 from arena.referee.local import seat_limits
-from arena.referee.recorder import MatchRecorder, read_match_record
+from arena.referee.match_recorder import MatchRecorder, read_match_record
 from arena.referee.table import Table
 from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.sandbox import Limits, LocalRunner, Program, Runner, RunReport, SandboxUnavailable

@@ -16,15 +16,15 @@ from sqlalchemy import func, select, update
 
 from arena.bots.archive import PEEK_BYTES
 from arena.referee.launcher import BotCommand
-from ladder import ownership
-from ladder.authors import add_author
-from ladder.folders import sample_folder
-from ladder.intake import Intake, IntakeSettings, upload_of, uploads_folder
-from ladder.ownership import HOUSE_NAME, NotYourBotError, OwnerKind
-from ladder.ratings import RatingEnv
-from ladder.schema import Bot, BotVersion, Upload, UploadStatus
-from ladder.store import Store
-from ladder.submit import SubmissionRejected, submit
+from ladder.admin.authors import add_author
+from ladder.rating.ratings import RatingEnv
+from ladder.store import ownership
+from ladder.store.database import Store
+from ladder.store.ownership import HOUSE_NAME, NotYourBotError, OwnerKind
+from ladder.store.schema import Bot, BotVersion, Upload, UploadStatus
+from ladder.submission.intake import Intake, IntakeSettings, upload_of, uploads_folder
+from ladder.submission.submit import SubmissionRejected, submit
+from ladder.versions.folders import sample_folder
 from tests.bots.archives import MANIFEST, Entry, good_bot, tar_gz
 from tests.database import database_env
 from tests.ladder_helpers import bot_folder, no_validation, open_store
@@ -179,7 +179,7 @@ def test_the_owner_shown_is_the_account_not_the_manifest(tmp_path: Path) -> None
     submit(store, RatingEnv(), named(tmp_path / "m", "fake", "official", "Dehla Arena"), "local", no_validation,
            owner=mallory)
     submit(store, RatingEnv(), sample_folder("random", store.data.samples), "local", no_validation)
-    from ladder.views import ranking  # noqa: PLC0415
+    from ladder.store.read_model import ranking  # noqa: PLC0415
 
     with store.reading() as session:
         shown = {row.bot: row.author for row in ranking(session)}

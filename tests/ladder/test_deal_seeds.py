@@ -15,16 +15,16 @@ from sqlalchemy import create_engine, select
 from arena.engine.chance import derive_seed
 from arena.engine.deal import Deal
 from arena.engine.rules import rules_for
-from ladder import loop as loop_module
-from ladder.deal_seeds import KEY_NAME, MissingSecretError, deal_seed, seed_key
-from ladder.executors import InlineExecutor
-from ladder.loop import MATCH_SEED_BITS, LadderRun, StopRule
-from ladder.paths import ArenaData
-from ladder.queue import MatchSettings
-from ladder.ratings import RatingEnv
-from ladder.scheduler import Mode, Scheduler
-from ladder.schema import Match, StoreSecret
-from ladder.store import Store, alembic_config
+from ladder.coordinator import loop as loop_module
+from ladder.coordinator.deal_seeds import KEY_NAME, MissingSecretError, deal_seed, seed_key
+from ladder.coordinator.loop import MATCH_SEED_BITS, LadderRun, StopRule
+from ladder.coordinator.queue import MatchSettings
+from ladder.execution.executors import InlineExecutor
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Mode, Scheduler
+from ladder.store.database import Store, alembic_config
+from ladder.store.paths import ArenaData
+from ladder.store.schema import Match, StoreSecret
 from tests.database import database_url, empty_database_url
 from tests.ladder_helpers import add_bots, fake_play, open_store
 
@@ -34,7 +34,7 @@ MATCHES = 3
 
 
 def run_as_the_cli_does(store: Store, seed: int) -> list[int]:
-    """``dehla ladder run --seed SEED --matches 3`` (``ladder/commands.py``'s rng wiring), played
+    """``dehla ladder run --seed SEED --matches 3`` (``ladder/cli/commands.py``'s rng wiring), played
     by a fake player; the stored match seeds, in order."""
     env = RatingEnv()
     rng = random.Random(seed)

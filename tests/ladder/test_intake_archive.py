@@ -29,7 +29,7 @@ from arena.bots.archive import (
     pack_bytes,
     unpack,
 )
-from ladder.folders import content_hash
+from ladder.versions.folders import content_hash
 from tests.bots.archives import Entry, big_file_bomb, good_bot, long_name_bomb, pax_bomb, tar_gz
 
 NAMES = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_-.", min_size=1, max_size=12).filter(

@@ -1,4 +1,4 @@
-"""Claims on uploads (ladder/intake.py, ladder/leases.py): two validating services on one store
+"""Claims on uploads (ladder/submission/intake.py, ladder/coordinator/leases.py): two validating services on one store
 never validate the same upload, a dead service's expired claim is taken again, a live one is
 not, a claim is renewed while its validation outlasts it, and a verdict is written only by the
 claim's holder. Real store, real threads, real archives; validators stand in for the matches."""
@@ -13,11 +13,11 @@ import pytest
 from sqlalchemy import update
 
 from arena.referee.launcher import BotCommand
-from ladder import intake as intake_module
-from ladder.intake import Intake, IntakeSettings, upload_of
-from ladder.leases import LeaseTerms, store_now
-from ladder.schema import Upload, UploadStatus
-from ladder.store import Store
+from ladder.coordinator.leases import LeaseTerms, store_now
+from ladder.store.database import Store
+from ladder.store.schema import Upload, UploadStatus
+from ladder.submission import intake as intake_module
+from ladder.submission.intake import Intake, IntakeSettings, upload_of
 from tests.bots.archives import good_bot, tar_gz
 from tests.intake_helpers import SETTLE, Recorder, fresh, send
 

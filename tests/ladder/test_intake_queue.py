@@ -11,8 +11,10 @@ import pytest
 from sqlalchemy import func, select
 
 from arena.referee.launcher import BotCommand
-from ladder import submit as submit_module
-from ladder.intake import (
+from ladder.rating.ratings import RatingEnv
+from ladder.store.schema import Bot, BotVersion, Upload, UploadStatus, utcnow
+from ladder.submission import submit as submit_module
+from ladder.submission.intake import (
     LONG_POLLS,
     Intake,
     IntakeSettings,
@@ -23,9 +25,7 @@ from ladder.intake import (
     upload_of,
     uploads_of,
 )
-from ladder.ratings import RatingEnv
-from ladder.schema import Bot, BotVersion, Upload, UploadStatus, utcnow
-from ladder.submit import NotYourBotError, SubmissionRejected, submit
+from ladder.submission.submit import NotYourBotError, SubmissionRejected, submit
 from tests.bots.archives import Entry, good_bot, tar_gz
 from tests.intake_helpers import SETTLE, Recorder, fresh, send
 from tests.ladder_helpers import bot_folder, no_validation

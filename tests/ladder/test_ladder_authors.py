@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from ladder.authors import (
+from ladder.admin.authors import (
     AuthorError,
     add_author,
     authenticate,
@@ -19,8 +19,8 @@ from ladder.authors import (
     revoke_token,
     rotate_token,
 )
-from ladder.schema import Author, Role
-from ladder.store import Store
+from ladder.store.database import Store
+from ladder.store.schema import Author, Role
 from tests.database import contents
 from tests.ladder_helpers import open_store
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena.sandbox import bwrap
-from ladder.runners import RunnerUnavailable, check_runner
+from ladder.execution.runners import RunnerUnavailable, check_runner
 from tests.database import database_env
 
 

@@ -21,15 +21,15 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select as query
 
-from ladder.jobs import MatchJob, MatchReport
-from ladder.loop import StopRule
-from ladder.match_files import read_stored
-from ladder.queue import MatchSettings, enqueue, lease, requeue_abandoned
-from ladder.ratings import RatingEnv
-from ladder.records import ReportFile
-from ladder.scheduler import Pairing
-from ladder.schema import Match, MatchStatus
-from ladder.store import Store
+from ladder.coordinator.loop import StopRule
+from ladder.coordinator.queue import MatchSettings, enqueue, lease, requeue_abandoned
+from ladder.execution.jobs import MatchJob, MatchReport
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Pairing
+from ladder.store.database import Store
+from ladder.store.match_files import read_stored
+from ladder.store.report_files import ReportFile
+from ladder.store.schema import Match, MatchStatus
 from tests.coordinator_helpers import SLOW_CLOCK, clean_env, descendants, stalled_run
 from tests.ladder_helpers import add_bots, fake_play, make_run, open_store, store_at
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select as query
 
-from ladder.schema import Match, MatchFile, MatchStatus
+from ladder.store.schema import Match, MatchFile, MatchStatus
 from tests.coordinator_helpers import (
     FAST,
     SLOW_CLOCK,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ladder.paths import DATABASE_URL_ENV
+from ladder.store.paths import DATABASE_URL_ENV
 
 PASSWORD = "hunter2-not-shown"
 

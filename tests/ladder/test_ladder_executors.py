@@ -8,7 +8,7 @@ import signal
 import time
 from pathlib import Path
 
-from ladder.executors import MatchPool
+from ladder.execution.executors import MatchPool
 
 
 def square(value: int) -> int:

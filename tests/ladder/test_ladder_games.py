@@ -7,12 +7,12 @@ from pathlib import Path
 from sqlalchemy import select
 
 from arena.engine.match import MatchFormat
-from ladder.jobs import MatchReport
-from ladder.queue import MatchSettings, enqueue, lease
-from ladder.ratings import Outcome, RatingEnv, Skill
-from ladder.results import games_of, record_report
-from ladder.scheduler import Pairing
-from ladder.schema import BotVersion, Result
+from ladder.coordinator.queue import MatchSettings, enqueue, lease
+from ladder.coordinator.results import games_of, record_report
+from ladder.execution.jobs import MatchReport
+from ladder.rating.ratings import Outcome, RatingEnv, Skill
+from ladder.rating.scheduler import Pairing
+from ladder.store.schema import BotVersion, Result
 from tests.ladder_helpers import add_bots, open_store
 
 A, B, DRAW = Outcome.A_WINS, Outcome.B_WINS, Outcome.DRAW

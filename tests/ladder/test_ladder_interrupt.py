@@ -26,15 +26,15 @@ from typing import Any, ParamSpec, TypeVar
 
 import pytest
 
-from ladder.executors import InlineExecutor
-from ladder.jobs import MatchJob, MatchReport
-from ladder.leases import LeaseTerms, take
-from ladder.loop import LadderRun, StopRule
-from ladder.queue import MatchSettings, enqueue, release, unlease
-from ladder.ratings import RatingEnv
-from ladder.scheduler import Mode, Pairing, Scheduler
-from ladder.schema import Match, MatchStatus
-from ladder.store import Store
+from ladder.coordinator.leases import LeaseTerms, take
+from ladder.coordinator.loop import LadderRun, StopRule
+from ladder.coordinator.queue import MatchSettings, enqueue, release, unlease
+from ladder.execution.executors import InlineExecutor
+from ladder.execution.jobs import MatchJob, MatchReport
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Mode, Pairing, Scheduler
+from ladder.store.database import Store
+from ladder.store.schema import Match, MatchStatus
 from tests.coordinator_helpers import FAST, bot_processes_under, clean_env, dehla
 from tests.ladder_helpers import add_bots, add_random_bots, check_store_is_consistent, fake_play, store_at
 

@@ -1,4 +1,4 @@
-"""Leases that expire (ladder/leases.py) on a real store, SQLite or PostgreSQL (tests/database.py):
+"""Leases that expire (ladder/coordinator/leases.py) on a real store, SQLite or PostgreSQL (tests/database.py):
 taking, renewing, sweeping, a run that loses a lease mid-match, and the coordinator lock."""
 
 from __future__ import annotations
@@ -16,17 +16,17 @@ from hypothesis import strategies as st
 from sqlalchemy import event, func, select, update
 
 from arena.contract.status import OutcomeStatus
-from ladder.coordinator import CoordinatorBusy, CoordinatorLock, several_coordinators
-from ladder.jobs import MatchJob, MatchReport
-from ladder.leases import DEFAULT_LEASE_SECONDS, LeaseTerms, renew, store_now, sweep, take, take_match
-from ladder.loop import LadderRun, PlayFn, StopRule
-from ladder.paths import ArenaData
-from ladder.queue import MAX_ATTEMPTS, MatchSettings, enqueue, partnership, release
-from ladder.ratings import RatingEnv
-from ladder.results import record_report
-from ladder.scheduler import Mode, Pairing, Scheduler
-from ladder.schema import Match, MatchStatus, Partnership, Result
-from ladder.store import Store
+from ladder.coordinator.folder_lock import CoordinatorBusy, CoordinatorLock, several_coordinators
+from ladder.coordinator.leases import DEFAULT_LEASE_SECONDS, LeaseTerms, renew, store_now, sweep, take, take_match
+from ladder.coordinator.loop import LadderRun, PlayFn, StopRule
+from ladder.coordinator.queue import MAX_ATTEMPTS, MatchSettings, enqueue, partnership, release
+from ladder.coordinator.results import record_report
+from ladder.execution.jobs import MatchJob, MatchReport
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Mode, Pairing, Scheduler
+from ladder.store.database import Store
+from ladder.store.paths import ArenaData
+from ladder.store.schema import Match, MatchStatus, Partnership, Result
 from tests.database import POSTGRES
 from tests.ladder_helpers import add_bots, fake_play, open_store
 

@@ -12,15 +12,15 @@ from alembic import command
 from sqlalchemy import case, create_engine, distinct, func, select
 from sqlalchemy.orm import Session
 
-from ladder.executors import InlineExecutor
-from ladder.jobs import MatchJob, MatchReport, SeatFault
-from ladder.loop import LadderRun, StopRule
-from ladder.paths import ArenaData
-from ladder.queue import MatchSettings
-from ladder.ratings import RatingEnv, TeamResult
-from ladder.scheduler import Mode, Scheduler
-from ladder.schema import Bot, BotVersion, FaultRow, Match, MatchStatus, PresetCounts, RatingChange
-from ladder.store import Store, alembic_config
+from ladder.coordinator.loop import LadderRun, StopRule
+from ladder.coordinator.queue import MatchSettings
+from ladder.execution.executors import InlineExecutor
+from ladder.execution.jobs import MatchJob, MatchReport, SeatFault
+from ladder.rating.ratings import RatingEnv, TeamResult
+from ladder.rating.scheduler import Mode, Scheduler
+from ladder.store.database import Store, alembic_config
+from ladder.store.paths import ArenaData
+from ladder.store.schema import Bot, BotVersion, FaultRow, Match, MatchStatus, PresetCounts, RatingChange
 from tests.database import database_url
 from tests.ladder_helpers import add_bots, fake_play, forfeit_play, open_store, void_play
 
@@ -111,7 +111,7 @@ def test_migration_0005_backfills_the_counts_of_a_store_that_had_results(tmp_pat
 
 
 def test_the_benchmark_store_generator_writes_the_counts_the_ladder_would(tmp_path: Path) -> None:
-    """``bench/web_store.py`` inserts rows in bulk, past ``ladder/results.py``: it writes the counts itself."""
+    """``bench/web_store.py`` inserts rows in bulk, past ``ladder/coordinator/results.py``: it writes the counts itself."""
     from bench.web_store import generate  # noqa: PLC0415 - the benchmark's generator, not a ladder module
 
     data = ArenaData(tmp_path, database_url(tmp_path))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ladder.ratings import LADDER_PARAMS, Outcome, RatingEnv, RatingError, RatingParams, Skill
+from ladder.rating.ratings import LADDER_PARAMS, Outcome, RatingEnv, RatingError, RatingParams, Skill
 
 # trueskill's own defaults (beta = sigma/2, tau = sigma/100, 10% draws), as in its published examples.
 PUBLISHED = RatingParams(mu=25.0, sigma=25.0 / 3, beta=25.0 / 6, tau=25.0 / 300, draw_probability=0.10)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from arena.contract.time_control import MoveRelease
-from ladder.jobs import MatchJob, SeatBot, table_config
-from ladder.queue import MatchSettings
+from ladder.coordinator.queue import MatchSettings
+from ladder.execution.jobs import MatchJob, SeatBot, table_config
 
 SEAT = SeatBot(1, "a#1", "0" * 64, "0" * 64)
 

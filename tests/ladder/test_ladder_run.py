@@ -11,15 +11,15 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from ladder.deal_seeds import KEY_NAME
-from ladder.executors import pool_factory
-from ladder.jobs import MatchJob, MatchReport
-from ladder.loop import StopRule
-from ladder.queue import entries
-from ladder.ratings import RatingEnv, Skill
-from ladder.scheduler import Entry, Mode, Scheduler
-from ladder.schema import BotVersion, Match, RatingChange, StoreSecret
-from ladder.views import ranking
+from ladder.coordinator.deal_seeds import KEY_NAME
+from ladder.coordinator.loop import StopRule
+from ladder.coordinator.queue import entries
+from ladder.execution.executors import pool_factory
+from ladder.execution.jobs import MatchJob, MatchReport
+from ladder.rating.ratings import RatingEnv, Skill
+from ladder.rating.scheduler import Entry, Mode, Scheduler
+from ladder.store.read_model import ranking
+from ladder.store.schema import BotVersion, Match, RatingChange, StoreSecret
 from tests.ladder_helpers import add_bots, fake_play, make_run, open_store
 
 

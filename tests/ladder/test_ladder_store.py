@@ -10,16 +10,16 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, func, inspect, select
 
-from ladder.folders import FolderError, content_hash
-from ladder.jobs import MatchReport, SeatFault
-from ladder.paths import ArenaData
-from ladder.queue import MatchSettings, enqueue, lease, release, requeue_abandoned
-from ladder.ratings import RatingEnv
-from ladder.results import record_report
-from ladder.scheduler import Pairing
-from ladder.schema import Base, BotVersion, Match, Partnership, RatingChange, Result
-from ladder.store import HEAD, Store, StoreError, alembic_config, sqlite_file
-from ladder.submit import submit
+from ladder.coordinator.queue import MatchSettings, enqueue, lease, release, requeue_abandoned
+from ladder.coordinator.results import record_report
+from ladder.execution.jobs import MatchReport, SeatFault
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Pairing
+from ladder.store.database import HEAD, Store, StoreError, alembic_config, sqlite_file
+from ladder.store.paths import ArenaData
+from ladder.store.schema import Base, BotVersion, Match, Partnership, RatingChange, Result
+from ladder.submission.submit import submit
+from ladder.versions.folders import FolderError, content_hash
 from tests.database import POSTGRES, database_with, empty_database_url
 from tests.ladder_helpers import add_bots, bot_folder, no_validation, open_store
 

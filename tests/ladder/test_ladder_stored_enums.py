@@ -15,14 +15,14 @@ from sqlalchemy.exc import StatementError
 
 from arena.contract.faults import FaultKind
 from arena.contract.status import OutcomeStatus
-from ladder.jobs import MatchReport, SeatFault
-from ladder.queue import MatchSettings, enqueue, lease
-from ladder.ratings import RatingEnv, TeamResult
-from ladder.results import record_report
-from ladder.scheduler import Pairing
-from ladder.schema import BotVersion, FaultRow, Match, MatchStatus, RatingChange, Result
-from ladder.store import HEAD, Store, alembic_config
-from ladder.stored_enum import StoredEnum, UnknownStoredValueError
+from ladder.coordinator.queue import MatchSettings, enqueue, lease
+from ladder.coordinator.results import record_report
+from ladder.execution.jobs import MatchReport, SeatFault
+from ladder.rating.ratings import RatingEnv, TeamResult
+from ladder.rating.scheduler import Pairing
+from ladder.store.database import HEAD, Store, alembic_config
+from ladder.store.schema import BotVersion, FaultRow, Match, MatchStatus, RatingChange, Result
+from ladder.store.stored_enum import StoredEnum, UnknownStoredValueError
 from tests.database import database_env, database_url
 from tests.ladder_helpers import add_bots, open_store
 

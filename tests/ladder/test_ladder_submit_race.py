@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from ladder import folders
-from ladder.folders import FolderError, content_hash
-from ladder.ratings import RatingEnv
-from ladder.schema import BotVersion
-from ladder.submit import SubmissionRejected, submit, validation_matches
+from ladder.rating.ratings import RatingEnv
+from ladder.store.schema import BotVersion
+from ladder.submission.submit import SubmissionRejected, submit, validation_matches
+from ladder.versions import folders
+from ladder.versions.folders import FolderError, content_hash
 from tests.ladder_helpers import bot_folder, no_validation, open_store
 
 SECRET = b"HOST-SECRET-7f3a9 only root may read this line\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ladder.scheduler import Pairing
+from ladder.rating.scheduler import Pairing
 from tests.database import contents, database_env, database_url
 from tests.ladder_helpers import add_bots, open_store
 from tests.operator_helpers import Played, play_history

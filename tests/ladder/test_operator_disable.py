@@ -10,15 +10,15 @@ import pytest
 from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.orm import Session
 
-from ladder.executors import InlineExecutor
-from ladder.loop import LadderRun, StopRule
-from ladder.operator import OperatorError, Target, disable, enable
-from ladder.queue import MatchSettings, enqueue, entries
-from ladder.ratings import RatingEnv
-from ladder.scheduler import Mode, Pairing, Scheduler
-from ladder.schema import Bot, BotVersion, Match, MatchStatus
-from ladder.store import Store
-from ladder.views import matches, ranking
+from ladder.admin.operator import OperatorError, Target, disable, enable
+from ladder.coordinator.loop import LadderRun, StopRule
+from ladder.coordinator.queue import MatchSettings, enqueue, entries
+from ladder.execution.executors import InlineExecutor
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Mode, Pairing, Scheduler
+from ladder.store.database import Store
+from ladder.store.read_model import matches, ranking
+from ladder.store.schema import Bot, BotVersion, Match, MatchStatus
 from tests.ladder_helpers import add_bots, fake_play, open_store
 
 

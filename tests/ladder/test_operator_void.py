@@ -15,13 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from ladder.jobs import SeatFault
-from ladder.operator import OperatorError, void_match
-from ladder.ratings import RatingEnv
-from ladder.rerate import plan_undo
-from ladder.scheduler import Pairing
-from ladder.schema import BotVersion, Match, MatchStatus, Partnership, PresetCounts, RatingChange
-from ladder.store import Store
+from ladder.admin.operator import OperatorError, void_match
+from ladder.admin.rerate import plan_undo
+from ladder.execution.jobs import SeatFault
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Pairing
+from ladder.store.database import Store
+from ladder.store.schema import BotVersion, Match, MatchStatus, Partnership, PresetCounts, RatingChange
 from tests import database
 from tests.ladder_helpers import add_bots, open_store
 from tests.operator_helpers import Played, play_history
@@ -167,7 +167,7 @@ def test_a_result_recorded_while_the_void_is_planned_is_planned_again(
         plans.append(plan)
         return plan
 
-    monkeypatch.setattr("ladder.operator.plan_undo", meanwhile)
+    monkeypatch.setattr("ladder.admin.operator.plan_undo", meanwhile)
     done = void_match(voided, RatingEnv(), ids[0], "a test")
     assert len(plans) == 2 and done.rerated is not None and done.rerated.later_matches == 2
     assert snapshot(voided) == snapshot(never)

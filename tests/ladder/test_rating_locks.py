@@ -1,6 +1,6 @@
 """Two coordinators on one PostgreSQL store: one rating a finished match while the other schedules
 a new match of the same bots never waits for the other, either way round (``lock_rated`` in
-``ladder/results.py``).
+``ladder/coordinator/results.py``).
 
 The deadlock CI found: a report locked its versions ``FOR UPDATE``, in id order; a new match's and
 its new partnerships' foreign keys take ``FOR KEY SHARE`` on the versions they name, in the order
@@ -17,14 +17,14 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ladder.jobs import MatchReport
-from ladder.leases import LeaseTerms, take_match
-from ladder.queue import MatchSettings, enqueue
-from ladder.ratings import RatingEnv
-from ladder.results import record_report
-from ladder.scheduler import Pairing
-from ladder.schema import Match, MatchStatus, RatingChange
-from ladder.store import Store
+from ladder.coordinator.leases import LeaseTerms, take_match
+from ladder.coordinator.queue import MatchSettings, enqueue
+from ladder.coordinator.results import record_report
+from ladder.execution.jobs import MatchReport
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Pairing
+from ladder.store.database import Store
+from ladder.store.schema import Match, MatchStatus, RatingChange
 from tests.database import POSTGRES
 from tests.ladder_helpers import add_bots, open_store
 

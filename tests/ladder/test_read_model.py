@@ -1,4 +1,4 @@
-"""The read model's single rules (``ladder/views.py``): the ranking key is one expression in Python
+"""The read model's single rules (``ladder/store/read_model.py``): the ranking key is one expression in Python
 and in SQL, so the store sorts by what a row shows; a match's winner is named by one rule."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
 from arena.contract.status import OutcomeStatus
-from ladder.ratings import Skill, conservative
-from ladder.schema import Base, Match, Partnership, Result
-from ladder.views import Winner, winner
+from ladder.rating.ratings import Skill, conservative
+from ladder.store.read_model import Winner, winner
+from ladder.store.schema import Base, Match, Partnership, Result
 
 ENGINE = create_engine("sqlite://")
 Base.metadata.create_all(ENGINE)

@@ -10,12 +10,12 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from ladder.commands import ladder_group
-from ladder.scheduler import Pairing
-from ladder.schema import TimingLeak, TimingLeakTotals
-from ladder.store import Store
-from ladder.timing import FLAG_BITS, FLAG_SEATS, FLAG_Z, figures, flagged
-from ladder.views import ranking
+from ladder.cli.commands import ladder_group
+from ladder.rating.scheduler import Pairing
+from ladder.store.database import Store
+from ladder.store.read_model import ranking
+from ladder.store.schema import TimingLeak, TimingLeakTotals
+from ladder.store.timing_leaks import FLAG_BITS, FLAG_SEATS, FLAG_Z, figures, flagged
 from tests.database import database_env
 from tests.ladder_helpers import add_bots, open_store
 from tests.timing_helpers import play, random_record, retimed, signalling, versions

@@ -1,5 +1,5 @@
-"""Versions by content hash and matches' files in the store (ladder/archives.py,
-ladder/version_cache.py, ladder/records.py, ladder/match_files.py).
+"""Versions by content hash and matches' files in the store (ladder/store/archives.py,
+ladder/versions/version_cache.py, ladder/store/report_files.py, ladder/store/match_files.py).
 
 A worker needs nothing from the coordinator's disk: it fetches a version's archive by hash
 from a source its own environment names, checks the archive's sha256 and the unpacked files'
@@ -23,21 +23,21 @@ from sqlalchemy import delete, select, text, update
 
 from arena.bots.archive import pack_bytes
 from arena.contract.time_control import MoveRelease
-from ladder.archives import ArchiveUnavailableError, archive_of, store_source
-from ladder.executors import InlineExecutor
-from ladder.folders import content_hash
-from ladder.jobs import MatchJob, MatchReport, SeatBot, play_match_job
-from ladder.loop import StopRule
-from ladder.match_files import read_stored, store_files, stored_names
-from ladder.queue import MatchSettings, enqueue, job_for, lease
-from ladder.ratings import RatingEnv
-from ladder.records import LOG_CAP, RECORD_CAP, ReportFile, accepted, collect, log_name, record_name
-from ladder.results import record_report
-from ladder.scheduler import Pairing
-from ladder.schema import Archive, BotVersion, Match, MatchFile, MatchStatus
-from ladder.store import Store
-from ladder.submit import submit
-from ladder.version_cache import (
+from ladder.coordinator.loop import StopRule
+from ladder.coordinator.queue import MatchSettings, enqueue, job_for, lease
+from ladder.coordinator.results import record_report
+from ladder.execution.executors import InlineExecutor
+from ladder.execution.jobs import MatchJob, MatchReport, SeatBot, play_match_job
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Pairing
+from ladder.store.archives import ArchiveUnavailableError, archive_of, store_source
+from ladder.store.database import Store
+from ladder.store.match_files import read_stored, store_files, stored_names
+from ladder.store.report_files import LOG_CAP, RECORD_CAP, ReportFile, accepted, collect, log_name, record_name
+from ladder.store.schema import Archive, BotVersion, Match, MatchFile, MatchStatus
+from ladder.submission.submit import submit
+from ladder.versions.folders import content_hash
+from ladder.versions.version_cache import (
     ArchiveRef,
     VersionCache,
     VersionTamperedError,

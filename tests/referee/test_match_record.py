@@ -8,8 +8,8 @@ import pytest
 
 from arena.contract.faults import FaultKind
 from arena.engine.errors import RecordError
-from arena.referee.match_record import DecisionEntry, HandLine, MatchEndLine, MatchStartLine, read_line, written
-from arena.referee.recorder import read_match_record
+from arena.referee.match_record_lines import DecisionEntry, HandLine, MatchEndLine, MatchStartLine, read_line, written
+from arena.referee.match_recorder import read_match_record
 from arena.referee.replay import checked_lines
 
 OLD_MATCH = Path(__file__).resolve().parents[1] / "records" / "match-before-schema-version.jsonl"

@@ -26,8 +26,8 @@ from arena.contract.faults import FaultKind, FaultPolicy
 from arena.contract.messages import DecisionReply, DecisionRequest, SeatEndpoint
 from arena.contract.time_control import MoveRelease, SeatClock, TimeControl
 from arena.referee.in_process import InProcessSeat
-from arena.referee.match_record import RecordedTimeControl
-from arena.referee.recorder import MatchRecorder, read_match_record
+from arena.referee.match_record_lines import RecordedTimeControl
+from arena.referee.match_recorder import MatchRecorder, read_match_record
 from arena.referee.referee_clock import MONOTONIC
 from arena.referee.table import Table
 from arena.referee.table_values import MatchOutcome

@@ -21,7 +21,7 @@ from arena.contract.time_control import TimeControl
 from arena.referee.grpc_seat import MAX_REPLY_BYTES, GrpcSeat
 from arena.referee.launcher import BotCommand
 from arena.referee.local import play_local_match
-from arena.referee.recorder import MatchRecorder, read_match_record
+from arena.referee.match_recorder import MatchRecorder, read_match_record
 from arena.referee.table import NOTIFY_TIMEOUT, Table
 from arena.referee.table_values import MatchOutcome
 from tests.bots.malformed import OVERSIZED_ID

@@ -14,12 +14,12 @@ from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import SeatClock, TimeControl
 from arena.engine.actions import Action, RevealTrump
 from arena.engine.cards import Card
+from arena.engine.hand_records import replay_record
 from arena.engine.match import MatchFormat, MatchScore
 from arena.engine.outcome import hand_value
-from arena.engine.record import replay_record
 from arena.engine.rules import rules_for
 from arena.referee.in_process import InProcessSeat, play_in_process
-from arena.referee.recorder import MatchRecorder, read_match_record
+from arena.referee.match_recorder import MatchRecorder, read_match_record
 from arena.referee.table import Table
 from arena.referee.table_values import MatchOutcome, TableConfig
 from protocol import convert

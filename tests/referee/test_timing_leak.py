@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from arena.engine.errors import RecordError
 from arena.referee.in_process import play_in_process
-from arena.referee.recorder import match_record_lines
+from arena.referee.match_recorder import match_record_lines
 from arena.referee.timing_leak import (
     DetectorSettings,
     LeakEstimate,
@@ -25,7 +25,7 @@ from arena.referee.timing_leak import (
     stratum,
     timed_decisions,
 )
-from ladder.timing import FLAG_BITS, FLAG_Z, flagged
+from ladder.store.timing_leaks import FLAG_BITS, FLAG_Z, flagged
 from sample_bots.random.bot import RandomBot
 from tests.bots.timing_signaller import TimingSignaller
 from tests.timing_helpers import PacedBot, VirtualClock, honest, random_record, retimed, signalling, stream
@@ -175,7 +175,7 @@ def test_a_real_match_with_a_delaying_signaller_is_caught(tmp_path: Path) -> Non
 
 
 def team_figures(leaks: dict[int, LeakEstimate], seats: tuple[int, int]) -> tuple[float, float]:
-    """(bits, z) of two seats as ``ladder/timing.py`` combines a version's seats."""
+    """(bits, z) of two seats as ``ladder/store/timing_leaks.py`` combines a version's seats."""
     team = [leaks[seat] for seat in seats]
     bits = sum(e.bits * e.decisions for e in team) / sum(e.decisions for e in team)
     return bits, sum(e.z for e in team) / len(team) ** 0.5

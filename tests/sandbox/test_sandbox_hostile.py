@@ -32,7 +32,7 @@ from arena.referee.launcher import ADDRESS_ENV, BotCommand, BotProcess, resolve_
 from arena.referee.local import seat_limits
 from arena.referee.table_values import TableConfig
 from arena.sandbox.uids import processes_of
-from ladder.paths import ArenaData
+from ladder.store.paths import ArenaData
 from sample_bots.random.bot import RandomBot
 from tests.database import database_url
 from tests.hostile.harness import (

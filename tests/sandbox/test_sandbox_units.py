@@ -46,10 +46,10 @@ from arena.sandbox.bwrap import (
     sandbox_argv,
 )
 from arena.sandbox.containers import ContainerConfig, ContainerLaunch, ContainerRunner, Engine, container_argv
+from arena.sandbox.host_binds import FORBIDDEN, build_host_binds, package_folders
 from arena.sandbox.limits import MIB, match_cpu_seconds
 from arena.sandbox.runner import describe_exit, unix_path
 from arena.sandbox.uids import UidPool
-from arena.sandbox.view import FORBIDDEN, build_view, package_folders
 
 TOOLS = Tools("/bin/unshare", "/bin/sh", "/bin/mount", "/bin/prlimit", "/bin/setpriv", "/bin/bwrap")
 LIMITS = Limits(memory_mb=256, cpus=0.5, processes=20, disk_mb=16, open_files=64, cpu_seconds=90)
@@ -142,7 +142,7 @@ def test_the_bot_sees_its_code_at_bot_and_none_of_the_referees_environment(monke
 def test_the_sandbox_chain_joins_cgroups_drops_to_the_seat_uid_and_isolates() -> None:
     plan = SeatPlan(1_900_000_007, "/run/dehla-sandbox/stage", ("/cg/memory/s/cgroup.procs", "/cg/pids/s/cgroup.procs"),
                     seccomp="/run/dehla-sandbox/seccomp.bpf")
-    view = build_view()
+    view = build_host_binds()
     argv = sandbox_argv(TOOLS, PROGRAM, LIMITS, plan, view)
     steps = [argv.index(tool) for tool in ("/bin/unshare", "/bin/sh", "/bin/prlimit", "/bin/setpriv", "/bin/bwrap")]
     assert steps == sorted(steps)
@@ -178,7 +178,7 @@ def test_the_sandbox_chain_joins_cgroups_drops_to_the_seat_uid_and_isolates() ->
 
 def test_without_cgroups_the_rlimits_stand_alone() -> None:
     plan = SeatPlan(4242, "/stage", memory_cgroup=False, pids_cgroup=False)
-    argv = sandbox_argv(TOOLS, Program(("/usr/bin/true",)), LIMITS, plan, build_view())
+    argv = sandbox_argv(TOOLS, Program(("/usr/bin/true",)), LIMITS, plan, build_host_binds())
     prlimit = argv[argv.index("/bin/prlimit"):argv.index("/bin/setpriv")]
     assert f"--nproc={LIMITS.tasks}:{LIMITS.tasks}" in prlimit
     assert [a for a in prlimit if a.startswith("--as=")]
@@ -187,7 +187,7 @@ def test_without_cgroups_the_rlimits_stand_alone() -> None:
 
 
 def test_the_host_view_shows_python_and_the_arena_but_nothing_private() -> None:
-    view = build_view(extra=["/root", "/etc"])
+    view = build_host_binds(extra=["/root", "/etc"])
     dests = [b.dest for b in view.binds]
     assert not set(dests) & set(FORBIDDEN)
     assert view.shows(sys.executable) and view.shows(os.path.realpath(sys.executable))

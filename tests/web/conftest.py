@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from ladder.paths import ArenaData
+from ladder.store.paths import ArenaData
 from tests.environment_helpers import unavailable
 from tests.web_helpers import played_ladder, serving
 

@@ -7,14 +7,14 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from arena.web.app import create_app
-from ladder.executors import InlineExecutor
-from ladder.loop import LadderRun, StopRule
-from ladder.paths import ArenaData
-from ladder.queue import MatchSettings
-from ladder.ratings import RatingEnv
-from ladder.scheduler import Mode, Scheduler
-from ladder.store import Store
+from ladder.coordinator.loop import LadderRun, StopRule
+from ladder.coordinator.queue import MatchSettings
+from ladder.execution.executors import InlineExecutor
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Mode, Scheduler
+from ladder.store.database import Store
+from ladder.store.paths import ArenaData
+from ladder.web.app import create_app
 from tests.database import database_url
 from tests.ladder_helpers import add_bots, fake_play, open_store
 

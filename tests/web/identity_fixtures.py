@@ -13,11 +13,11 @@ from pathlib import Path
 import httpx2 as httpx
 from sqlalchemy import select, update
 
-from ladder.authors import add_author
-from ladder.intake import log_path
-from ladder.paths import ArenaData
-from ladder.schema import Bot, BotVersion, Match, Upload, UploadStatus
-from ladder.store import Store
+from ladder.admin.authors import add_author
+from ladder.store.database import Store
+from ladder.store.paths import ArenaData
+from ladder.store.schema import Bot, BotVersion, Match, Upload, UploadStatus
+from ladder.submission.intake import log_path
 from tests.web_helpers import copied_ladder, match_file, put_match_file, serving
 
 SCRIPT = '<script>alert("dehla")</script>'
@@ -48,7 +48,7 @@ def authored_ladder(played: ArenaData, root: Path, extra_authors: tuple[str, ...
     data = copied_ladder(played, root)
     store = Store.open(data)
     tokens = {name: add_author(store, name).token for name in ("asha", "bilal", *extra_authors)}
-    from ladder.schema import Role  # noqa: PLC0415 - only the operator needs it
+    from ladder.store.schema import Role  # noqa: PLC0415 - only the operator needs it
 
     tokens["omar"] = add_author(store, "omar", role=Role.OPERATOR).token
     with store.transaction() as session:

@@ -2,7 +2,7 @@
 
 The record is read straight from the file the store names and every hand is replayed here with
 the engine's ``HandState``, step by step, so the browser tests check the page against the game
-itself and not against the page's own data (``arena/web/replay/frames.py`` is what they test).
+itself and not against the page's own data (``arena/replay/frames.py`` is what they test).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from arena.engine.cards import Card, Rank, cards_of
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
 from arena.engine.rules import make_rules
-from ladder.match_files import read_stored
-from ladder.paths import ArenaData
-from ladder.schema import Match
-from ladder.store import Store
+from ladder.store.database import Store
+from ladder.store.match_files import read_stored
+from ladder.store.paths import ArenaData
+from ladder.store.schema import Match
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 

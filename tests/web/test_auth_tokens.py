@@ -6,9 +6,9 @@ from pathlib import Path
 
 import httpx2 as httpx
 
-from ladder.authors import add_author, revoke_token, rotate_token
-from ladder.paths import ArenaData
-from ladder.store import Store
+from ladder.admin.authors import add_author, revoke_token, rotate_token
+from ladder.store.database import Store
+from ladder.store.paths import ArenaData
 from tests.database import database_url
 from tests.web_helpers import serving
 

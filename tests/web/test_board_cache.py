@@ -12,14 +12,14 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 
-from arena.web.board_cache import Generation, GenerationCache
-from ladder.executors import InlineExecutor
-from ladder.loop import LadderRun, StopRule
-from ladder.queue import MatchSettings
-from ladder.ratings import RatingEnv
-from ladder.scheduler import Mode, Scheduler
-from ladder.store import Store
-from ladder.views import ranking
+from ladder.coordinator.loop import LadderRun, StopRule
+from ladder.coordinator.queue import MatchSettings
+from ladder.execution.executors import InlineExecutor
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Mode, Scheduler
+from ladder.store.database import Store
+from ladder.store.read_model import ranking
+from ladder.web.board_cache import Generation, GenerationCache
 from tests.ladder_helpers import add_bots, fake_play
 from tests.web.fake_ladder import client_of, fake_ladder
 

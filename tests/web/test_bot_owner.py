@@ -8,12 +8,12 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from arena.web.app import create_app
-from ladder.authors import add_author
-from ladder.folders import sample_folder
-from ladder.ownership import HOUSE_NAME
-from ladder.ratings import RatingEnv
-from ladder.submit import submit
+from ladder.admin.authors import add_author
+from ladder.rating.ratings import RatingEnv
+from ladder.store.ownership import HOUSE_NAME
+from ladder.submission.submit import submit
+from ladder.versions.folders import sample_folder
+from ladder.web.app import create_app
 from tests.ladder_helpers import bot_folder, no_validation, open_store
 
 CLAIM = 'Dehla Arena <b id="fake">official</b>'

@@ -18,13 +18,13 @@ from fastapi import FastAPI, params
 from fastapi.routing import APIRoute, iter_route_contexts
 from fastapi.testclient import TestClient
 
-from arena.web.app import create_app
-from arena.web.bounds import MAX_ID
-from arena.web.request_models import RequestModel
-from ladder.authors import add_author
-from ladder.paths import ArenaData
-from ladder.scheduler import Pairing
-from ladder.schema import Role
+from ladder.admin.authors import add_author
+from ladder.rating.scheduler import Pairing
+from ladder.store.paths import ArenaData
+from ladder.store.schema import Role
+from ladder.web.app import create_app
+from ladder.web.bounds import MAX_ID
+from ladder.web.request_models import RequestModel
 from tests.database import contents, database_url
 from tests.ladder_helpers import add_bots, open_store
 from tests.operator_helpers import Played, play_history

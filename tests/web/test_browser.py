@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, Response, expect
 
-from ladder.paths import ArenaData
+from ladder.store.paths import ArenaData
 from tests.database import database_env
 from tests.web.table_facts import Sweep, TableFacts, cards_in, hand_records, match_ids, replayed, sweeps
 from tests.web_helpers import copied_ladder, serving

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Dialog, Page, expect
 
-from ladder.authors import rotate_token
-from ladder.paths import ArenaData
-from ladder.store import Store
+from ladder.admin.authors import rotate_token
+from ladder.store.database import Store
+from ladder.store.paths import ArenaData
 from tests.web.identity_fixtures import LOG_LINE, SCRIPT, Served, served_ladder
 
 

@@ -10,10 +10,10 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event, func, select, update
 
-from ladder.ratings import RatingEnv
-from ladder.schema import Match, RatingChange
-from ladder.submit import submit
-from ladder.views import PartnershipSort
+from ladder.rating.ratings import RatingEnv
+from ladder.store.read_model import PartnershipSort
+from ladder.store.schema import Match, RatingChange
+from ladder.submission.submit import submit
 from tests.ladder_helpers import bot_folder, no_validation, open_store
 from tests.web.fake_ladder import client_of, fake_ladder
 

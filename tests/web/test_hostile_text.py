@@ -11,11 +11,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import delete, select, update
 
-from arena.web.app import create_app
-from ladder.authors import add_author
-from ladder.paths import ArenaData
-from ladder.schema import Bot, BotVersion, FaultRow, Match, MatchFile, Role
-from ladder.store import Store
+from ladder.admin.authors import add_author
+from ladder.store.database import Store
+from ladder.store.paths import ArenaData
+from ladder.store.schema import Bot, BotVersion, FaultRow, Match, MatchFile, Role
+from ladder.web.app import create_app
 from tests.web.identity_fixtures import CSRF_INPUT
 from tests.web_helpers import as_legacy_files, copied_ladder, match_file, put_match_file
 

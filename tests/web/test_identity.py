@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import httpx2 as httpx
 import pytest
 
-from ladder.authors import revoke_token, rotate_token
-from ladder.paths import ArenaData
-from ladder.store import Store
+from ladder.admin.authors import revoke_token, rotate_token
+from ladder.store.database import Store
+from ladder.store.paths import ArenaData
 from tests.web.identity_fixtures import QUEUE_OFF, SCRIPT, Served, csrf_of, served_ladder, signed_in
 from tests.web_helpers import serving
 

@@ -15,10 +15,10 @@ import httpx2 as httpx
 import pytest
 import uvicorn
 
-from arena.web.app import create_app
-from arena.web.commands import bound_socket
-from ladder.intake import IntakeSettings
-from ladder.paths import ArenaData
+from ladder.cli.serve_command import bound_socket
+from ladder.store.paths import ArenaData
+from ladder.submission.intake import IntakeSettings
+from ladder.web.app import create_app
 from tests.web.identity_fixtures import QUEUE_OFF, Ladder, authored_ladder, csrf_of, signed_in
 from tests.web_helpers import serving
 

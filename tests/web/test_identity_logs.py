@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import httpx2 as httpx
 import pytest
 
-from arena.web.bot_logs import LOG_SHOWN_BYTES
-from ladder.paths import ArenaData
+from ladder.store.paths import ArenaData
+from ladder.web.bot_logs import LOG_SHOWN_BYTES
 from tests.web.identity_fixtures import (
     EVIDENCE,
     LOG_LINE,
@@ -64,8 +64,8 @@ def served_logs(played: ArenaData, tmp_path_factory: pytest.TempPathFactory) -> 
 def _hash12(ladder: Ladder) -> str:
     from sqlalchemy import select  # noqa: PLC0415
 
-    from ladder.schema import BotVersion  # noqa: PLC0415
-    from ladder.store import Store  # noqa: PLC0415
+    from ladder.store.database import Store  # noqa: PLC0415
+    from ladder.store.schema import BotVersion  # noqa: PLC0415
 
     with Store.open(ladder.data).reading() as session:
         return session.scalars(select(BotVersion.content_hash).where(BotVersion.id == ladder.asha_version)).one()[:12]

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.web.data_files import DataFileError
-from arena.web.evidence import withhold_record_evidence
+from ladder.web.data_files import DataFileError
+from ladder.web.evidence import withhold_record_evidence
 
 faults = st.lists(st.fixed_dictionaries({"seat": st.integers(0, 3), "kind": st.just("crash"), "detail": st.text(),
                                          "evidence": st.one_of(st.none(), st.text(min_size=1))}), max_size=6)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.web.web_secret import SECRET_ENV, SECRET_FILE, WebSecretError, web_secret
+from ladder.web.security.web_secret import SECRET_ENV, SECRET_FILE, WebSecretError, web_secret
 from tests.database import database_env
 
 

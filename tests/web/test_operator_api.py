@@ -10,9 +10,9 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
-from ladder.authors import add_author
-from ladder.scheduler import Pairing
-from ladder.schema import Role
+from ladder.admin.authors import add_author
+from ladder.rating.scheduler import Pairing
+from ladder.store.schema import Role
 from tests.database import contents, database_url
 from tests.ladder_helpers import add_bots, open_store
 from tests.operator_helpers import Played, play_history

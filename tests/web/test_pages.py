@@ -11,9 +11,9 @@ import sys
 import pytest
 from fastapi.testclient import TestClient
 
-from arena.web.app import create_app
-from ladder.paths import ArenaData
-from ladder.views import predicted_mu
+from ladder.store.paths import ArenaData
+from ladder.store.read_model import predicted_mu
+from ladder.web.app import create_app
 from tests.database import database_env
 
 

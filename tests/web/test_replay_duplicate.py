@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from arena.engine import PRESETS, Deal, HandState, play_randomly, rules_for
-from arena.engine.record import hand_record
-from arena.web.replay.duplicate import other_perspective, pair_summary, partner_hand, seat_shift
-from arena.web.replay.frames import Perspective, replay_hand
+from arena.engine.hand_records import hand_record
+from arena.replay.duplicate import other_perspective, pair_summary, partner_hand, seat_shift
+from arena.replay.frames import Perspective, replay_hand
 
 
 def table_pair(preset: str, deal_seed: int, number: int, play_seeds: tuple[int, int]) -> tuple[dict[str, Any], ...]:

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.engine import PRESETS, Deal, HandState, observe, parse_action, play_randomly, replay_record, rules_for
-from arena.engine.record import hand_record
-from arena.web.replay import frames
-from arena.web.replay.frames import EventKind, HandReplay, Perspective, Step, replay_hand
+from arena.engine.hand_records import hand_record
+from arena.replay import frames
+from arena.replay.frames import EventKind, HandReplay, Perspective, Step, replay_hand
 
 HIDDEN_PRESETS = [name for name, options in PRESETS.items() if options.get("trump") == "hidden"]
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[SHDC](?![0-9A-Za-z])")

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from arena.web.app import create_app
-from arena.web.replay.routes import UNREADABLE_STATUS, ReplayResponse
-from ladder.match_files import stored_size
-from ladder.paths import ArenaData
-from ladder.store import Store
+from ladder.store.database import Store
+from ladder.store.match_files import stored_size
+from ladder.store.paths import ArenaData
+from ladder.web.app import create_app
+from ladder.web.routers.replay import UNREADABLE_STATUS, ReplayResponse
 from tests.web_helpers import copied_ladder, match_file, put_match_file
 
 MARKUP = '<script>alert("x")</script><b>'
@@ -172,7 +172,7 @@ def test_a_replay_is_computed_once_and_again_when_its_record_is_rewritten(played
 
 
 def test_the_cache_keeps_only_the_most_recently_used(tmp_path: Path) -> None:
-    from arena.web.replay.cache import ReplayCache  # noqa: PLC0415
+    from ladder.web.replay_cache import ReplayCache  # noqa: PLC0415
 
     record = ("match_files:1:m000001.jsonl", 1, 0)
     cache: ReplayCache[int] = ReplayCache(capacity=2)
@@ -189,7 +189,7 @@ def test_the_cache_keeps_only_the_most_recently_used(tmp_path: Path) -> None:
 
 def test_the_viewer_script_writes_text_only_never_markup() -> None:
     """Record text reaches the page through ``textContent``; no API that parses markup is used."""
-    from arena.web.templating import STATIC  # noqa: PLC0415
+    from ladder.web.templating import STATIC  # noqa: PLC0415
 
     script = (STATIC / "replay" / "replay.js").read_text()
     assert "textContent" in script

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from arena.web.app import create_app
-from ladder.paths import ArenaData
+from ladder.store.paths import ArenaData
+from ladder.web.app import create_app
 from tests.database import database_env, database_url
 
 
@@ -55,7 +55,7 @@ def test_the_leaderboard_page_escapes_a_bot_name(tmp_path: Path) -> None:
     store = open_store(tmp_path)
     add_bots(store, ["s1", "s2"], tmp_path / "folders")
     with store.transaction() as session:
-        from ladder.schema import Bot  # noqa: PLC0415
+        from ladder.store.schema import Bot  # noqa: PLC0415
 
         session.query(Bot).filter(Bot.name == "s1").update({"name": "<b>x</b>"})
     store.close()

@@ -1,5 +1,5 @@
 """The timing-leak flag (issue 23) on a bot's page and in its JSON API, and in the leaderboard's
-rows: the same figures ``dehla ladder show --json`` gives (``ladder/timing.py``)."""
+rows: the same figures ``dehla ladder show --json`` gives (``ladder/store/timing_leaks.py``)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from arena.web.app import create_app
-from ladder.scheduler import Pairing
-from ladder.timing import FLAG_BITS, FLAG_Z
+from ladder.rating.scheduler import Pairing
+from ladder.store.timing_leaks import FLAG_BITS, FLAG_Z
+from ladder.web.app import create_app
 from tests.ladder_helpers import add_bots, open_store
 from tests.timing_helpers import play, random_record, retimed, signalling, versions
 

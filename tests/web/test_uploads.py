@@ -17,11 +17,11 @@ import httpx2 as httpx
 from sqlalchemy import func, select
 
 from arena.bots.archive import pack_bytes
-from ladder.folders import sample_folder
-from ladder.intake import Intake, IntakeSettings
-from ladder.ratings import RatingEnv
-from ladder.schema import Bot, BotVersion
-from ladder.submit import submit
+from ladder.rating.ratings import RatingEnv
+from ladder.store.schema import Bot, BotVersion
+from ladder.submission.intake import Intake, IntakeSettings
+from ladder.submission.submit import submit
+from ladder.versions.folders import sample_folder
 from tests.bots.archives import MANIFEST, Entry, big_file_bomb, good_bot, pax_bomb, tar_gz
 from tests.ladder_helpers import bot_folder, no_validation
 from tests.web.uploads_helpers import arena, bearer, post, uploaded, verdict

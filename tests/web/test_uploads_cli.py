@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ladder.ratings import RatingEnv
-from ladder.submit import submit
+from ladder.rating.ratings import RatingEnv
+from ladder.submission.submit import submit
 from tests.database import database_env
 from tests.ladder_helpers import bot_folder, no_validation
 from tests.web.uploads_helpers import Arena, arena, verdict

@@ -8,9 +8,9 @@ import re
 
 from fastapi.testclient import TestClient
 
-from arena.web.app import create_app
-from arena.web.templating import STATIC
-from ladder.paths import ArenaData
+from ladder.store.paths import ArenaData
+from ladder.web.app import create_app
+from ladder.web.templating import STATIC
 
 VENDOR = STATIC / "vendor"
 LINK = re.compile(r"""\b(?:src|href)\s*=\s*["']?(https?:)?//([^/"' >]+)""", re.IGNORECASE)

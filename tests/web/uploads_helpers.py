@@ -9,9 +9,9 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 
-from ladder.authors import add_author
-from ladder.paths import ArenaData
-from ladder.store import Store
+from ladder.admin.authors import add_author
+from ladder.store.database import Store
+from ladder.store.paths import ArenaData
 from tests.database import database_url
 
 LONG_POLL = 20

@@ -1,0 +1,78 @@
+"""Match records: one JSON Lines file per match, written as the match goes.
+
+Lines, each an object with a ``type``:
+- ``match_start``: match id, seed, preset, rules, format, time control, policy, seat names;
+- ``hand``: index, the full hand record (replayable by ``dehla score``), and every decision
+  with its request id, action, time taken, remaining bank and fault;
+- ``match_end``: the outcome (status, winner, score, faults, substitutions).
+Each line is written through its model (``arena.referee.match_record_lines``), so what is written is
+what the published schema says. A match that dies midway still leaves every finished hand on disk.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from arena.console.files import read_record_text
+from arena.engine.errors import RecordError
+from arena.engine.hand import HandState
+from arena.engine.hand_records import hand_record, parse_json
+from arena.referee.match_record_lines import (
+    DecisionEntry,
+    HandLine,
+    MatchEndLine,
+    MatchStartLine,
+    RecordedTimeControl,
+    written,
+)
+
+if TYPE_CHECKING:
+    from arena.referee.table_values import DecisionLog, MatchOutcome, TableConfig
+
+
+class MatchRecorder:
+    """Appends the lines of one match record to ``path``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = path.open("w", encoding="utf-8")
+
+    def _write(self, line: dict[str, Any]) -> None:
+        self._file.write(json.dumps(line, separators=(",", ":")) + "\n")
+        self._file.flush()
+
+    def match_start(self, config: TableConfig, seats: Sequence[str]) -> None:
+        line = MatchStartLine(
+            match_id=config.match_id, seed=config.seed, preset=config.preset, rules=config.rules.options(),
+            format=str(config.match_format), time_control=RecordedTimeControl.of(config.time_control),
+            policy=config.policy, seats=list(seats),
+        )
+        self._write(line.model_dump(mode="json"))
+
+    def hand(self, index: int, state: HandState, decisions: Sequence[DecisionLog]) -> None:
+        self._write(written(HandLine, {
+            "type": "hand", "index": index, "complete": state.is_over, "record": hand_record(state),
+            "decisions": [written(DecisionEntry, d.to_json()) for d in decisions],
+        }))
+
+    def match_end(self, outcome: MatchOutcome) -> None:
+        self._write(written(MatchEndLine, {"type": "match_end", **outcome.to_json()}))
+        self._file.close()
+
+
+def read_match_record(path: Path) -> Iterator[dict[str, Any]]:
+    """The lines of a match record; a bad line is a ``RecordError`` naming its number."""
+    return match_record_lines(read_record_text(path), str(path))
+
+
+def match_record_lines(content: str, where: str) -> Iterator[dict[str, Any]]:
+    """The lines of a match record's text (read from ``where``); a bad line is a ``RecordError``."""
+    for number, text in enumerate(content.splitlines(), start=1):
+        line = parse_json(text, f"{where}:{number}")
+        if not isinstance(line, dict) or "type" not in line:
+            raise RecordError(f"{where}:{number}: expected an object with a 'type'")
+        yield line

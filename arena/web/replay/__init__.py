@@ -1,1 +1,0 @@
-"""The replay viewer: a hand record stepped card by card, from any seat's perspective."""

@@ -1,0 +1,1 @@
+"""The operator's and the authors' bookkeeping: tokens, switches, re-rating."""

@@ -1,0 +1,1 @@
+"""The ladder's commands: ``dehla ladder``, ``submit``, ``bots``, ``serve``, ``author``, ``operator``, ``worker``."""

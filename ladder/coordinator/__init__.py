@@ -1,0 +1,1 @@
+"""Running the ladder: schedule, lease, play through an executor, record."""

@@ -1,0 +1,1 @@
+"""A match job and where it runs: runners, executors, a Dask cluster, worker set-up."""

@@ -1,0 +1,1 @@
+"""TrueSkill ratings and choosing the next match: no store, no I/O."""

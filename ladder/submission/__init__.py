@@ -1,0 +1,1 @@
+"""A new version in: from a bot folder (``dehla submit``) or an upload, validated."""

@@ -1,0 +1,1 @@
+"""Bot versions as content: folders and their hashes, a worker's cache, container images."""

@@ -1,0 +1,166 @@
+"""The replay viewer's page and data.
+
+``GET /matches/{id}/replay?hand=N&step=S&seat=K|all|none[&duplicate=1]`` is the page (a shell the
+module ``static/replay/replay.js`` fills in); ``GET /api/matches/{id}/hands/{hand}/replay?seat=...``
+is its data, computed for the perspective on the server (``frames.replay_hand``), so a seat's view
+never holds more than that seat was told. The page refetches the data when the perspective changes;
+it never filters hands itself.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, Response
+from sqlalchemy.orm import Session
+
+from arena.engine.errors import ArenaError
+from arena.engine.match import FormatKind, MatchFormat
+from arena.replay.duplicate import PairSummary, other_perspective, pair_summary, partner_hand
+from arena.replay.frames import (
+    PERSPECTIVE_PATTERN,
+    FrozenModel,
+    HandReplay,
+    Perspective,
+    parse_perspective,
+    replay_hand,
+)
+from ladder.store.schema import Match
+from ladder.web.bounds import HandQuery, Number, RowId, StepQuery
+from ladder.web.replay_cache import ReplayCache
+from ladder.web.store_access import SessionDep
+from ladder.web.stored_record import MatchRecord, UnreadableRecordError, read_match, record_identity
+from ladder.web.templating import templates
+
+router = APIRouter()
+
+SeatQuery = Annotated[str, Query(pattern=PERSPECTIVE_PATTERN,
+                                 description="`all` (four hands open), a seat `0`..`3` (its own view), or `none`")]
+
+UNREADABLE_STATUS = 422
+"""The API's status for a match whose record cannot be read (the body says which and why)."""
+
+
+class ReplayResponse(FrozenModel):
+    """One hand of a match, step by step, as one perspective sees it."""
+
+    match_id: int
+    hand: int
+    """The hand's number, from 1."""
+    hands: int
+    """How many hands the match record holds."""
+    seats: list[str]
+    """The names of the bots at seats 0..3, from the record's ``match_start`` line (untrusted text)."""
+    preset: str
+    format: str
+    replay: HandReplay
+    pair: PairSummary | None
+    """For a duplicate match: the other play of this deal and how the two compare."""
+
+
+class _NotFound(Exception):  # noqa: N818 - control flow between a lookup and its route
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+def _match(session: Session, match_id: int) -> Match:
+    match = session.get(Match, match_id)
+    if match is None:
+        raise _NotFound(f"no match {match_id}")
+    return match
+
+
+def _match_record(session: Session, match_id: int) -> MatchRecord:
+    match = _match(session, match_id)
+    return read_match(session, match.id, match.record_path)
+
+
+def replay_cache(request: Request) -> ReplayCache[bytes]:
+    """The service's cache of computed replays as their JSON (one per application, made on first use)."""
+    cache: ReplayCache[bytes] | None = getattr(request.app.state, "replay_cache", None)
+    if cache is None:
+        cache = request.app.state.replay_cache = ReplayCache()
+    return cache
+
+
+def _is_duplicate(record: MatchRecord) -> bool:
+    try:
+        return MatchFormat.parse(record.start.format).kind is FormatKind.DUPLICATE
+    except ArenaError:
+        return False
+
+
+def _hand_replay(match_id: int, record: MatchRecord, hand: int, perspective: Perspective) -> HandReplay:
+    if not 1 <= hand <= len(record.hands):
+        raise _NotFound(f"match {match_id} has no hand {hand} (it has {len(record.hands)})")
+    try:
+        return replay_hand(record.hands[hand - 1].record, perspective)
+    except ArenaError as exc:
+        raise UnreadableRecordError(f"match {match_id}: hand {hand}: {exc}") from None
+
+
+def replay_response(match_id: int, record: MatchRecord, hand: int, perspective: Perspective) -> ReplayResponse:
+    """The data of one hand's replay, with its duplicate twin compared where the match has one."""
+    here = _hand_replay(match_id, record, hand, perspective)
+    pair = None
+    other = partner_hand(hand)
+    if _is_duplicate(record) and other <= len(record.hands):
+        there = _hand_replay(match_id, record, other, other_perspective(hand, perspective))
+        pair = pair_summary(hand, here, there)
+    return ReplayResponse(match_id=match_id, hand=hand, hands=len(record.hands), seats=list(record.start.seats),
+                          preset=record.start.preset, format=record.start.format, replay=here, pair=pair)
+
+
+@router.get("/api/matches/{match_id}/hands/{hand}/replay", response_model=ReplayResponse, tags=["api"],
+            responses={404: {"description": "No such match or hand"},
+                       UNREADABLE_STATUS: {"description": "A bad seat, or the match's record cannot be read"}})
+def replay_data(request: Request, session: SessionDep, match_id: RowId, hand: Number,
+                seat: SeatQuery = "all") -> Response:
+    """A hand's replay: a step per action, for the perspective ``seat``. The JSON is kept once
+    written (``ReplayResponse`` is its schema), so a replay seen again is not serialised again."""
+    try:
+        match = _match(session, match_id)
+        identity = record_identity(session, match.id, match.record_path)
+
+        def compute() -> bytes:
+            record = read_match(session, match.id, match.record_path)
+            return replay_response(match_id, record, hand, parse_perspective(seat)).model_dump_json().encode()
+
+        return Response(replay_cache(request).get(identity, hand, seat, compute), media_type="application/json")
+    except _NotFound as exc:
+        raise HTTPException(404, exc.what) from None
+    except UnreadableRecordError as exc:
+        raise HTTPException(UNREADABLE_STATUS, str(exc)) from None
+
+
+@router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
+def replay_page(request: Request, session: SessionDep, match_id: RowId,
+                hand: HandQuery = 1, step: StepQuery = 0,
+                seat: SeatQuery = "all", duplicate: bool = False) -> HTMLResponse:
+    """The viewer: the table, the controls, and the data URL its script loads."""
+    try:
+        record = _match_record(session, match_id)
+    except _NotFound as exc:
+        return _error_page(request, 404, "Not found", exc.what)
+    except UnreadableRecordError as exc:
+        return _error_page(request, 200, "This match's record cannot be read", str(exc))
+    if not 1 <= hand <= len(record.hands):
+        return _error_page(request, 404, "Not found", f"match {match_id} has no hand {hand} "
+                                                      f"(it has {len(record.hands)})")
+    is_duplicate = _is_duplicate(record)
+    other = partner_hand(hand)
+    side_by_side = duplicate and is_duplicate and other <= len(record.hands)
+    context = {
+        "match_id": match_id, "hand": hand, "hands": len(record.hands), "step": step, "seat": seat,
+        "names": record.start.seats, "preset": record.start.preset, "format": record.start.format,
+        "is_duplicate": is_duplicate, "duplicate_asked": duplicate, "side_by_side": side_by_side,
+        "other_hand": other if side_by_side else None,
+    }
+    return templates.TemplateResponse(request, "replay.html", context)
+
+
+def _error_page(request: Request, status: int, title: str, message: str) -> HTMLResponse:
+    return templates.TemplateResponse(request, "replay_error.html", {"title": title, "message": message},
+                                      status_code=status)
