@@ -105,9 +105,9 @@ _RECORD_FUNCTIONS = frozenset({"hand_record", "parse_json", "read_hand_record", 
 
 def __getattr__(name: str) -> Any:
     if name in _RECORD_FUNCTIONS:
-        from arena.engine import hand_records as record  # noqa: PLC0415 - on first use (module doc)
+        from arena.engine import hand_records  # noqa: PLC0415 - on first use (module doc)
 
-        return getattr(record, name)
+        return getattr(hand_records, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from arena.engine.rules import PRESETS
 
-HEAVY = ("grpc", "sqlalchemy", "fastapi", "uvicorn", "arena.referee.commands", "ladder.cli.commands", "ladder.cli.serve_command")
+HEAVY = ("grpc", "sqlalchemy", "fastapi", "uvicorn", "arena.referee.commands", "ladder.cli.commands",
+         "ladder.cli.serve_command")
 
 RULES_THEN_MODULES = f"""
 import json, sys

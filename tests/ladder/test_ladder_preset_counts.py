@@ -111,7 +111,8 @@ def test_migration_0005_backfills_the_counts_of_a_store_that_had_results(tmp_pat
 
 
 def test_the_benchmark_store_generator_writes_the_counts_the_ladder_would(tmp_path: Path) -> None:
-    """``bench/web_store.py`` inserts rows in bulk, past ``ladder/coordinator/results.py``: it writes the counts itself."""
+    """``bench/web_store.py`` inserts rows in bulk, past ``ladder/coordinator/results.py``: it writes the counts
+    itself."""
     from bench.web_store import generate  # noqa: PLC0415 - the benchmark's generator, not a ladder module
 
     data = ArenaData(tmp_path, database_url(tmp_path))
