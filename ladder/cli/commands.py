@@ -97,9 +97,14 @@ def require_runner(runner: RunnerKind) -> None:
         fail(f"--runner {runner}: {exc}")
 
 
+PIPED_WIDTH = 1000
+"""Columns for a table written to a file or a pipe: wide enough that no cell is cut short (at
+160 a long stored name was cut with an ellipsis once the other columns grew)."""
+
+
 def console() -> Console:
-    """The terminal's width, or a wide table when the output goes to a file or a pipe."""
-    return Console() if sys.stdout.isatty() else Console(width=160)
+    """The terminal's width, or a table as wide as its rows when the output goes to a file or a pipe."""
+    return Console() if sys.stdout.isatty() else Console(width=PIPED_WIDTH)
 
 
 def print_rows(title: str, rows: Sequence[Any], columns: Sequence[tuple[str, str]], as_json: bool) -> None:
