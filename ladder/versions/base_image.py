@@ -28,7 +28,7 @@ from pathlib import Path
 from arena.engine.errors import ArenaError
 from arena.sandbox.containers import BASE_IMAGE, ContainerConfig, Engine, image_exists
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "docker" / "bot-base.Dockerfile"
 PROJECT = "dehla-arena"
 SOURCES = ("arena", "protocol", "sdk", "sample_bots", "ladder")

@@ -194,7 +194,7 @@ def sample_folder(name: str, parent: Path) -> Path:
     and a ``SOURCE.sha256`` of the sample's code, so a changed sample becomes a new version."""
     if name not in sample_bot_names():
         raise FolderError(f"unknown sample bot {name!r} (choose from {', '.join(sample_bot_names())})")
-    package = Path(__file__).resolve().parents[1] / "sample_bots" / name
+    package = Path(__file__).resolve().parents[2] / "sample_bots" / name
     sources = sorted(p for p in package.glob("*.py"))
     listing = "".join(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.name}\n" for p in sources)
     folder = parent / name
