@@ -19,7 +19,6 @@ import re
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,15 +140,6 @@ FROM_IMPORT = re.compile(r"^(?P<indent>[ \t]*)from (?P<package>(?:arena|ladder)(
 SLASHED = re.compile(r"(?<![\w/.-])(?:arena|ladder)(?:/[\w.-]+)+/?")
 
 
-@dataclass(frozen=True)
-class Move:
-    old: str
-    new: str
-
-    def path(self, dotted: str) -> Path:
-        return ROOT / dotted.replace(".", "/")
-
-
 def module_file(dotted: str) -> Path | None:
     """The file or folder a dotted module name names in the tree, if any."""
     base = ROOT / dotted.replace(".", "/")
@@ -255,8 +245,6 @@ def move_files(dry: bool) -> list[str]:
     for old, new in sorted(MOVES.items(), key=lambda item: -len(item[0])):
         source = module_file(old)
         if source is None or (source.is_dir() and old in NEW_MODULES):
-            continue
-        if source.is_dir() and (source / "__init__.py").exists() and old in PACKAGES:
             continue
         target = ROOT / new.replace(".", "/")
         target = target.with_suffix(".py") if source.suffix == ".py" else target
