@@ -1,21 +1,54 @@
 """Fixtures of every test: the database the stores live in (tests/database.py), and the
-version cache the workers fill (``ladder/version_cache.py``), one per session."""
+version cache the workers fill (``ladder/version_cache.py``), one per session.
+
+The tests run in parallel (pytest-xdist, ``-n``, ``--dist loadgroup``: the README's command); what
+two workers must not do at once is said here (``SERIAL``, ``pytest_collection_modifyitems``)
+and each worker leases sandbox uids from a range of its own (``pytest_configure``)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from arena.sandbox.uids import DEFAULT_FIRST_UID, DEFAULT_UID_COUNT
 from tests import database
+
+SERIAL: dict[str, str] = {
+    "tests/containers/": "podman: one worker builds the base image (a session fixture; two builds at once would "
+                         "race on its tags), prunes images and leases the default uid range",
+}
+"""Folders whose tests run on one worker, one after another (an xdist group each), and why."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "sqlite_only(reason): a test of SQLite itself, skipped on PostgreSQL")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is not None:
+        # Each worker its own sandbox uids (the runner and the `dehla` subprocesses read
+        # DEHLA_SANDBOX_UIDS): leases never collide anyway (a lock file each), but a test that
+        # checks no process of its seat's uid is left must not see another worker's next bot
+        # under the uid it has just released. Ranges above the default one (which the container
+        # tests use, on one worker) and below the fixed uid of test_sandbox_runner's no-uid test.
+        index = int(worker.removeprefix("gw"))
+        os.environ["DEHLA_SANDBOX_UIDS"] = f"{DEFAULT_FIRST_UID + (index + 1) * DEFAULT_UID_COUNT}:{DEFAULT_UID_COUNT}"
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    root = Path(__file__).resolve().parent.parent
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        where = item.path.relative_to(root).as_posix()
+        serial = next((folder for folder in SERIAL if where.startswith(folder)), None)
+        if serial is not None:
+            item.add_marker(pytest.mark.xdist_group(serial.strip("/").replace("/", "-")))
+        elif _shares_a_fixture(item):
+            # a module's (or class's) fixture is built once, on the one worker that runs the module
+            item.add_marker(pytest.mark.xdist_group(where))
     if not database.POSTGRES:
         return
     for item in items:
@@ -23,6 +56,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if marker is not None:
             reason = marker.args[0] if marker.args else "a test of SQLite itself"
             item.add_marker(pytest.mark.skip(reason=f"SQLite only: {reason}"))
+
+
+def _shares_a_fixture(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(fixture.scope in ("module", "class", "package")
+               for fixtures in info.name2fixturedefs.values() for fixture in fixtures)
 
 
 @pytest.fixture(scope="session", autouse=True)
