@@ -2,13 +2,15 @@
 version cache the workers fill (``ladder/version_cache.py``), one per session.
 
 The tests run in parallel (pytest-xdist, ``-n``, ``--dist loadgroup``: the README's command); what
-two workers must not do at once is said here (``SERIAL``, ``pytest_collection_modifyitems``)
-and each worker leases sandbox uids from a range of its own (``pytest_configure``)."""
+two workers must not do at once is said here (``SERIAL``, ``pytest_collection_modifyitems``),
+each worker leases sandbox uids from a range of its own (``pytest_configure``), and a test marked
+``alone`` runs while no other test does (``pytest_runtest_protocol``)."""
 
 from __future__ import annotations
 
+import fcntl
 import os
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,8 @@ SERIAL: dict[str, str] = {
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "sqlite_only(reason): a test of SQLite itself, skipped on PostgreSQL")
+    config.addinivalue_line("markers", "alone(reason): a test that measures the host (host-wide counters, "
+                                       "sub-millisecond timing): no other test runs meanwhile under xdist")
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker is not None:
         # Each worker its own sandbox uids (the runner and the `dehla` subprocesses read
@@ -39,6 +43,10 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     root = Path(__file__).resolve().parent.parent
+    if os.environ.get("PYTEST_XDIST_WORKER") is not None:
+        # the `alone` tests last (in their group too): the container tests' first one builds the
+        # base image, which must not hold the other workers up
+        items.sort(key=lambda item: item.get_closest_marker("alone") is not None)
     for item in items:
         if item.get_closest_marker("xdist_group") is not None:
             continue
@@ -56,6 +64,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if marker is not None:
             reason = marker.args[0] if marker.args else "a test of SQLite itself"
             item.add_marker(pytest.mark.skip(reason=f"SQLite only: {reason}"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    """Under xdist every test holds the run's room lock shared, and a test marked ``alone`` holds it
+    exclusive: from its fixtures' set-up (a module fixture may take the measurement) to their
+    teardown, no other worker runs a test. A turnstile in front gives the ``alone`` test its turn:
+    while it waits for the running tests to end, no new one starts."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return (yield)
+    alone = item.get_closest_marker("alone") is not None
+    shared = Path(item.config.option.basetemp).parent  # the controller's folder: .../pytest-N/gwK
+    turnstile = os.open(shared / "turnstile.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    room = os.open(shared / "room.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(turnstile, fcntl.LOCK_EX)
+        fcntl.flock(room, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        if not alone:
+            fcntl.flock(turnstile, fcntl.LOCK_UN)
+        return (yield)
+    finally:
+        os.close(room)  # closing lets go of the locks
+        os.close(turnstile)
 
 
 def _shares_a_fixture(item: pytest.Item) -> bool:
