@@ -1,8 +1,8 @@
 """Fixtures of every test: the database the stores live in (tests/database.py), and the
 version cache the workers fill (``ladder/version_cache.py``), one per session.
 
-The tests run in parallel (pytest-xdist, ``-n``, ``--dist loadgroup``: the README's command); what
-two workers must not do at once is said here (``SERIAL``, ``pytest_collection_modifyitems``),
+The tests run in parallel (pytest-xdist, ``-n``: the README's command); what two workers must not
+do at once is said here (``SERIAL``, ``pytest_xdist_make_scheduler``),
 each worker leases sandbox uids from a range of its own (``pytest_configure``), and a test marked
 ``alone`` runs while no other test does (``pytest_runtest_protocol``)."""
 
@@ -12,6 +12,7 @@ import fcntl
 import os
 from collections.abc import Generator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ SERIAL: dict[str, str] = {
     "tests/containers/": "podman: one worker builds the base image (a session fixture; two builds at once would "
                          "race on its tags), prunes images and leases the default uid range",
 }
-"""Folders whose tests run on one worker, one after another (an xdist group each), and why."""
+"""Folders whose tests run on one worker, one after another, and why."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -40,23 +41,29 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["DEHLA_SANDBOX_UIDS"] = f"{DEFAULT_FIRST_UID + (index + 1) * DEFAULT_UID_COUNT}:{DEFAULT_UID_COUNT}"
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """(xdist, in the controller) Whole files to a worker, as ``--dist loadfile``: a module's
+    fixtures are built once; and a ``SERIAL`` folder is one unit, its tests on one worker in
+    order. (``--dist loadgroup`` cannot do it here: its marks change ``item._nodeid``, which
+    pytest 9.2 no longer reads.)"""
+    if config.getoption("dist") not in ("load", "loadfile", "loadgroup", "loadscope"):
+        return None
+    from xdist.scheduler import LoadScopeScheduling  # noqa: PLC0415 (xdist's, only where it runs)
+
+    class ByFileAndSerialFolder(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return next((folder for folder in SERIAL if path.startswith(folder)), path)
+
+    return ByFileAndSerialFolder(config, log)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    root = Path(__file__).resolve().parent.parent
     if os.environ.get("PYTEST_XDIST_WORKER") is not None:
-        # the `alone` tests last (in their group too): the container tests' first one builds the
-        # base image, which must not hold the other workers up
+        # The `alone` tests last, in a serial folder too: the container tests' first test builds
+        # the base image (minutes, after a change of the code), never while the others wait.
         items.sort(key=lambda item: item.get_closest_marker("alone") is not None)
-    for item in items:
-        if item.get_closest_marker("xdist_group") is not None:
-            continue
-        where = item.path.relative_to(root).as_posix()
-        serial = next((folder for folder in SERIAL if where.startswith(folder)), None)
-        if serial is not None:
-            item.add_marker(pytest.mark.xdist_group(serial.strip("/").replace("/", "-")))
-        elif _shares_a_fixture(item):
-            # a module's (or class's) fixture is built once, on the one worker that runs the module
-            item.add_marker(pytest.mark.xdist_group(where))
     if not database.POSTGRES:
         return
     for item in items:
@@ -87,14 +94,6 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object
     finally:
         os.close(room)  # closing lets go of the locks
         os.close(turnstile)
-
-
-def _shares_a_fixture(item: pytest.Item) -> bool:
-    info = getattr(item, "_fixtureinfo", None)
-    if info is None:
-        return False
-    return any(fixture.scope in ("module", "class", "package")
-               for fixtures in info.name2fixturedefs.values() for fixture in fixtures)
 
 
 @pytest.fixture(scope="session", autouse=True)
