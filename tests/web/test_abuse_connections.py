@@ -19,12 +19,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx2 as httpx
+import pytest
 
 from tests.bots.archives import Entry, tar_gz
 from tests.database import database_env
 from tests.web.hostile_clients import answered, close_all, connect, send, status, until, upload_head
 from tests.web.uploads_helpers import arena, bearer, post
 from tests.web_helpers import serving
+
+pytestmark = pytest.mark.alone("windows of a few seconds on the real clock: another test's load would stretch them")
 
 HEADER_TIMEOUT = 2.0
 BODY_TIMEOUT = 2.0
