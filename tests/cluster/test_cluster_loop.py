@@ -112,6 +112,8 @@ def test_the_run_keeps_as_many_matches_in_play_as_the_cluster_has_slots(cluster:
     store.close()
 
 
+@pytest.mark.alone("Dask restarts the killed worker (a new interpreter): under the other workers' load "
+                   "once left no worker (no nanny process) and the run waited on for over ten minutes")
 def test_a_worker_killed_mid_match_sends_the_match_back_and_it_counts_once(cluster: Any, tmp_path: Path) -> None:
     store = open_store(tmp_path)
     add_bots(store, ["s1", "s2"], tmp_path / "src")
@@ -128,6 +130,8 @@ def test_a_worker_killed_mid_match_sends_the_match_back_and_it_counts_once(clust
     check_store_is_consistent(tmp_path)
 
 
+@pytest.mark.alone("Dask restarts the killed worker (a new interpreter): under the other workers' load "
+                   "once left no worker (no nanny process) and the run waited on for over ten minutes")
 def test_a_match_that_kills_every_worker_ends_failed_after_max_attempts(cluster: Any, tmp_path: Path) -> None:
     store = open_store(tmp_path)
     add_bots(store, ["s1", "s2"], tmp_path / "src")

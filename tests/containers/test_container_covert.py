@@ -25,6 +25,8 @@ MOVED = ("processes", "procs_running", "threads", "file-nr", "inode-nr", "dentry
          "ctxt", "sysinfo-procs", "autogroup", "pidfd-ino", "pidfs-handle")
 """What the reader reads that a partner could move (``statfs`` stays allowed under podman)."""
 
+pytestmark = pytest.mark.alone("the host-wide counters: another test's processes and files would move them")
+
 
 @pytest.fixture(scope="module")
 def short_folder() -> Iterator[Path]:

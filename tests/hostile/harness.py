@@ -106,7 +106,7 @@ class FollowingSandboxRunner(SandboxRunner):
 
 @functools.cache
 def following_runner() -> FollowingSandboxRunner:
-    return FollowingSandboxRunner(SandboxConfig())
+    return FollowingSandboxRunner(SandboxConfig.from_env())
 
 
 @dataclass

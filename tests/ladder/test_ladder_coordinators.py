@@ -113,6 +113,7 @@ def test_coordinators_on_two_machines_share_only_the_store(tmp_path: Path) -> No
     assert bot_processes_under(data.resolve()) == [] and bot_processes_under(other.resolve()) == []
 
 
+@pytest.mark.alone("B must run to its end while A's lease still holds: a race on the real clock")
 def test_a_coordinator_killed_on_a_shared_store_leaves_its_matches_to_the_next(tmp_path: Path) -> None:
     """A has a match in play (its staller never answers). B runs beside it to the end without
     taking it: A renews its lease as B's own run outlasts it. A is killed outright; once its

@@ -232,6 +232,7 @@ async def loop_only_hold(moment: float) -> None:
     await asyncio.sleep(max(0.0, moment - time.perf_counter()))
 
 
+@pytest.mark.alone("sub-millisecond timing on the real clock: other tests' load would blur the phase")
 def test_the_release_moment_does_not_follow_the_replys_sub_millisecond_phase() -> None:
     """The loop wakes on a millisecond grid counted from the reply, so a loop-only hold is late
     by 0-1.2 ms as a sawtooth of the reply time's phase: a channel of its own. The table's hold

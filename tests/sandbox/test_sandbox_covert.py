@@ -26,7 +26,8 @@ from arena.sandbox.procmask import EMPTIED_PROC, FROZEN_PROC, freeze_proc
 from tests.hostile.covert_pair import LOAD, Readings, read_around_load
 from tests.hostile.harness import BOTS
 
-pytestmark = pytest.mark.usefixtures("sandbox_available")
+pytestmark = [pytest.mark.usefixtures("sandbox_available"),
+              pytest.mark.alone("the host-wide counters: another test's processes and files would move them")]
 
 PROC_COUNTERS = ("processes", "procs_running", "threads", "file-nr", "inode-nr", "dentry-state", "pty-nr",
                  "mem-free", "ctxt")

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import httpx2 as httpx
+import pytest
 
 from tests.bots.archives import Entry, tar_gz
 from tests.web.hostile_clients import (
@@ -28,6 +29,8 @@ from tests.web.hostile_clients import (
 )
 from tests.web.uploads_helpers import arena, bearer, post
 from tests.web_helpers import serving, unguarded
+
+pytestmark = pytest.mark.alone("windows of a few seconds on the real clock: another test's load would stretch them")
 
 HEADER_TIMEOUT = 2.0
 BODY_TIMEOUT = 2.0
