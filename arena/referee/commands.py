@@ -187,8 +187,12 @@ def print_match_report(report: dict[str, Any]) -> None:
               help="A ladder match's record, read from the store (instead of a RECORD file).")
 @click.option("--data", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="The arena's data folder, for --match (default: $DEHLA_DATA, else ~/.local/share/dehla-arena).")
+@click.option("--hand", type=click.IntRange(min=1), default=None, help="Only hand N (counting from 1).")
+@click.option("--seat", type=click.IntRange(0, 3), default=None,
+              help="Only what seat S saw: its own cards and what was public (cards played, trumps revealed).")
 @click.pass_context
-def replay_command(ctx: click.Context, record: Path | None, match_id: int | None, data: Path | None) -> None:
+def replay_command(ctx: click.Context, record: Path | None, match_id: int | None, data: Path | None,
+                   hand: int | None, seat: int | None) -> None:
     """Print a match record (JSON Lines) hand by hand: a RECORD file, or a ladder match's (--match)."""
     if (record is None) == (match_id is None):
         fail("give a RECORD file or --match ID (one of them)")
@@ -204,4 +208,4 @@ def replay_command(ctx: click.Context, record: Path | None, match_id: int | None
             lines = checked_lines(record, read_match_record(record))
     except ArenaError as exc:
         fail(str(exc))
-    print_replay(Console(), lines)
+    print_replay(Console(), lines, hand=hand, seat=seat)

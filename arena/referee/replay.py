@@ -8,17 +8,18 @@ the file is printed literally (``arena.console.text``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.text import Text
 
-from arena.console.text import plain
-from arena.engine.errors import RecordError
+from arena.console.errors import fail
+from arena.engine.errors import ArenaError, RecordError
 from arena.engine.hand_records import replay_record
-from arena.referee.match_record_lines import AnyLine, HandLine, MatchEndLine, MatchStartLine, read_line
+from arena.referee.hand_view import ViewOptions, match_lines
+from arena.referee.match_record_lines import AnyLine, HandLine, read_line
+from arena.replay.frames import parse_perspective
 
 
 def checked_lines(path: Path, lines: Iterable[dict[str, Any]]) -> list[AnyLine]:
@@ -37,43 +38,17 @@ def checked_lines(path: Path, lines: Iterable[dict[str, Any]]) -> list[AnyLine]:
     return checked
 
 
-def print_replay(console: Console, lines: Iterable[AnyLine]) -> None:
-    for line in lines:
-        if isinstance(line, MatchStartLine):
-            seats = ", ".join(f"{seat}={name}" for seat, name in enumerate(line.seats))
-            console.print(Text.assemble(plain(line.match_id, "bold"),
-                                        plain(f" {line.preset} {line.format} seed {line.seed}; seats: {seats}")))
-        elif isinstance(line, HandLine):
-            _print_hand(console, line)
-        elif isinstance(line, MatchEndLine):
-            console.print(Text.assemble(("end", "bold"), plain(f": {line.status}, winner team {line.winner_team}, "
-                                                               f"score {line.score}")))
-            for fault in line.faults:
-                console.print(plain(f"  fault: seat {fault.seat} {fault.kind}: {fault.detail}"))
-
-
-def _print_hand(console: Console, line: HandLine) -> None:
-    state = replay_record(line.record, require_complete=False)
-    assert state.deal is not None
-    console.print()
-    console.print(Text.assemble(plain(f"hand {line.index + 1}", "bold"), f" dealer {state.dealer}"))
-    for seat, hand in enumerate(state.deal.hands):
-        console.print(f"  seat {seat}: {' '.join(str(card) for card in hand)}", markup=False, emoji=False)
-    trick: list[str] = []
-    for decision in line.decisions:
-        note = f" [{decision.fault}]" if decision.fault else ""
-        text = f"{decision.seat}:{decision.action.removeprefix('play ')} ({decision.ms:.0f}ms){note}"
-        if decision.action.startswith("play"):
-            trick.append(text)
-            if len(trick) == 4:
-                console.print(plain("  " + "  ".join(trick)))
-                trick = []
-        else:
-            console.print(plain(f"  {text}"))
-    if trick:
-        console.print(plain("  " + "  ".join(trick)))
-    result = state.result
-    if result is not None:
-        console.print(plain(f"  result: team {result.winner} ({result.outcome.value}), tens {list(result.tens)}, "
-                            f"kot {result.kot}"))
-
+def print_replay(console: Console, lines: Sequence[AnyLine], *, hand: int | None = None,
+                 seat: int | None = None) -> None:
+    """The record as the hand viewer shows it (``hand_view``): all four hands, or ``seat``'s view
+    only; every hand, or ``hand`` (from 1; one the record lacks is one ``error:`` line, exit 2).
+    Suits are symbols unless the console cannot encode them; colour only where Rich gives it (a
+    terminal, and no ``NO_COLOR``)."""
+    symbols = console.encoding.lower().replace("-", "").startswith("utf")
+    perspective = "all" if seat is None else parse_perspective(str(seat))
+    try:
+        shown = match_lines(lines, ViewOptions(hand=hand, perspective=perspective, symbols=symbols))
+    except (ValueError, ArenaError) as exc:
+        fail(str(exc))
+    for line in shown:
+        console.print(line, soft_wrap=True)

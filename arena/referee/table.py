@@ -40,6 +40,7 @@ from arena.referee.match_recorder import MatchRecorder
 from arena.referee.referee_clock import MONOTONIC, RefereeClock
 from arena.referee.seeds import seat_seed
 from arena.referee.table_values import DecisionLog, MatchOutcome, TableConfig
+from arena.referee.tally import duplicate_tally
 
 NOTIFY_TIMEOUT = 2.0
 """Seconds a bot gets to acknowledge end-of-hand and end-of-match notifications."""
@@ -62,24 +63,9 @@ class ReplyFault:
     """What the bot sent or said (the record only)."""
 
 
-def _duplicate_tally(tally: MatchScore, result: HandResult, value: float) -> MatchScore:
-    """Duplicate play keeps no kots race: per team, hands won and the value of those hands."""
-    if result.winner is None:
-        return replace(tally, hands_played=tally.hands_played + 1)
-    team = result.winner
-    won = list(tally.hands_won)
-    points = list(tally.points)
-    kots = list(tally.kots)
-    won[team] += 1
-    points[team] += int(abs(value))
-    kots[team] += int(result.kot)
-    return replace(tally, hands_played=tally.hands_played + 1, hands_won=(won[0], won[1]),
-                   points=(points[0], points[1]), kots=(kots[0], kots[1]))
-
-
 def _duplicate_after(rules: Rules, before: MatchScore, next_dealer: int, result: HandResult) -> MatchScore:
     """The duplicate tally after a hand: ``before`` with the hand counted, the next dealer set."""
-    return replace(_duplicate_tally(before, result, hand_value(rules, result)), dealer=next_dealer)
+    return replace(duplicate_tally(before, result, hand_value(rules, result)), dealer=next_dealer)
 
 
 def substitute_action(legal: Sequence[Action]) -> Action:
