@@ -28,6 +28,7 @@ from arena.engine.outcome import HandResult
 from arena.engine.rules import parse_option, rules_for
 from arena.referee.launcher import partnership_name, resolve_partnership
 from arena.referee.local import play_local_match
+from arena.referee.match_page import print_match_page
 from arena.referee.match_recorder import match_record_lines, read_match_record
 from arena.referee.replay import checked_lines, print_replay
 from arena.referee.stats import mean_interval
@@ -120,6 +121,7 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
         click.echo(json.dumps(report))
     else:
         print_match_report(report)
+    print_match_page(data, records / f"{match_id}.jsonl", as_json=as_json)
     if outcome.status is OutcomeStatus.VOID:
         sys.exit(1)
     first = next((f for f in outcome.faults if f.kind is FaultKind.FAILED_START), None)

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from arena.console.errors import fail
+from arena.console.serving import announced, server_url
 from arena.engine.errors import ArenaError
 from arena.sandbox.runner import RunnerKind
 from ladder.cli.commands import data_option, runner_option
@@ -72,8 +73,9 @@ def serve_command(host: str, port: int, uploads_per_hour: int, validations: int,
     settings = IntakeSettings(runner, uploads_per_hour, validations, in_flight=uploads_in_flight,
                               staged_bytes=staged_mb * MB)
     limits = ConnectionLimits(header_timeout, body_timeout, max_connections, max_connections_per_client)
+    arena_data = ArenaData.locate(data)
     try:
-        app = create_app(ArenaData.locate(data), settings, secure_cookies=secure_cookies)
+        app = create_app(arena_data, settings, secure_cookies=secure_cookies)
     except ArenaError as exc:
         fail(str(exc))
     listening = bound_socket(host, port)
@@ -83,7 +85,8 @@ def serve_command(host: str, port: int, uploads_per_hour: int, validations: int,
     config = uvicorn.Config(app, log_level="warning", access_log=False, http=guarded_protocol(limits),
                             limit_concurrency=max_connections, timeout_keep_alive=KEEP_ALIVE_S,
                             h11_max_incomplete_event_size=MAX_HEAD_BYTES, timeout_graceful_shutdown=GRACEFUL_S)
-    uvicorn.Server(config).run(sockets=[listening])
+    with announced(arena_data.root, server_url(bound_host, bound_port)):  # for `dehla match`'s page line
+        uvicorn.Server(config).run(sockets=[listening])
 
 
 def bound_socket(host: str, port: int) -> socket.socket:

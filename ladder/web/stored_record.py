@@ -73,28 +73,32 @@ def read_record_bytes(session: Session, match_id: int, stored_path: str | None) 
 def read_match(session: Session, match_id: int, stored_path: str | None) -> MatchRecord:
     content = read_record_bytes(session, match_id, stored_path)
     assert stored_path is not None
-    where = stored_path
+    return checked_record(content, stored_path, f"match {match_id}: record {stored_path}")
+
+
+def checked_record(content: bytes, where: str, label: str) -> MatchRecord:
+    """A record's bytes checked line by line (``where`` names it in a line's error) and assembled;
+    any problem is an ``UnreadableRecordError`` that starts with ``label``. The ladder's records
+    and the data folder's local matches are read by this one function."""
     try:
         text = content.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UnreadableRecordError(f"match {match_id}: record {stored_path}: not UTF-8 text (byte {exc.start})") \
-            from None
+        raise UnreadableRecordError(f"{label}: not UTF-8 text (byte {exc.start})") from None
     try:
         lines = checked_lines(Path(where), match_record_lines(text, where))
     except ArenaError as exc:
-        raise UnreadableRecordError(f"match {match_id}: record {stored_path}: {exc}") from None
-    return _assembled(match_id, stored_path, lines)
+        raise UnreadableRecordError(f"{label}: {exc}") from None
+    return _assembled(label, lines)
 
 
-def _assembled(match_id: int, stored_path: str | None, lines: list[AnyLine]) -> MatchRecord:
+def _assembled(label: str, lines: list[AnyLine]) -> MatchRecord:
     starts = [line for line in lines if isinstance(line, MatchStartLine)]
     ends = [line for line in lines if isinstance(line, MatchEndLine)]
     hands = tuple(sorted((line for line in lines if isinstance(line, HandLine)), key=lambda hand: hand.index))
     if len(starts) != 1:
-        raise UnreadableRecordError(f"match {match_id}: record {stored_path}: expected one match_start line, "
-                                f"found {len(starts)}")
+        raise UnreadableRecordError(f"{label}: expected one match_start line, found {len(starts)}")
     if len(ends) > 1:
-        raise UnreadableRecordError(f"match {match_id}: record {stored_path}: {len(ends)} match_end lines")
+        raise UnreadableRecordError(f"{label}: {len(ends)} match_end lines")
     if [hand.index for hand in hands] != list(range(len(hands))):
-        raise UnreadableRecordError(f"match {match_id}: record {stored_path}: hand indexes are not 0..{len(hands) - 1}")
+        raise UnreadableRecordError(f"{label}: hand indexes are not 0..{len(hands) - 1}")
     return MatchRecord(starts[0], hands, ends[0] if ends else None)

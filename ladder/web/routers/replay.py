@@ -9,6 +9,7 @@ it never filters hands itself.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -42,10 +43,9 @@ UNREADABLE_STATUS = 422
 """The API's status for a match whose record cannot be read (the body says which and why)."""
 
 
-class ReplayResponse(FrozenModel):
-    """One hand of a match, step by step, as one perspective sees it."""
+class HandReplayBody(FrozenModel):
+    """One hand of a match, step by step, as one perspective sees it (a ladder match's or a local one's)."""
 
-    match_id: int
     hand: int
     """The hand's number, from 1."""
     hands: int
@@ -59,7 +59,28 @@ class ReplayResponse(FrozenModel):
     """For a duplicate match: the other play of this deal and how the two compare."""
 
 
-class _NotFound(Exception):  # noqa: N818 - control flow between a lookup and its route
+class ReplayResponse(HandReplayBody):
+    """A ladder match's hand."""
+
+    match_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ViewerLinks:
+    """Whose viewer it is: the match's id and heading, its page, and where its hands' data lie."""
+
+    match_id: str
+    label: str
+    """The match in a sentence: ``match 3``, ``local match ID``."""
+    heading: str
+    page: str
+    data: str
+    """The hands' data URL up to the hand number (``/api/matches/3/hands/``)."""
+
+
+class MissingReplayError(Exception):
+    """No such match or hand (a 404 naming which)."""
+
     def __init__(self, what: str) -> None:
         super().__init__(what)
         self.what = what
@@ -68,7 +89,7 @@ class _NotFound(Exception):  # noqa: N818 - control flow between a lookup and it
 def _match(session: Session, match_id: int) -> Match:
     match = session.get(Match, match_id)
     if match is None:
-        raise _NotFound(f"no match {match_id}")
+        raise MissingReplayError(f"no match {match_id}")
     return match
 
 
@@ -92,25 +113,31 @@ def _is_duplicate(record: MatchRecord) -> bool:
         return False
 
 
-def _hand_replay(match_id: int, record: MatchRecord, hand: int, perspective: Perspective) -> HandReplay:
+def _hand_replay(label: str, record: MatchRecord, hand: int, perspective: Perspective) -> HandReplay:
     if not 1 <= hand <= len(record.hands):
-        raise _NotFound(f"match {match_id} has no hand {hand} (it has {len(record.hands)})")
+        raise MissingReplayError(f"{label} has no hand {hand} (it has {len(record.hands)})")
     try:
         return replay_hand(record.hands[hand - 1].record, perspective)
     except ArenaError as exc:
-        raise UnreadableRecordError(f"match {match_id}: hand {hand}: {exc}") from None
+        raise UnreadableRecordError(f"{label}: hand {hand}: {exc}") from None
 
 
-def replay_response(match_id: int, record: MatchRecord, hand: int, perspective: Perspective) -> ReplayResponse:
-    """The data of one hand's replay, with its duplicate twin compared where the match has one."""
-    here = _hand_replay(match_id, record, hand, perspective)
+def replay_body(label: str, record: MatchRecord, hand: int, perspective: Perspective) -> HandReplayBody:
+    """The data of one hand's replay, with its duplicate twin compared where the match has one
+    (``label`` names the match in an error: ``match 3``, ``local match ID``)."""
+    here = _hand_replay(label, record, hand, perspective)
     pair = None
     other = partner_hand(hand)
     if _is_duplicate(record) and other <= len(record.hands):
-        there = _hand_replay(match_id, record, other, other_perspective(hand, perspective))
+        there = _hand_replay(label, record, other, other_perspective(hand, perspective))
         pair = pair_summary(hand, here, there)
-    return ReplayResponse(match_id=match_id, hand=hand, hands=len(record.hands), seats=list(record.start.seats),
+    return HandReplayBody(hand=hand, hands=len(record.hands), seats=list(record.start.seats),
                           preset=record.start.preset, format=record.start.format, replay=here, pair=pair)
+
+
+def replay_response(match_id: int, record: MatchRecord, hand: int, perspective: Perspective) -> ReplayResponse:
+    body = replay_body(f"match {match_id}", record, hand, perspective)
+    return ReplayResponse(match_id=match_id, **dict(body))
 
 
 @router.get("/api/matches/{match_id}/hands/{hand}/replay", response_model=ReplayResponse, tags=["api"],
@@ -129,7 +156,7 @@ def replay_data(request: Request, session: SessionDep, match_id: RowId, hand: Nu
             return replay_response(match_id, record, hand, parse_perspective(seat)).model_dump_json().encode()
 
         return Response(replay_cache(request).get(identity, hand, seat, compute), media_type="application/json")
-    except _NotFound as exc:
+    except MissingReplayError as exc:
         raise HTTPException(404, exc.what) from None
     except UnreadableRecordError as exc:
         raise HTTPException(UNREADABLE_STATUS, str(exc)) from None
@@ -142,18 +169,27 @@ def replay_page(request: Request, session: SessionDep, match_id: RowId,
     """The viewer: the table, the controls, and the data URL its script loads."""
     try:
         record = _match_record(session, match_id)
-    except _NotFound as exc:
-        return _error_page(request, 404, "Not found", exc.what)
+    except MissingReplayError as exc:
+        return error_page(request, 404, "Not found", exc.what)
     except UnreadableRecordError as exc:
-        return _error_page(request, 200, "This match's record cannot be read", str(exc))
+        return error_page(request, 200, "This match's record cannot be read", str(exc))
+    return viewer_page(request, record, hand, step, seat, duplicate, ViewerLinks(
+        match_id=str(match_id), label=f"match {match_id}", heading=f"Match {match_id}", page=f"/matches/{match_id}",
+        data=f"/api/matches/{match_id}/hands/"))
+
+
+def viewer_page(request: Request, record: MatchRecord, hand: int, step: int, seat: str, duplicate: bool,
+                links: ViewerLinks) -> HTMLResponse:
+    """The viewer of a checked record's hand: a ladder match's or a local one's (one template)."""
     if not 1 <= hand <= len(record.hands):
-        return _error_page(request, 404, "Not found", f"match {match_id} has no hand {hand} "
-                                                      f"(it has {len(record.hands)})")
+        return error_page(request, 404, "Not found", f"{links.label} has no hand {hand} "
+                                                      f"(it has {len(record.hands)})", links.page)
     is_duplicate = _is_duplicate(record)
     other = partner_hand(hand)
     side_by_side = duplicate and is_duplicate and other <= len(record.hands)
     context = {
-        "match_id": match_id, "hand": hand, "hands": len(record.hands), "step": step, "seat": seat,
+        "match_id": links.match_id, "label": links.label, "heading": links.heading, "match_page": links.page, "data_base": links.data,
+        "hand": hand, "hands": len(record.hands), "step": step, "seat": seat,
         "names": record.start.seats, "preset": record.start.preset, "format": record.start.format,
         "is_duplicate": is_duplicate, "duplicate_asked": duplicate, "side_by_side": side_by_side,
         "other_hand": other if side_by_side else None,
@@ -161,6 +197,7 @@ def replay_page(request: Request, session: SessionDep, match_id: RowId,
     return templates.TemplateResponse(request, "replay.html", context)
 
 
-def _error_page(request: Request, status: int, title: str, message: str) -> HTMLResponse:
-    return templates.TemplateResponse(request, "replay_error.html", {"title": title, "message": message},
+def error_page(request: Request, status: int, title: str, message: str, back: str = "/matches") -> HTMLResponse:
+    """The viewer's error page: what and why, and a way back."""
+    return templates.TemplateResponse(request, "replay_error.html", {"title": title, "message": message, "back": back},
                                       status_code=status)

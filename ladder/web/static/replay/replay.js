@@ -3,7 +3,7 @@
 // The perspective is the server's business: switching it refetches, nothing is filtered here.
 
 const root = document.getElementById("replay");
-const matchId = root.dataset.match;
+const dataBase = root.dataset.api;
 const hand = Number(root.dataset.hand);
 const otherHand = root.dataset.otherHand ? Number(root.dataset.otherHand) : null;
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -47,7 +47,8 @@ function fill(node, children) {
 }
 
 function dataUrl(number, seat) {
-  return `/api/matches/${encodeURIComponent(matchId)}/hands/${number}/replay?seat=${encodeURIComponent(seat)}`;
+  // data-api: the server's URL of this match's hands (a ladder match's or a local one's).
+  return `${dataBase}${number}/replay?seat=${encodeURIComponent(seat)}`;
 }
 
 async function fetchReplay(number, seat) {
