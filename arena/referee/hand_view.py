@@ -33,7 +33,7 @@ RED = "red"
 TEN = "bold"
 HEADING = "bold"
 SWEEP = "bold yellow"
-OUTCOMES = {
+OUTCOMES: dict[str, str] = {
     HandOutcome.FOUR_TENS: "all four tens", HandOutcome.THREE_TENS: "three tens",
     HandOutcome.TWO_TWO_NON_DEALER: "two tens each: to the side that did not deal",
     HandOutcome.TWO_TWO_TRICKS_AT_TABLE: "two tens each: more tricks won",
@@ -53,7 +53,11 @@ class ViewOptions:
     symbols: bool = True
 
 
-def match_lines(lines: Sequence[AnyLine], options: ViewOptions = ViewOptions()) -> list[Text]:
+EVERYTHING = ViewOptions()
+"""Every hand, all four hands open, suits as symbols."""
+
+
+def match_lines(lines: Sequence[AnyLine], options: ViewOptions = EVERYTHING) -> list[Text]:
     """The whole record (or ``options.hand``) as the viewer's lines; a hand the record lacks is a
     ``ValueError`` naming how many it has."""
     start = next((line for line in lines if isinstance(line, MatchStartLine)), None)
@@ -103,7 +107,7 @@ def header_lines(start: MatchStartLine, options: ViewOptions) -> list[Text]:
 
 
 def hand_lines(line: HandLine, replay: HandReplay, context: HandContext,
-               options: ViewOptions = ViewOptions()) -> list[Text]:
+               options: ViewOptions = EVERYTHING) -> list[Text]:
     """One hand: the cards each visible seat was dealt, sorted; every trick with its winner, the
     pile and streak or the sweep, and the tens each team holds; calls and reveals; the result."""
     symbols = options.symbols
@@ -132,7 +136,8 @@ def hand_lines(line: HandLine, replay: HandReplay, context: HandContext,
     else:
         who = "drawn" if result.winner is None else f"team {TEAMS[result.winner]} wins"
         kot = " | kot" if result.kot else ""
-        out.append(Text.assemble(("  result: ", HEADING), f"{who} ({OUTCOMES.get(result.outcome, result.outcome)}) | tens "
+        how = OUTCOMES.get(result.outcome, result.outcome)
+        out.append(Text.assemble(("  result: ", HEADING), f"{who} ({how}) | tens "
                                  f"{result.tens[0]}-{result.tens[1]} | tricks {result.tricks_won[0]}-"
                                  f"{result.tricks_won[1]}{kot} | value for A {result.value:+g}"))
     if context.score is not None:

@@ -26,8 +26,8 @@ from arena.console.serving import LOCAL_MATCH_ID, LOCAL_MATCH_PAGES, LOCAL_MATCH
 from arena.engine.errors import ArenaError
 from arena.referee.match_record_lines import MatchEndLine, MatchStartLine, read_line
 from ladder.web.data_files import DataFileError, read_inside
-from ladder.web.match_detail import TEAM_NAMES, move_times
 from ladder.web.local_models import LocalMatchDetail, LocalMatchList, LocalMatchSummary
+from ladder.web.match_detail import TEAM_NAMES, move_times
 from ladder.web.models import FaultDetail, HandLink
 from ladder.web.queries import NotFoundError
 from ladder.web.stored_record import MAX_RECORD_BYTES, MatchRecord, UnreadableRecordError, checked_record

@@ -61,7 +61,10 @@ def fixed_record() -> list[AnyLine]:
     return checked_lines(RECORD, read_match_record(RECORD))
 
 
-def shown(lines: list[AnyLine], options: ViewOptions = ViewOptions()) -> list[str]:
+EVERYTHING = ViewOptions()
+
+
+def shown(lines: list[AnyLine], options: ViewOptions = EVERYTHING) -> list[str]:
     return [line.plain for line in match_lines(lines, options)]
 
 
@@ -108,7 +111,7 @@ def test_cards_sort_by_suit_and_rank_and_read_without_symbols() -> None:
 
 
 def test_a_hand_the_record_lacks_is_refused() -> None:
-    with pytest.raises(ValueError, match="^--hand 3: the record has 2 hands$"):
+    with pytest.raises(ValueError, match=r"^--hand 3: the record has 2 hands$"):
         match_lines(fixed_record(), ViewOptions(hand=3))
 
 

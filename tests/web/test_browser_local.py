@@ -16,8 +16,8 @@ from playwright.sync_api import Page, expect
 
 from arena.console.serving import running_server_url
 from tests.database import database_env
+from tests.replay_page_helpers import check_table, wait_loaded
 from tests.web.table_facts import TableFacts, cards_in, replayed
-from tests.web.test_browser import check_table, wait_loaded
 from tests.web_helpers import serving
 
 WATCHED_SEAT = 1

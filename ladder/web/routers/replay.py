@@ -188,7 +188,8 @@ def viewer_page(request: Request, record: MatchRecord, hand: int, step: int, sea
     other = partner_hand(hand)
     side_by_side = duplicate and is_duplicate and other <= len(record.hands)
     context = {
-        "match_id": links.match_id, "label": links.label, "heading": links.heading, "match_page": links.page, "data_base": links.data,
+        "match_id": links.match_id, "label": links.label, "heading": links.heading, "match_page": links.page,
+        "data_base": links.data,
         "hand": hand, "hands": len(record.hands), "step": step, "seat": seat,
         "names": record.start.seats, "preset": record.start.preset, "format": record.start.format,
         "is_duplicate": is_duplicate, "duplicate_asked": duplicate, "side_by_side": side_by_side,
