@@ -63,7 +63,7 @@ def match_lines(lines: Sequence[AnyLine], options: ViewOptions = EVERYTHING) -> 
     start = next((line for line in lines if isinstance(line, MatchStartLine)), None)
     end = next((line for line in lines if isinstance(line, MatchEndLine)), None)
     hands = sorted((line for line in lines if isinstance(line, HandLine)), key=lambda line: line.index)
-    if options.hand is not None and not 1 <= options.hand <= len(hands):
+    if options.hand is not None and all(line.index + 1 != options.hand for line in hands):
         raise ValueError(f"--hand {options.hand}: the record has {_count(len(hands), 'hand')}")
     names = list(start.seats) if start is not None else []
     scores = _running_scores(start, hands)

@@ -20,6 +20,7 @@ from arena.console.serving import (
     server_url,
 )
 from arena.referee.commands import LOCAL_RECORDS
+from arena.referee.match_page import print_match_page
 
 
 def write(root: Path, content: object) -> None:
@@ -92,3 +93,15 @@ def test_a_server_on_every_address_is_reached_on_loopback() -> None:
     assert server_url("0.0.0.0", 80) == "http://127.0.0.1:80/"
     assert server_url("::", 80) == "http://[::1]:80/"
     assert server_url("192.0.2.1", 8000) == "http://192.0.2.1:8000/"
+
+
+def test_dehla_match_prints_the_page_on_stdout_or_beside_json_on_stderr(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / LOCAL_MATCHES / "match-1.jsonl"
+    print_match_page(tmp_path, record)
+    assert capsys.readouterr() == ("", "")
+    with announced(tmp_path, "http://127.0.0.1:8123/"):
+        print_match_page(tmp_path, record)
+        assert capsys.readouterr() == ("match page: http://127.0.0.1:8123/local/match-1\n", "")
+        print_match_page(tmp_path, record, as_json=True)
+        assert capsys.readouterr() == ("", "match page: http://127.0.0.1:8123/local/match-1\n")
