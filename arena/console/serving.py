@@ -65,12 +65,16 @@ def server_url(host: str, port: int) -> str:
 @contextmanager
 def announced(root: Path, url: str) -> Iterator[None]:
     """``url`` written to ``root``'s server file for as long as the block runs (written whole, by
-    rename); removed after it, unless another server has written its own since."""
+    rename); removed after it, unless another server has written its own since. A folder that
+    cannot be written leaves no file: the server runs, commands just cannot name its pages."""
     path = root / SERVER_FILE
     partial = root / f".{SERVER_FILE}.{os.getpid()}"
-    root.mkdir(parents=True, exist_ok=True)
-    partial.write_text(json.dumps({"url": url, "pid": os.getpid()}), encoding="utf-8")
-    os.replace(partial, path)
+    try:
+        partial.write_text(json.dumps({"url": url, "pid": os.getpid()}), encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:
+        yield
+        return
     try:
         yield
     finally:

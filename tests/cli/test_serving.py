@@ -105,3 +105,9 @@ def test_dehla_match_prints_the_page_on_stdout_or_beside_json_on_stderr(
         assert capsys.readouterr() == ("match page: http://127.0.0.1:8123/local/match-1\n", "")
         print_match_page(tmp_path, record, as_json=True)
         assert capsys.readouterr() == ("", "match page: http://127.0.0.1:8123/local/match-1\n")
+
+
+def test_a_folder_that_cannot_be_written_leaves_no_file_and_no_error(tmp_path: Path) -> None:
+    missing = tmp_path / "not-there"  # as a read-only folder would: the write fails
+    with announced(missing, "http://127.0.0.1:8123/"):
+        assert running_server_url(missing) is None
