@@ -12,9 +12,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from arena.replay.frames import parse_perspective, replay_hand
+from ladder.admin.authors import add_author
+from ladder.store.database import Store
 from ladder.store.paths import ArenaData
+from ladder.store.schema import Role
 from ladder.web.app import create_app
 from ladder.web.local_matches import read_local
+from tests.web.identity_fixtures import CSRF_INPUT
 
 RECORD = Path(__file__).resolve().parents[1] / "records" / "match-before-schema-version.jsonl"
 """A real duplicate match of one deal (two hands) that ``dehla match`` wrote."""
@@ -168,6 +172,22 @@ def test_fault_evidence_is_withheld_from_the_public(client: TestClient, data: Ar
     assert SECRET not in client.get("/local/faulty").text
     download = client.get("/local/faulty/record")
     assert download.status_code == 200 and SECRET not in download.text and "it crashed" in download.text
+
+    store = Store.open(data)
+    try:
+        token = add_author(store, "omar", role=Role.OPERATOR).token
+    finally:
+        store.close()
+    operator = {"Authorization": f"Bearer {token}"}
+    assert client.get("/api/local-matches/faulty", headers=operator).json()["faults"][0]["evidence"] == SECRET
+    assert client.get("/api/local-matches/faulty", headers={"Authorization": "Bearer dehla_1_nonsense"}
+                      ).status_code == 401  # a bad token is refused, never read as the public
+    signin = client.get("/signin").text
+    csrf = CSRF_INPUT.search(signin)
+    assert csrf is not None
+    assert client.post("/signin", data={"csrf_token": csrf.group(1), "token": token},
+                       follow_redirects=False).status_code == 303
+    assert SECRET in client.get("/local/faulty").text and SECRET in client.get("/local/faulty/record").text
 
 
 def test_an_unfinished_match_and_an_empty_folder(tmp_path: Path) -> None:

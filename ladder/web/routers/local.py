@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, Response
 
@@ -42,12 +42,16 @@ from ladder.web.routers.replay import (
     replay_body,
     viewer_page,
 )
+from ladder.web.security.auth import MaybeAuthor, token_author
 from ladder.web.security.sessions import Viewer
 from ladder.web.store_access import DataDep
 from ladder.web.stored_record import UnreadableRecordError
 from ladder.web.templating import templates
 
 router = APIRouter()
+
+CHECKED_TOKEN = [Depends(token_author)]
+"""As every ``/api`` route: a bearer token, if sent, must be valid (never the session cookie)."""
 
 LocalId = Annotated[str, PathParam(pattern=f"^{LOCAL_MATCH_ID.pattern}$", max_length=120,
                                    description="A local match: its record's file name without `.jsonl`.")]
@@ -85,7 +89,7 @@ def local_matches_page(request: Request, data: DataDep, page: PageQuery = 1,
     return _render(request, "local_matches.html", {"listing": listing})
 
 
-@router.get("/api/local-matches", response_model=LocalMatchList, tags=["api"])
+@router.get("/api/local-matches", response_model=LocalMatchList, tags=["api"], dependencies=CHECKED_TOKEN)
 def local_matches_api(request: Request, data: DataDep, page: PageQuery = 1,
                       per_page: PerPageQuery = 50) -> LocalMatchList:
     """The data folder's local matches (``dehla match`` records), newest first; not rated."""
@@ -104,8 +108,9 @@ def local_match_page(request: Request, data: DataDep, viewer: Viewer, match_id: 
 
 
 @router.get("/api/local-matches/{match_id}", response_model=LocalMatchDetail, tags=["api"])
-def local_match_api(data: DataDep, viewer: Viewer, match_id: LocalId) -> LocalMatchDetail:
-    """A local match's facts, or why its record cannot be read (``record_problem``)."""
+def local_match_api(data: DataDep, viewer: MaybeAuthor, match_id: LocalId) -> LocalMatchDetail:
+    """A local match's facts, or why its record cannot be read (``record_problem``); fault evidence
+    for an operator's token only."""
     return local_detail(data.root, match_id, show_evidence=_viewer_sees_evidence(viewer))
 
 
@@ -124,6 +129,7 @@ def local_match_record(data: DataDep, viewer: Viewer, match_id: LocalId) -> Resp
 
 
 @router.get("/api/local-matches/{match_id}/hands/{hand}/replay", response_model=LocalReplayResponse, tags=["api"],
+            dependencies=CHECKED_TOKEN,
             responses={404: {"description": "No such local match or hand"},
                        UNREADABLE_STATUS: {"description": "A bad seat, or the record cannot be read"}})
 def local_replay_data(request: Request, data: DataDep, match_id: LocalId, hand: Number,
