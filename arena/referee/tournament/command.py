@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -137,9 +138,10 @@ def tournament_command(ctx: click.Context, bots: tuple[str, ...], gauntlet: str 
             kept = len(read_results(folder, plan))
         except ArenaError:
             kept = len(results)
+        where = "" if data is None else f" --data {shlex.quote(str(data))}"
+        which = plan.name if folder == root / plan.name else shlex.quote(str(folder))
         console.print(plain(f"interrupted: {kept} of {len(plan.pairings)} pairings finished, kept in {folder}; "
-                            f"`{dehla()} tournament --resume {plan.name} --data {data_root(data)}` "
-                            "plays the rest"), soft_wrap=True)
+                            f"`{dehla()} tournament --resume {which}{where}` plays the rest"), soft_wrap=True)
         sys.exit(INTERRUPTED_EXIT)
     try:
         report = tournament_report(plan, folder, read_results(folder, plan))
