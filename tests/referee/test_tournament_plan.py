@@ -46,7 +46,7 @@ def test_the_plan_round_trips_and_a_second_plan_in_its_folder_is_refused(tmp_pat
     plan = plan_of(["a", "b", "c"])
     create_plan(tmp_path / "cup", plan)
     assert read_plan(tmp_path / "cup") == plan
-    with pytest.raises(TournamentError, match="exists .*resume it with --resume cup"):
+    with pytest.raises(TournamentError, match=r"exists .*resume it with --resume cup"):
         create_plan(tmp_path / "cup", plan_of(["a", "b"]))
     assert read_plan(tmp_path / "cup") == plan  # the first plan is kept
 

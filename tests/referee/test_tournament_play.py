@@ -27,10 +27,17 @@ from arena.referee.tournament.plan import (
 from arena.referee.tournament.play import Silent, TournamentSetup, play_pairings
 from arena.sandbox import Limits, LocalRunner
 from arena.sandbox.runner import Launch, Program
-from tests.referee.test_local_match_cancel import running
 from tests.referee_helpers import RANDOM
 
 NAMES = ["r1", "r2", "r3"]
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (not gone, not a zombie waiting to be reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
 
 
 class Recorded(Launch):
@@ -116,7 +123,8 @@ def test_a_cancelled_tournament_keeps_its_finished_pairings_stops_its_bots_and_p
 
     deals = []
     for pairing in setup.plan.pairings:
-        lines = [json.loads(line) for line in (tmp_path / MATCHES / f"{pairing.match_id}.jsonl").read_text().splitlines()]
+        record = tmp_path / MATCHES / f"{pairing.match_id}.jsonl"
+        lines = [json.loads(line) for line in record.read_text().splitlines()]
         deals.append([line["record"]["deal"]["hands"] for line in lines if line["type"] == "hand"])
     assert len(deals[0]) == 2  # one deal, played twice
     assert deals[0] == deals[1] == deals[2]  # every pairing met the same cards

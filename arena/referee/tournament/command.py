@@ -104,7 +104,7 @@ def tournament_command(ctx: click.Context, bots: tuple[str, ...], gauntlet: str 
             folder = locate(root, resume)
             plan = read_plan(folder)
             check_resume(ctx, plan, folder)
-            partnerships = resolve_entrants(plan, lookups)
+            partnerships: dict[str, Partnership] = {}
         else:
             plan, partnerships = new_plan(bots, gauntlet, name or default_name(root), deals, seed, preset, options,
                                           per_move, bank, release, policy, lookups)
@@ -122,10 +122,12 @@ def tournament_command(ctx: click.Context, bots: tuple[str, ...], gauntlet: str 
                 fail(f"{folder}: cannot write a file there ({exc.strerror})")
             create_plan(folder, plan)
         results = read_results(folder, plan)
+        pending = [p for p in plan.pairings if p.index not in results]
+        if pending and not partnerships:  # a finished tournament is shown without its bots
+            partnerships = resolve_entrants(plan, lookups)
     except ArenaError as exc:
         fail(str(exc))
     setup = TournamentSetup(plan, folder, rules, partnerships, runner, concurrency or os.cpu_count() or 1)
-    pending = [p for p in plan.pairings if p.index not in results]
     console = Console(stderr=True)
     if pending:
         console.print(plain(f"{plan.name}: {len(pending)} of {len(plan.pairings)} pairings to play, "

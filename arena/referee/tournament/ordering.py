@@ -79,7 +79,7 @@ def fit_ordering(bots: Sequence[str], points: Mapping[tuple[str, str], float],
         raise ValueError("the pairings do not connect every bot: their ratings are not comparable")
     theta = _strengths(wins)
     covariance = _covariance(theta, wins + wins.T)
-    order = sorted(range(n), key=lambda k: (-round(theta[k], 9), bots[k]))
+    order = sorted(range(n), key=lambda k: (-round(float(theta[k]), 9), bots[k]))
     ratings = []
     for rank, k in enumerate(order):
         superiority = None
@@ -117,7 +117,7 @@ def _covariance(theta: Matrix, games: Matrix) -> Matrix:
     p = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
     weights = games * p * p.T
     information = np.diag(weights.sum(axis=1)) - weights
-    covariance: Matrix = np.linalg.pinv(information)
+    covariance: Matrix = np.asarray(np.linalg.pinv(information), dtype=np.float64)
     return covariance
 
 

@@ -115,11 +115,11 @@ def print_tournament_report(report: dict[str, Any], console: Console | None = No
     for rank in range(1, len(order) + 1):
         cross.add_column(str(rank), justify="right")
     for rank, bot in enumerate(order, start=1):
-        row = [str(rank), plain(bot)]
+        line: list[str | Text] = [str(rank), plain(bot)]
         for opponent in order:
             cell = cells.get((bot, opponent))
-            row.append("" if cell is None else _cell_text(cell))
-        cross.add_row(*row)
+            line.append("" if cell is None else _cell_text(cell))
+        cross.add_row(*line)
     console.print(cross)
     ordering = RichTable(title="ordering (Bradley-Terry on deal pairs)")
     for heading in ("", "partnership", "rating", "sd", "P(> next)", "pairs W-D-L", "mean/pair", "faults"):
