@@ -261,6 +261,7 @@ class ProgressDisplay:
         self.finished_count = self.total - len(pending)
         self.overall = self.progress.add_task("all pairings (hands)", total=self.hands * len(pending))
         self.running: dict[int, TaskID] = {}
+        self.played: dict[int, int] = {}
 
     def __enter__(self) -> ProgressDisplay:
         self.progress.__enter__()
@@ -276,12 +277,11 @@ class ProgressDisplay:
     def hand_played(self, pairing: Pairing, index: int, result: HandResult) -> None:
         self.progress.advance(self.running[pairing.index])
         self.progress.advance(self.overall)
+        self.played[pairing.index] = self.played.get(pairing.index, 0) + 1
 
     def finished(self, pairing: Pairing, result: PairingResult) -> None:
-        task = self.running.pop(pairing.index)
-        played = self.progress.tasks[[t.id for t in self.progress.tasks].index(task)].completed
-        self.progress.remove_task(task)
-        self.progress.advance(self.overall, self.hands - played)  # a forfeit ends a match early
+        self.progress.remove_task(self.running.pop(pairing.index))
+        self.progress.advance(self.overall, self.hands - self.played.pop(pairing.index, 0))  # a forfeit ends early
         self.finished_count += 1
         self.console.print(plain(f"finished {self.finished_count}/{self.total}: {finished_line(result)}"),
                            soft_wrap=True)
