@@ -14,10 +14,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from arena.bots.scaffold import scaffold_bot
 from arena.cli import main
 from arena.contract.faults import FaultPolicy
 from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import MoveRelease
+from arena.referee.launcher import resolve_partnership
+from arena.referee.tournament.command import durable_spec
 from arena.referee.tournament.plan import (
     Entrant,
     PairingResult,
@@ -238,3 +241,11 @@ def test_names_from_the_command_line_are_printed_literally(tmp_path: Path) -> No
     assert result.exit_code == 0, result.stderr
     assert "[bold]x\\x1b[2J" in result.stdout
     assert "\x1b[2J" not in result.stdout
+
+
+def test_a_bot_folder_is_planned_by_its_absolute_path_so_a_resume_elsewhere_finds_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = scaffold_bot("mybot", tmp_path, "me")
+    monkeypatch.chdir(tmp_path)
+    for spec, durable in [("mybot", str(folder)), ("./mybot+random", f"{folder}+random"), ("random", "random")]:
+        assert durable_spec(spec, resolve_partnership(spec)) == durable

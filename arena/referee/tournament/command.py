@@ -135,6 +135,8 @@ def tournament_command(ctx: click.Context, bots: tuple[str, ...], gauntlet: str 
     try:
         with ProgressDisplay(console, plan, pending, disable=as_json) as display:
             asyncio.run(play_pairings(setup, pending, display))
+    except OSError as exc:  # the folder became unwritable midway: what finished is on disk
+        fail(f"{folder}: cannot write the tournament's files ({exc.strerror or exc})")
     except KeyboardInterrupt:
         try:
             kept = len(read_results(folder, plan))
@@ -194,7 +196,7 @@ def new_plan(bots: Sequence[str], gauntlet: str | None, name: str, deals: int, s
         shown = partnership_name(spec, pair)
         if shown in partnerships:
             raise TournamentError(f"bot {shown!r} is named twice: each plays once in a tournament")
-        entrants.append(Entrant(spec=spec, name=shown))
+        entrants.append(Entrant(spec=durable_spec(spec, pair), name=shown))
         partnerships[shown] = pair
     gauntlet_name = entrants[0].name if gauntlet is not None else None
     plan = TournamentPlan(name=name, entrants=tuple(entrants), gauntlet=gauntlet_name, deals=deals, seed=seed,
@@ -202,6 +204,19 @@ def new_plan(bots: Sequence[str], gauntlet: str | None, name: str, deals: int, s
                           policy=policy, pairings=make_pairings([e.name for e in entrants], gauntlet_name))
     plan_rules(plan)
     return plan, partnerships
+
+
+def durable_spec(spec: str, pair: Partnership) -> str:
+    """``spec`` with each bot folder it names by a relative path made absolute, so that the plan
+    starts the same bots when resumed from another working folder."""
+    parts = [part.strip() for part in spec.split("+")]
+    bots = pair if len(parts) == 2 else pair[:1]
+    durable = []
+    for part, bot in zip(parts, bots, strict=True):
+        folder = Path(part)
+        is_folder = bot.cwd is not None and folder.is_dir() and Path(bot.cwd) == folder.resolve()
+        durable.append(str(folder.resolve()) if is_folder else part)
+    return "+".join(durable)
 
 
 def plan_rules(plan: TournamentPlan) -> Rules:
