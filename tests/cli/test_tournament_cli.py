@@ -89,7 +89,7 @@ def test_a_round_robin_of_sample_bots_plays_every_pairing_and_tables_what_the_re
 
 
 def small_plan(name: str = "cup") -> TournamentPlan:
-    names = ["random", "heuristic", "search"]
+    names = ["random", "heuristic", "random+heuristic"]
     return TournamentPlan(name=name, entrants=tuple(Entrant(spec=n, name=n) for n in names), deals=1, seed=3,
                           preset="dehla-pakad", per_move=0.05, bank=1.0, release=MoveRelease.ON_REPLY,
                           policy=FaultPolicy.FORFEIT, pairings=make_pairings(names, None))
@@ -161,11 +161,8 @@ def test_ctrl_c_keeps_the_finished_pairings_and_says_how_to_resume(tmp_path: Pat
     assert f"interrupted: {finished} of 3 pairings finished" in err
     assert "tournament --resume cup --data" in err
     assert "Traceback" not in err
-
-    resumed = dehla("tournament", "--resume", "cup", "--json", *FAST, data=tmp_path)
-    assert resumed.returncode == 0, resumed.stderr
-    assert f"{3 - finished} of 3 pairings to play" in resumed.stderr
-    assert json.loads(resumed.stdout)["complete"]
+    # Resuming it (the cancelled pairing's partial record is played over) is
+    # tests/referee/test_tournament_play.py's; a resume's command line, the test above.
 
 
 def invoke(*args: str) -> tuple[int, str]:
