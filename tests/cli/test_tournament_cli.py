@@ -246,3 +246,16 @@ def test_a_bot_folder_is_planned_by_its_absolute_path_so_a_resume_elsewhere_find
     monkeypatch.chdir(tmp_path)
     for spec, durable in [("mybot", str(folder)), ("./mybot+random", f"{folder}+random"), ("random", "random")]:
         assert durable_spec(spec, resolve_partnership(spec)) == durable
+
+
+def test_a_resume_whose_bot_now_has_another_name_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "tournaments" / "cup"
+    plan = small_plan()
+    renamed = plan.model_copy(update={"entrants": (Entrant(spec="random", name="random"),
+                                                   Entrant(spec="search", name="heuristic"),
+                                                   plan.entrants[2])})
+    create_plan(folder, renamed)
+    code, err = invoke("--resume", "cup", "--data", str(tmp_path))
+    assert code == 2, err
+    assert "'search' is 'search' now, not 'heuristic' as planned" in err and err.count("\n") == 1, err
+    assert not any((folder / "matches").iterdir())

@@ -29,8 +29,8 @@ TOLERANCE = 1e-10
 MAX_ITERATIONS = 100_000
 
 MODEL = ("Bradley-Terry on deal pairs won (a drawn pair half), one virtual drawn pair per pairing as a prior; "
-         "ratings on the Elo scale, centred on 0; sd from the Laplace approximation; superiority = "
-         "likelihood that a bot is stronger than the next one in the ordering")
+         "ratings on the Elo scale, centred on 0; sd from the Laplace approximation; P(> next) (superiority): "
+         "the likelihood that a bot is stronger than the next one in the ordering")
 """The model, as the report states it."""
 
 Matrix = npt.NDArray[np.float64]
