@@ -14,7 +14,6 @@ naming it, never overwritten (stored data is never lost).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import tempfile
@@ -191,7 +190,8 @@ def result_path(folder: Path, pairing: Pairing) -> Path:
 
 
 def write_result(folder: Path, result: PairingResult) -> None:
-    write_json_atomically(folder / RESULTS / f"pairing-{result.index:03d}.json", result.model_dump_json() + "\n")
+    pairing = Pairing(index=result.index, a=result.a, b=result.b)
+    write_json_atomically(result_path(folder, pairing), result.model_dump_json() + "\n")
 
 
 def read_results(folder: Path, plan: TournamentPlan) -> dict[int, PairingResult]:
@@ -221,15 +221,3 @@ def _first_error(exc: ValidationError) -> str:
     error = exc.errors()[0]
     where = ".".join(str(part) for part in error["loc"]) or "top level"
     return f"{where}: {error['msg']}"
-
-
-def plan_summary(plan: TournamentPlan) -> str:
-    """One line for the terminal."""
-    kind = f"gauntlet of {plan.gauntlet}" if plan.gauntlet else "round robin"
-    return (f"tournament {plan.name}: {kind}, {len(plan.entrants)} partnerships, {len(plan.pairings)} pairings "
-            f"of {plan.deals} deal pairs, seed {plan.seed}, {plan.preset}")
-
-
-def to_json(plan: TournamentPlan) -> dict[str, object]:
-    data: dict[str, object] = json.loads(plan.model_dump_json())
-    return data

@@ -15,7 +15,7 @@ from arena.console.text import plain
 from arena.contract.status import OutcomeStatus
 from arena.referee.stats import MeanInterval
 from arena.referee.tournament.ordering import Ordering, fit_ordering
-from arena.referee.tournament.plan import MATCHES, PairingResult, TournamentPlan, to_json
+from arena.referee.tournament.plan import MATCHES, PairingResult, TournamentPlan
 from arena.referee.tournament.standings import CrossTable, PairCount, cross_table
 
 
@@ -81,7 +81,7 @@ def tournament_report(plan: TournamentPlan, folder: Path, results: dict[int, Pai
     return {
         "tournament": plan.name, "folder": str(folder),
         "complete": len(results) == len(plan.pairings), "pairings_done": len(results),
-        "pairings": len(plan.pairings), "plan": to_json(plan), "matches": matches,
+        "pairings": len(plan.pairings), "plan": plan.model_dump(mode="json"), "matches": matches,
         "cross_table": cells, "standings": standings, "model": ordering.model,
     }
 
