@@ -9,6 +9,7 @@ import contextlib
 import json
 import os
 import signal
+from dataclasses import replace
 from pathlib import Path
 
 from arena.contract.faults import FaultPolicy
@@ -75,6 +76,20 @@ class CancelAtFirstFinish(Silent):
             task.cancel()
 
 
+class CountRunning(Silent):
+    """The most pairings under way at once."""
+
+    def __init__(self) -> None:
+        self.running = self.most = 0
+
+    def started(self, pairing: Pairing) -> None:
+        self.running += 1
+        self.most = max(self.most, self.running)
+
+    def finished(self, pairing: Pairing, result: PairingResult) -> None:
+        self.running -= 1
+
+
 def setup_in(folder: Path, runner: LocalRunner) -> TournamentSetup:
     plan = TournamentPlan(name="cup", entrants=tuple(Entrant(spec="random", name=n) for n in NAMES), deals=1,
                           seed=11, preset="dehla-pakad", per_move=1.0, bank=1.0, release=MoveRelease.ON_REPLY,
@@ -104,13 +119,15 @@ def test_a_cancelled_tournament_keeps_its_finished_pairings_stops_its_bots_and_p
         kept = read_results(tmp_path, setup.plan)
         assert set(kept) == set(events.finished_pairings)
         assert 1 <= len(kept) < 3
-        assert len(runner.pids) >= 8  # two pairings were under way
+        assert len(runner.pids) >= 8  # two pairings were under way at once (--concurrency 2)
         assert [pid for pid in runner.pids if running(pid)] == []
         finished_before = {index: (tmp_path / "results" / f"pairing-{index:03d}.json").read_bytes()
                            for index in kept}
 
         pending = [p for p in setup.plan.pairings if p.index not in kept]
-        played = asyncio.run(play_pairings(setup, pending))
+        one_at_a_time = CountRunning()
+        played = asyncio.run(play_pairings(replace(setup, concurrency=1), pending, one_at_a_time))
+        assert one_at_a_time.most == 1
         assert sorted(r.index for r in played) == [p.index for p in pending]
         assert sorted(read_results(tmp_path, setup.plan)) == [1, 2, 3]
         for index, content in finished_before.items():
