@@ -67,6 +67,7 @@ def _stored_record(match_id: int, data: Path | None) -> tuple[str, str]:
 LAZY_COMMANDS: dict[str, str] = {
     "match": "arena.referee.commands:match_command",
     "replay": "arena.referee.commands:replay_command",
+    "tournament": "arena.referee.tournament.command:tournament_command",
     "ladder": "ladder.cli.commands:ladder_group",
     "submit": "ladder.cli.commands:submit_command",
     "bots": "ladder.cli.commands:bots_command",

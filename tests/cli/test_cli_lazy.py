@@ -10,7 +10,7 @@ from pathlib import Path
 from arena.engine.rules import PRESETS
 
 HEAVY = ("grpc", "sqlalchemy", "fastapi", "uvicorn", "arena.referee.commands", "ladder.cli.commands",
-         "ladder.cli.serve_command")
+         "ladder.cli.serve_command", "numpy")
 
 RULES_THEN_MODULES = f"""
 import json, sys
@@ -36,7 +36,7 @@ def test_help_lists_every_command() -> None:
     commands = out.stdout.split("Commands:", maxsplit=1)[1]
     listed = {line.split()[0] for line in commands.splitlines() if line.strip()}
     assert listed == {"author", "bot", "bots", "ladder", "match", "operator", "replay", "rules", "score", "selfplay",
-                      "serve", "submit", "worker"}
+                      "serve", "submit", "tournament", "worker"}
 
 
 def test_the_command_line_hands_match_the_submitted_bot_lookup_which_loads_the_store_only_for_other_names(
