@@ -29,10 +29,14 @@ def served(played: ArenaData) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Debian's Chromium driven by Playwright (its own browser download cannot work here).
-    Missing Chromium skips the browser tests, except in CI, where it is a failure."""
+    Missing Chromium skips the browser tests, except in CI, where it is a failure.
+
+    One per module, not per session: Playwright's sync API leaves its event loop marked running
+    on the main thread while it is open, and under xdist the same worker goes on to test files
+    that call ``asyncio.run`` (``cannot be called from a running event loop``)."""
     if not Path(CHROMIUM).exists():
         message = f"{CHROMIUM} is missing (apt-get install chromium; scripts/setup.sh dev does it as root)"
         unavailable(message)

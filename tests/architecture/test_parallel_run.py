@@ -1,0 +1,68 @@
+"""The parallel test run keeps apart what ``tests/parallel_run.py`` says it keeps apart: a real
+``pytest -n 3`` over a small suite of its own, whose tests write when they ran."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+RECORDING = '''
+import json, os, time
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def record(request):
+    start = time.monotonic()
+    yield
+    busy_until = time.monotonic() + 0.05  # work, so that a test running beside another one overlaps it
+    while time.monotonic() < busy_until:
+        pass
+    line = {"id": request.node.nodeid, "worker": os.environ.get("PYTEST_XDIST_WORKER"),
+            "start": start, "end": time.monotonic()}
+    with open(Path(os.environ["RECORDS"]), "a") as out:
+        out.write(json.dumps(line) + "\\n")
+'''
+
+SUITE = {
+    "conftest.py": 'pytest_plugins = ("tests.parallel_run",)\n' + RECORDING,
+    "test_mixed.py": "import pytest\n\n"
+                     + "".join(f"def test_plain_{n}():\n    pass\n\n\n" for n in range(6))
+                     + '@pytest.mark.alone("host counters")\ndef test_measures():\n    pass\n',
+    "test_all_alone.py": 'import pytest\n\npytestmark = pytest.mark.alone("timing")\n\n\n'
+                         + "".join(f"def test_timed_{n}():\n    pass\n\n\n" for n in range(2)),
+    "test_other.py": "".join(f"def test_other_{n}():\n    pass\n\n\n" for n in range(6)),
+    "test_third.py": "".join(f"def test_third_{n}():\n    pass\n\n\n" for n in range(4)),
+}
+
+
+def test_alone_tests_run_last_on_one_worker_with_no_other_test_beside_them(tmp_path: Path) -> None:
+    for name, text in SUITE.items():
+        (tmp_path / name).write_text(text)
+    records = tmp_path / "records.jsonl"
+    env = {**os.environ, "RECORDS": str(records), "PYTHONPATH": str(REPO)}
+    env.pop("PYTEST_XDIST_WORKER", None)
+    env.pop("DEHLA_TEST_RUN_FOLDER", None)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "3", "-p", "no:cacheprovider",
+                          "--rootdir", str(tmp_path), str(tmp_path)],
+                         check=False, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    ran = [json.loads(line) for line in records.read_text().splitlines()]
+    assert len(ran) == 19
+    alone = [test for test in ran if "measures" in test["id"] or "timed" in test["id"]]
+    others = [test for test in ran if test not in alone]
+    assert len({test["worker"] for test in alone}) == 1
+    assert len({test["worker"] for test in others}) > 1  # the rest did run in parallel
+    for solo in alone:
+        beside = [test["id"] for test in others if test["start"] < solo["end"] and solo["start"] < test["end"]]
+        assert beside == [], f"{solo['id']} ran beside {beside}"
+    # the plain tests of test_mixed.py ran with their file, not held back with its alone test
+    mixed = {test["worker"] for test in others if "test_mixed" in test["id"]}
+    assert len(mixed) == 1
