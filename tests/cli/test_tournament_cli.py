@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from arena.bots.scaffold import scaffold_bot
 from arena.cli import main
+from arena.console.serving import LOCAL_MATCHES, SERVER_FILE
 from arena.contract.faults import FaultPolicy
 from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import MoveRelease
@@ -46,10 +47,18 @@ def records_of(report: dict[str, Any]) -> dict[int, list[dict[str, Any]]]:
 
 
 def test_a_round_robin_of_sample_bots_plays_every_pairing_and_tables_what_the_records_say(tmp_path: Path) -> None:
+    # A `dehla serve` for this data folder, as it announces itself (this process stands in for it:
+    # the server itself is tested in tests/web/test_browser_local.py).
+    (tmp_path / SERVER_FILE).write_text(json.dumps({"url": "http://127.0.0.1:8123/", "pid": os.getpid()}))
     out = dehla("tournament", "random", "heuristic", "random+heuristic", "--deals", "2", "--seed", "5",
                 "--name", "cup", "--json", *FAST, data=tmp_path)
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
+    # The matches are the data folder's local matches, each with its page while the server runs.
+    assert [Path(m["record"]) for m in report["matches"]] == [
+        tmp_path / LOCAL_MATCHES / f"cup-pairing-00{n}.jsonl" for n in (1, 2, 3)]
+    assert [m["page"] for m in report["matches"]] == [
+        f"http://127.0.0.1:8123/local/cup-pairing-00{n}" for n in (1, 2, 3)]
     assert report["complete"] and report["pairings"] == 3
     assert [(m["a"], m["b"]) for m in report["matches"]] == [
         ("random", "heuristic"), ("random", "random+heuristic"), ("heuristic", "random+heuristic")]
@@ -111,8 +120,9 @@ def test_a_resumed_tournament_plays_only_the_pairings_without_a_result(tmp_path:
     report = json.loads(out.stdout)
     assert report["complete"]
     assert result_path(folder, plan.pairings[0]).read_bytes() == written
-    assert not (folder / "matches" / "pairing-001.jsonl").exists()  # not played again
-    assert (folder / "matches" / "pairing-002.jsonl").exists() and (folder / "matches" / "pairing-003.jsonl").exists()
+    records = tmp_path / LOCAL_MATCHES
+    assert not (records / "cup-pairing-001.jsonl").exists()  # not played again
+    assert (records / "cup-pairing-002.jsonl").exists() and (records / "cup-pairing-003.jsonl").exists()
     cells = {(c["bot"], c["opponent"]): c for c in report["cross_table"]}
     assert cells[("random", "heuristic")]["mean"] == 4.0 and cells[("heuristic", "random")]["lost"] == 1
 
@@ -258,4 +268,4 @@ def test_a_resume_whose_bot_now_has_another_name_is_refused(tmp_path: Path) -> N
     code, err = invoke("--resume", "cup", "--data", str(tmp_path))
     assert code == 2, err
     assert "'search' is 'search' now, not 'heuristic' as planned" in err and err.count("\n") == 1, err
-    assert not any((folder / "matches").iterdir())
+    assert not (tmp_path / LOCAL_MATCHES).exists()  # nothing played

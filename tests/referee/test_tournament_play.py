@@ -16,7 +16,6 @@ from arena.contract.faults import FaultPolicy
 from arena.contract.time_control import MoveRelease
 from arena.engine.rules import rules_for
 from arena.referee.tournament.plan import (
-    MATCHES,
     Entrant,
     Pairing,
     PairingResult,
@@ -95,8 +94,8 @@ def setup_in(folder: Path, runner: LocalRunner) -> TournamentSetup:
                           seed=11, preset="dehla-pakad", per_move=1.0, bank=1.0, release=MoveRelease.ON_REPLY,
                           policy=FaultPolicy.FORFEIT, pairings=make_pairings(NAMES, None))
     create_plan(folder, plan)
-    return TournamentSetup(plan, folder, rules_for("dehla-pakad"), {n: (RANDOM, RANDOM) for n in NAMES}, runner,
-                           concurrency=2)
+    return TournamentSetup(plan, folder, folder / "local-matches", rules_for("dehla-pakad"),
+                           {n: (RANDOM, RANDOM) for n in NAMES}, runner, concurrency=2)
 
 
 def test_a_cancelled_tournament_keeps_its_finished_pairings_stops_its_bots_and_plays_only_the_rest(
@@ -140,7 +139,7 @@ def test_a_cancelled_tournament_keeps_its_finished_pairings_stops_its_bots_and_p
 
     deals = []
     for pairing in setup.plan.pairings:
-        record = tmp_path / MATCHES / f"{pairing.match_id}.jsonl"
+        record = tmp_path / "local-matches" / f"cup-{pairing.match_id}.jsonl"
         lines = [json.loads(line) for line in record.read_text().splitlines()]
         deals.append([line["record"]["deal"]["hands"] for line in lines if line["type"] == "hand"])
     assert len(deals[0]) == 2  # one deal, played twice

@@ -22,6 +22,7 @@ from arena.console.commands import dehla
 from arena.console.data import BOT_LOOKUPS, data_root
 from arena.console.errors import fail
 from arena.console.options import MAX_BANK, MAX_PER_MOVE, EnumChoice, FiniteFloatRange, writable_folder
+from arena.console.serving import LOCAL_MATCHES
 from arena.console.text import plain
 from arena.contract.faults import FaultPolicy
 from arena.contract.time_control import MoveRelease
@@ -122,7 +123,8 @@ def tournament_command(ctx: click.Context, bots: tuple[str, ...], gauntlet: str 
             partnerships = resolve_entrants(plan, lookups)
     except ArenaError as exc:
         fail(str(exc))
-    setup = TournamentSetup(plan, folder, rules, partnerships, runner, concurrency or os.cpu_count() or 1)
+    records = data_root(data) / LOCAL_MATCHES
+    setup = TournamentSetup(plan, folder, records, rules, partnerships, runner, concurrency or os.cpu_count() or 1)
     console = Console(stderr=True)
     if pending:
         console.print(plain(f"{plan.name}: {len(pending)} of {len(plan.pairings)} pairings to play, "
@@ -143,7 +145,7 @@ def tournament_command(ctx: click.Context, bots: tuple[str, ...], gauntlet: str 
                             f"`{dehla()} tournament --resume {which}{where}` plays the rest"), soft_wrap=True)
         sys.exit(INTERRUPTED_EXIT)
     try:
-        report = tournament_report(plan, folder, read_results(folder, plan))
+        report = tournament_report(plan, folder, read_results(folder, plan), records, data)
     except ArenaError as exc:
         fail(str(exc))
     if as_json:

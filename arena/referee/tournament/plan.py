@@ -4,8 +4,11 @@
 DATA/tournaments/NAME/
   plan.json                   the entrants, deals, seed, rules, clocks and the pairings in order
   results/pairing-001.json    one per finished pairing (written whole, then renamed into place)
-  matches/pairing-001.jsonl   the pairing's match record, and its seats' logs beside it
 ```
+
+Its matches' records (and their seats' logs) go where ``dehla match`` puts its own, to
+``DATA/local-matches/NAME-pairing-001.jsonl``: ``dehla serve`` lists them with the other local
+matches, and while it runs the tournament prints each match's page.
 
 A pairing is finished when its result file is there; resuming plays the others. Every file is
 read back through its model and checked against the plan: a file that does not fit is an error
@@ -35,9 +38,9 @@ TOURNAMENTS = "tournaments"
 """The data folder's subfolder for tournaments."""
 PLAN_FILE = "plan.json"
 RESULTS = "results"
-MATCHES = "matches"
-NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-"""A tournament's name is its folder's: no separators, no leading dot."""
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+"""A tournament's name is its folder's, and the first part of its records' names: no separators,
+no dot (a local match's id, ``arena.console.serving.LOCAL_MATCH_ID``, has none)."""
 MAX_ENTRANTS = 64
 
 
@@ -64,6 +67,10 @@ class Pairing(_Frozen):
     @property
     def match_id(self) -> str:
         return f"pairing-{self.index:03d}"
+
+    def record_id(self, tournament: str) -> str:
+        """The pairing's match id and record name among the data folder's local matches."""
+        return f"{tournament}-{self.match_id}"
 
 
 class TournamentPlan(_Frozen):
@@ -141,7 +148,7 @@ def tournaments_root(data: Path) -> Path:
 
 def check_name(name: str) -> str:
     if not NAME_PATTERN.fullmatch(name):
-        raise TournamentError(f"tournament name {name!r}: use 1 to 64 letters, digits, '.', '_' or '-', "
+        raise TournamentError(f"tournament name {name!r}: use 1 to 64 letters, digits, '_' or '-', "
                               "starting with a letter or digit")
     return name
 
@@ -163,7 +170,6 @@ def create_plan(folder: Path, plan: TournamentPlan) -> None:
         raise TournamentError(f"tournament {plan.name!r} exists ({folder}): resume it with --resume {plan.name}")
     write_json_atomically(path, plan.model_dump_json(indent=1) + "\n")
     (folder / RESULTS).mkdir(exist_ok=True)
-    (folder / MATCHES).mkdir(exist_ok=True)
 
 
 def read_plan(folder: Path) -> TournamentPlan:

@@ -21,7 +21,7 @@ from arena.engine.rules import Rules
 from arena.referee.launcher import BotCommand
 from arena.referee.local import play_local_match
 from arena.referee.table_values import TableConfig
-from arena.referee.tournament.plan import MATCHES, Pairing, PairingResult, TournamentPlan, write_result
+from arena.referee.tournament.plan import Pairing, PairingResult, TournamentPlan, write_result
 from arena.sandbox import Runner
 
 Partnership = tuple[BotCommand, BotCommand]
@@ -56,6 +56,8 @@ class TournamentSetup:
 
     plan: TournamentPlan
     folder: Path
+    records: Path
+    """Where the matches' records and logs go: the data folder's local matches."""
     rules: Rules
     partnerships: Mapping[str, Partnership]
     runner: Runner
@@ -63,9 +65,9 @@ class TournamentSetup:
 
     def config(self, pairing: Pairing) -> TableConfig:
         plan = self.plan
-        return TableConfig(pairing.match_id, self.rules, plan.preset, MatchFormat.parse(f"duplicate:{plan.deals}"),
-                           plan.seed, TimeControl(per_move=plan.per_move, bank=plan.bank, release=plan.release),
-                           plan.policy)
+        return TableConfig(pairing.record_id(plan.name), self.rules, plan.preset,
+                           MatchFormat.parse(f"duplicate:{plan.deals}"), plan.seed,
+                           TimeControl(per_move=plan.per_move, bank=plan.bank, release=plan.release), plan.policy)
 
 
 async def play_pairings(setup: TournamentSetup, pending: Sequence[Pairing],
@@ -77,7 +79,7 @@ async def play_pairings(setup: TournamentSetup, pending: Sequence[Pairing],
     events = events or Silent()
     gate = asyncio.Semaphore(setup.concurrency)
     done: list[PairingResult] = []
-    records = setup.folder / MATCHES
+    records = setup.records
     records.mkdir(parents=True, exist_ok=True)
 
     async def play(pairing: Pairing) -> None:

@@ -11,11 +11,12 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from arena.console.serving import local_match_url
 from arena.console.text import plain
 from arena.contract.status import OutcomeStatus
 from arena.referee.stats import MeanInterval
 from arena.referee.tournament.ordering import Ordering, fit_ordering
-from arena.referee.tournament.plan import MATCHES, PairingResult, TournamentPlan
+from arena.referee.tournament.plan import PairingResult, TournamentPlan
 from arena.referee.tournament.standings import CrossTable, PairCount, cross_table
 
 
@@ -44,8 +45,10 @@ def _pairs_json(pairs: PairCount) -> dict[str, int]:
     return {"won": pairs.won, "drawn": pairs.drawn, "lost": pairs.lost}
 
 
-def tournament_report(plan: TournamentPlan, folder: Path, results: dict[int, PairingResult]) -> dict[str, Any]:
-    """Everything ``dehla tournament`` prints, as JSON."""
+def tournament_report(plan: TournamentPlan, folder: Path, results: dict[int, PairingResult], records: Path,
+                      data: Path | None = None) -> dict[str, Any]:
+    """Everything ``dehla tournament`` prints, as JSON: each match's record in ``records`` and,
+    while a ``dehla serve`` runs for the data folder ``data``, its page."""
     table, ordering = standings_of(plan, results)
     matches = []
     for pairing in plan.pairings:
@@ -54,12 +57,13 @@ def tournament_report(plan: TournamentPlan, folder: Path, results: dict[int, Pai
             matches.append({"pairing": pairing.index, "a": pairing.a, "b": pairing.b, "status": "pending"})
             continue
         forfeit = result.forfeit_team
+        record = records / f"{pairing.record_id(plan.name)}.jsonl"
         matches.append({
             "pairing": pairing.index, "a": pairing.a, "b": pairing.b, "status": result.status.value,
             "hands": result.hands, "deal_scores": list(result.deal_scores),
             "forfeited_by": None if forfeit is None else (pairing.a, pairing.b)[forfeit],
             "faults": [f.model_dump(mode="json") for f in result.faults], "void_reason": result.void_reason,
-            "record": str(folder / MATCHES / f"{pairing.match_id}.jsonl"),
+            "record": str(record), "page": local_match_url(data, record),
         })
     cells = []
     for bot in plan.names:
@@ -137,4 +141,7 @@ def print_tournament_report(report: dict[str, Any], console: Console | None = No
                                 f"{fault['kind']}: {fault['detail']}"))
         if match["status"] == OutcomeStatus.VOID.value:
             console.print(plain(f"void: pairing {match['pairing']}: {match['void_reason']}"))
+        if match.get("page"):
+            console.print(plain(f"match page: pairing {match['pairing']} ({match['a']} vs {match['b']}): "
+                                f"{match['page']}"), soft_wrap=True)
     console.print(plain(f"folder: {report['folder']}"), soft_wrap=True)
