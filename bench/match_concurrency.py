@@ -1,0 +1,65 @@
+"""``dehla match --concurrency 2`` against ``--concurrency 1`` (the baseline, in the same run), on
+the same deals, with bots that mostly wait: each move is released at the end of its 50 ms slot
+(``--release slot-end --per-move 0.05``, as the ladder plays), so a table is idle most of the time.
+
+``python -m bench.match_concurrency [DEALS] [SEED]``
+
+Two matches per pairing, one per K, each a real ``dehla match`` (bot processes over gRPC), timed
+from the command's start to its exit (bot start-up included). Pairings: ``search`` (the search bot
+against the heuristic: the search bot thinks for a few ms of its 50 ms slot, by the clock, so
+its choices may differ between runs) and ``heuristic`` (the heuristic against itself: a
+deterministic bot, whose record must be the same card for card). For each: the wall times, their
+ratio (K = 1 over K = 2; goal 1.8 or more), whether the records hold the same deals in the same
+order, and whether every decision's action is the same. The last line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+PAIRINGS = {"search": ("search", "heuristic"), "heuristic": ("heuristic", "heuristic")}
+
+
+def play(a: str, b: str, deals: int, seed: int, tables: int, records: Path) -> tuple[float, list[dict[str, Any]]]:
+    """Wall seconds of one ``dehla match`` and its record's hand lines."""
+    started = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "arena", "match", a, b, "--deals", str(deals), "--seed", str(seed),
+                          "--per-move", "0.05", "--release", "slot-end", "--concurrency", str(tables),
+                          "--records", str(records), "--json"], capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - started
+    if out.returncode != 0:
+        raise SystemExit(f"dehla match failed ({out.returncode}): {out.stderr.strip()}")
+    report = json.loads(out.stdout)
+    lines = [json.loads(line) for line in Path(report["record"]).read_text().splitlines()]
+    return seconds, lines[1:-1]
+
+
+def main() -> None:
+    deals = int(sys.argv[1]) if len(sys.argv) > 1 else 8
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    figures: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for name, (a, b) in PAIRINGS.items():
+            one, hands_one = play(a, b, deals, seed, 1, Path(folder) / f"{name}-1")
+            two, hands_two = play(a, b, deals, seed, 2, Path(folder) / f"{name}-2")
+            same_deals = [(h["index"], h["record"]["deal"], h["record"]["dealer"]) for h in hands_one] == \
+                         [(h["index"], h["record"]["deal"], h["record"]["dealer"]) for h in hands_two]
+            same_plays = [(h["record"], [d["action"] for d in h["decisions"]]) for h in hands_one] == \
+                         [(h["record"], [d["action"] for d in h["decisions"]]) for h in hands_two]
+            figures[name] = {"seconds_k1": round(one, 2), "seconds_k2": round(two, 2), "ratio": round(one / two, 3),
+                             "hands": len(hands_one), "same_deals_in_order": same_deals,
+                             "same_actions": same_plays}
+            print(f"{name}: K=1 {one:.1f} s, K=2 {two:.1f} s, ratio {one / two:.2f}; same deals in order: "
+                  f"{same_deals}; same actions: {same_plays}")
+    print(json.dumps({"bench": "match_concurrency", "deals": deals, "seed": seed, "per_move": 0.05,
+                      "release": "slot-end", "pairings": figures}))
+
+
+if __name__ == "__main__":
+    main()
