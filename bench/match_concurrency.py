@@ -4,9 +4,11 @@ the same deals, with bots that mostly wait: each move is released at the end of 
 
 ``python -m bench.match_concurrency [DEALS] [SEED]``
 
-Two matches per pairing, one per K, each a real ``dehla match`` (bot processes over gRPC), timed
-from the command's start to its exit (bot start-up included). Pairings: ``search`` (the search bot
-against the heuristic: the search bot thinks for a few ms of its 50 ms slot, by the clock, so
+Four matches per pairing, K = 1, 2, 2, 1 (so a drift in the machine's load favours neither), each
+a real ``dehla match`` (bot processes over gRPC), timed from the command's start to its exit (bot
+start-up included); the faster of each K's two counts. The load average is printed before and
+after: on a shared machine the ratio is only as good as the quiet it was measured in.
+Pairings: ``search`` (the search bot against the heuristic: the search bot thinks for a few ms of its 50 ms slot, by the clock, so
 its choices may differ between runs) and ``heuristic`` (the heuristic against itself: a
 deterministic bot, whose record must be the same card for card). For each: the wall times, their
 ratio (K = 1 over K = 2; goal 1.8 or more), whether the records hold the same deals in the same
@@ -16,6 +18,7 @@ order, and whether every decision's action is the same. The last line is one JSO
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -44,21 +47,29 @@ def main() -> None:
     deals = int(sys.argv[1]) if len(sys.argv) > 1 else 8
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     figures: dict[str, dict[str, Any]] = {}
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as folder:
         for name, (a, b) in PAIRINGS.items():
-            one, hands_one = play(a, b, deals, seed, 1, Path(folder) / f"{name}-1")
-            two, hands_two = play(a, b, deals, seed, 2, Path(folder) / f"{name}-2")
+            times: dict[int, list[float]] = {1: [], 2: []}
+            hands: dict[int, list[dict[str, Any]]] = {}
+            for run, tables in enumerate((1, 2, 2, 1)):
+                seconds, hands[tables] = play(a, b, deals, seed, tables, Path(folder) / f"{name}-{run}")
+                times[tables].append(seconds)
+            one, two = min(times[1]), min(times[2])
+            hands_one, hands_two = hands[1], hands[2]
             same_deals = [(h["index"], h["record"]["deal"], h["record"]["dealer"]) for h in hands_one] == \
                          [(h["index"], h["record"]["deal"], h["record"]["dealer"]) for h in hands_two]
             same_plays = [(h["record"], [d["action"] for d in h["decisions"]]) for h in hands_one] == \
                          [(h["record"], [d["action"] for d in h["decisions"]]) for h in hands_two]
-            figures[name] = {"seconds_k1": round(one, 2), "seconds_k2": round(two, 2), "ratio": round(one / two, 3),
+            figures[name] = {"seconds_k1": [round(t, 2) for t in times[1]],
+                             "seconds_k2": [round(t, 2) for t in times[2]], "ratio": round(one / two, 3),
                              "hands": len(hands_one), "same_deals_in_order": same_deals,
                              "same_actions": same_plays}
             print(f"{name}: K=1 {one:.1f} s, K=2 {two:.1f} s, ratio {one / two:.2f}; same deals in order: "
                   f"{same_deals}; same actions: {same_plays}")
     print(json.dumps({"bench": "match_concurrency", "deals": deals, "seed": seed, "per_move": 0.05,
-                      "release": "slot-end", "pairings": figures}))
+                      "release": "slot-end", "pairings": figures,
+                      "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)]}))
 
 
 if __name__ == "__main__":

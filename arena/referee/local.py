@@ -21,6 +21,7 @@ from arena.referee.deal_pairs import PairCallback, play_deal_pairs
 from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.launcher import BotCommand, BotProcess
 from arena.referee.match_recorder import MatchRecorder
+from arena.referee.referee_clock import MONOTONIC, SHARED_LOOP
 from arena.referee.table import NOTIFY_TIMEOUT, Table
 from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.sandbox import Limits, LocalRunner, Runner, match_cpu_seconds
@@ -76,7 +77,8 @@ async def play_local_pairs(
 ) -> MatchOutcome:
     """A duplicate match played as deal pairs by ``tables`` tables, each with its own four bots
     (``arena.referee.deal_pairs``); table 0's bots log where ``play_local_match``'s do, table K's
-    to ``MATCH.tableK.seatN.log``."""
+    to ``MATCH.tableK.seatN.log``. The tables share this event loop, so several hold a
+    ``slot-end`` move on the loop's timer (``SHARED_LOOP``), not the precise, blocking hold."""
     sockets = Path(tempfile.mkdtemp(prefix="dehla-"))
     seats: list[list[GrpcSeat]] = []
     try:
@@ -86,7 +88,8 @@ async def play_local_pairs(
             seats.append(table_seats(partnership_a, partnership_b, config, records, folder,
                                      runner or LocalRunner(), "" if table == 0 else f".table{table}"))
         recorder = MatchRecorder(records / f"{config.match_id}.jsonl")
-        return await play_deal_pairs(config, seats, recorder, on_pair, on_hand)
+        clock = MONOTONIC if tables == 1 else SHARED_LOOP
+        return await play_deal_pairs(config, seats, recorder, on_pair, on_hand, clock)
     finally:
         await close_all([seat for table in seats for seat in table])
         shutil.rmtree(sockets, ignore_errors=True)
