@@ -8,11 +8,12 @@ Four matches per pairing, K = 1, 2, 2, 1 (so a drift in the machine's load favou
 a real ``dehla match`` (bot processes over gRPC), timed from the command's start to its exit (bot
 start-up included); the faster of each K's two counts. The load average is printed before and
 after: on a shared machine the ratio is only as good as the quiet it was measured in.
-Pairings: ``search`` (the search bot against the heuristic: the search bot thinks for a few ms of its 50 ms slot, by the clock, so
-its choices may differ between runs) and ``heuristic`` (the heuristic against itself: a
-deterministic bot, whose record must be the same card for card). For each: the wall times, their
-ratio (K = 1 over K = 2; goal 1.8 or more), whether the records hold the same deals in the same
-order, and whether every decision's action is the same. The last line is one JSON object.
+Pairings: ``search`` (the search bot against the heuristic: the search bot thinks for a few
+ms of its 50 ms slot, by the clock, so its choices may differ between runs) and ``heuristic``
+(the heuristic against itself: a deterministic bot, whose record must be the same card for
+card). For each: the wall times, their ratio (K = 1 over K = 2; goal 1.8 or more), whether the
+records hold the same deals in the same order, and whether every decision's action is the same.
+The last line is one JSON object.
 """
 
 from __future__ import annotations
