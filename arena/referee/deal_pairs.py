@@ -6,7 +6,8 @@ is played with A at seats 0 and 2, then again with the seats swapped (hands ``2N
 sequential test) sees the pair scores as a single table would give them, and the record holds
 the hands in deal order. When ``on_pair`` says stop, no table takes another deal; pairs after
 the last one released, played meanwhile by other tables, are left out of the outcome and the
-record, so that the result does not depend on the number of tables. A forfeit stops the match
+record, so that the result does not depend on the number of tables. A pair's hands reach the
+record as the pair is released: an interrupted match keeps every pair released before. A forfeit stops the match
 at its deal in the same way; a platform fault at any table makes the match void.
 """
 
@@ -38,6 +39,8 @@ class _Schedule:
 
     count: int
     on_pair: PairCallback
+    recorder: MatchRecorder | None = None
+    """Gets each pair's hand lines as the pair is released, so an interrupted match keeps them."""
     next_deal: int = 0
     closed: bool = False
     """No table takes another deal (the test decided, or a table forfeited or failed)."""
@@ -47,6 +50,13 @@ class _Schedule:
     waiting: dict[int, PlayedPair] = field(default_factory=dict)
     lines: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     """Hand lines of the record by deal number, until their deal is released."""
+
+    def write(self, number: int) -> None:
+        """Deal ``number``'s hand lines, in hand order, to the record."""
+        lines = sorted(self.lines.pop(number, []), key=lambda line: int(line["index"]))
+        if self.recorder:
+            for line in lines:
+                self.recorder.hand_line(line)
 
     def take(self) -> int | None:
         if self.closed or self.next_deal >= self.count:
@@ -59,6 +69,7 @@ class _Schedule:
         while not self.decided and len(self.released) in self.waiting:
             ready = self.waiting.pop(len(self.released))
             self.released.append(ready)
+            self.write(ready.number)
             if not self.on_pair(ready):
                 self.decided = self.closed = True
 
@@ -97,7 +108,7 @@ async def play_deal_pairs(
     started and closed by the caller) until ``on_pair`` says stop."""
     if not tables:
         raise ValueError("a deal-pair match needs at least one table")
-    schedule = _Schedule(config.match_format.count, on_pair or (lambda pair: True))
+    schedule = _Schedule(config.match_format.count, on_pair or (lambda pair: True), recorder)
     if recorder:
         recorder.match_start(config, [e.name for e in tables[0]])
 
@@ -110,11 +121,9 @@ async def play_deal_pairs(
 
     outcomes = await asyncio.gather(*(run(endpoints) for endpoints in tables))
     outcome = merged(config.match_id, schedule.released, outcomes, schedule.decided)
+    if outcome.forfeit_team is not None:
+        schedule.write(len(outcome.deal_scores))  # the forfeited hand, as far as it went
     if recorder:
-        last = len(outcome.deal_scores) + (1 if outcome.forfeit_team is not None else 0)
-        for number in range(last):
-            for line in sorted(schedule.lines.get(number, []), key=lambda line: int(line["index"])):
-                recorder.hand_line(line)
         recorder.match_end(outcome)
     return outcome
 
