@@ -125,14 +125,27 @@ def test_no_tables_is_refused() -> None:
         asyncio.run(play_deal_pairs(config(1), []))
 
 
-def test_a_failure_midway_keeps_every_pair_released_before_it(tmp_path: Path) -> None:
-    """Hands reach the record as their pair is released, not at the end: what was played stays."""
-    def fail_at_three(pair: PlayedPair) -> bool:
-        if pair.number == 3:
-            raise RuntimeError("the platform broke")
-        return True
+def test_an_interrupted_match_keeps_every_pair_released_before_it(tmp_path: Path) -> None:
+    """Hands reach the record as their pair is released, not at the end: a Ctrl-C (the match's
+    task cancelled) after pair 3 leaves pairs 0 to 3 on disk."""
+    record = tmp_path / "m.jsonl"
 
-    outcome = play(2, 20, tmp_path / "m.jsonl", on_pair=fail_at_three)
-    assert outcome.status is OutcomeStatus.VOID and "the platform broke" in (outcome.void_reason or "")
-    indexes = [h["index"] for h in hands(tmp_path / "m.jsonl")]
-    assert indexes == list(range(len(indexes))) and len(indexes) >= 8  # the other table may finish its pair
+    async def main() -> None:
+        task = asyncio.current_task()
+        assert task is not None
+
+        def cancel_at_three(pair: PlayedPair) -> bool:
+            if pair.number == 3:
+                task.cancel()
+            return True
+
+        seats = [[InProcessSeat(HeuristicBot()), InProcessSeat(LowestBot()), InProcessSeat(HeuristicBot()),
+                  InProcessSeat(LowestBot())] for _ in range(2)]
+        await play_deal_pairs(config(20), seats, MatchRecorder(record), cancel_at_three)
+
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(main())
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    assert lines[0]["type"] == "match_start" and all(line["type"] == "hand" for line in lines[1:])
+    indexes = [line["index"] for line in lines[1:]]
+    assert indexes == list(range(len(indexes))) and len(indexes) >= 8
