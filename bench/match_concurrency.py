@@ -30,8 +30,10 @@ from typing import Any
 PAIRINGS = {"search": ("search", "heuristic"), "heuristic": ("heuristic", "heuristic")}
 
 
-def play(a: str, b: str, deals: int, seed: int, tables: int, records: Path) -> tuple[float, list[dict[str, Any]]]:
-    """Wall seconds of one ``dehla match`` and its record's hand lines."""
+def play(a: str, b: str, deals: int, seed: int, tables: int,
+         records: Path) -> tuple[float, list[dict[str, Any]], list[str]]:
+    """Wall seconds of one ``dehla match``, its record's hand lines and its faults (on a loaded
+    machine a 50 ms slot can be overrun: a timeout ends the match early and its record differs)."""
     started = time.perf_counter()
     out = subprocess.run([sys.executable, "-m", "arena", "match", a, b, "--deals", str(deals), "--seed", str(seed),
                           "--per-move", "0.05", "--release", "slot-end", "--concurrency", str(tables),
@@ -41,7 +43,8 @@ def play(a: str, b: str, deals: int, seed: int, tables: int, records: Path) -> t
         raise SystemExit(f"dehla match failed ({out.returncode}): {out.stderr.strip()}")
     report = json.loads(out.stdout)
     lines = [json.loads(line) for line in Path(report["record"]).read_text().splitlines()]
-    return seconds, lines[1:-1]
+    faults = [f"seat {f['seat']} {f['kind']} in hand {f['hand']}" for f in report["faults"]]
+    return seconds, lines[1:-1], faults
 
 
 def main() -> None:
@@ -53,9 +56,13 @@ def main() -> None:
         for name, (a, b) in PAIRINGS.items():
             times: dict[int, list[float]] = {1: [], 2: []}
             hands: dict[int, list[dict[str, Any]]] = {}
+            faults: list[list[str]] = []
             for run, tables in enumerate((1, 2, 2, 1)):
-                seconds, hands[tables] = play(a, b, deals, seed, tables, Path(folder) / f"{name}-{run}")
+                seconds, played, run_faults = play(a, b, deals, seed, tables, Path(folder) / f"{name}-{run}")
                 times[tables].append(seconds)
+                faults.append(run_faults)
+                if not run_faults or tables not in hands:
+                    hands[tables] = played
             one, two = min(times[1]), min(times[2])
             hands_one, hands_two = hands[1], hands[2]
             same_deals = [(h["index"], h["record"]["deal"], h["record"]["dealer"]) for h in hands_one] == \
@@ -65,9 +72,9 @@ def main() -> None:
             figures[name] = {"seconds_k1": [round(t, 2) for t in times[1]],
                              "seconds_k2": [round(t, 2) for t in times[2]], "ratio": round(one / two, 3),
                              "hands": len(hands_one), "same_deals_in_order": same_deals,
-                             "same_actions": same_plays}
+                             "same_actions": same_plays, "faults_by_run": faults}
             print(f"{name}: K=1 {one:.1f} s, K=2 {two:.1f} s, ratio {one / two:.2f}; same deals in order: "
-                  f"{same_deals}; same actions: {same_plays}")
+                  f"{same_deals}; same actions: {same_plays}; faults (runs K=1, 2, 2, 1): {faults}")
     print(json.dumps({"bench": "match_concurrency", "deals": deals, "seed": seed, "per_move": 0.05,
                       "release": "slot-end", "pairings": figures,
                       "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)]}))
