@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.referee.commands import match_command
 
 
 def run(*args: str) -> Any:
@@ -51,15 +52,24 @@ def dehla(*args: str) -> subprocess.CompletedProcess[str]:
                           timeout=300, check=False)
 
 
+def test_sprt_defaults_suit_the_authors_question() -> None:
+    """Is A better than B by 0.2 sd per deal pair, wrong at most 5% of the time either way."""
+    defaults = {p.name: p.default for p in match_command.params}
+    assert (defaults["alpha"], defaults["beta"], defaults["h0"], defaults["h1"]) == (0.05, 0.05, 0.0, 0.2)
+    assert defaults["max_deals"] == 1000 and defaults["concurrency"] == 1
+
+
 def test_sprt_decides_for_the_stronger_bot_and_reports_every_figure(tmp_path: Path) -> None:
-    out = dehla("heuristic", "random", "--sprt", "--seed", "2", "--records", str(tmp_path), "--json")
+    out = dehla("heuristic", "random", "--sprt", "--h1", "0.6", "--max-deals", "200", "--seed", "2",
+                "--records", str(tmp_path), "--json")
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     sprt = report["sprt"]
     assert sprt["verdict"] == "H1 accepted"
     assert sprt["llr"] >= sprt["upper"] > 0 > sprt["lower"]
-    assert (sprt["alpha"], sprt["beta"], sprt["h0"], sprt["h1"], sprt["max_deals"]) == (0.05, 0.05, 0.0, 0.2, 1000)
-    assert sprt["pairs"] == report["units"] < 1000  # stopped at the verdict, not the cap
+    assert (sprt["alpha"], sprt["beta"], sprt["h0"], sprt["h1"], sprt["max_deals"]) == (0.05, 0.05, 0.0, 0.6, 200)
+    assert sprt["pairs"] == report["units"] < 200  # stopped at the verdict, not the cap
+    assert sprt["effect"] > 0.6 and report["winner"] == "A" and report["ci95"][0] > 0
     assert report["hands"] == 2 * sprt["pairs"]
     lines = [json.loads(line) for line in Path(report["record"]).read_text().splitlines()]
     assert [line["index"] for line in lines[1:-1]] == list(range(report["hands"]))
@@ -89,7 +99,7 @@ def test_concurrency_two_gives_the_record_of_one(tmp_path: Path) -> None:
     partner; the record's hands are those of one table, in deal order."""
     reports = []
     for tables in ("1", "2"):
-        out = dehla("heuristic", "heuristic", "--deals", "4", "--seed", "7", "--concurrency", tables,
+        out = dehla("heuristic", "heuristic", "--deals", "3", "--seed", "7", "--concurrency", tables,
                     "--records", str(tmp_path / tables), "--json")
         assert out.returncode == 0, out.stderr
         reports.append(json.loads(out.stdout))
@@ -98,6 +108,6 @@ def test_concurrency_two_gives_the_record_of_one(tmp_path: Path) -> None:
         lines = [json.loads(line) for line in Path(report["record"]).read_text().splitlines()]
         records.append([(line["index"], line["record"], [d["action"] for d in line["decisions"]])
                         for line in lines[1:-1]])
-    assert records[0] == records[1] and len(records[0]) == 8
+    assert records[0] == records[1] and len(records[0]) == 6
     assert [r["mean_difference"] for r in reports] == [reports[0]["mean_difference"]] * 2
     assert (tmp_path / "2" / f"{Path(reports[1]['record']).stem}.table1.seat0.log").exists()
