@@ -107,9 +107,6 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
     settings = sprt_settings(sprt, alpha, beta, h0, h1, format_text)
     if sprt:
         deals = max_deals
-    if concurrency > 1 and format_text != "duplicate":
-        raise click.BadParameter(f"{concurrency}: only duplicate matches are played on several tables "
-                                 f"(not --format {format_text})", param_hint="'--concurrency'")
     records = records if records is not None else default_records(data)
     try:
         lookups = click.get_current_context().meta.get(BOT_LOOKUPS, ())
@@ -120,6 +117,9 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
         match_format = MatchFormat.parse(f"duplicate:{deals}" if format_text == "duplicate" else format_text)
     except ArenaError as exc:
         fail(str(exc))
+    if concurrency > 1 and match_format.kind is not FormatKind.DUPLICATE:
+        raise click.BadParameter(f"{concurrency}: only duplicate matches are played on several tables "
+                                 f"(not --format {format_text})", param_hint="'--concurrency'")
     try:
         writable_folder(records)
     except OSError as exc:
@@ -165,7 +165,8 @@ def sprt_settings(sprt: bool, alpha: float, beta: float, h0: float, h1: float,
     if ctx.get_parameter_source("deals") is click.core.ParameterSource.COMMANDLINE:
         raise click.UsageError("--sprt plays until the test decides: give --max-deals, not --deals")
     if format_text != "duplicate":
-        raise click.UsageError(f"--sprt tests deal pairs: it needs the duplicate format, not --format {format_text}")
+        raise click.UsageError(f"--sprt tests deal pairs until it decides: leave --format at duplicate "
+                               f"(not {format_text}) and cap the deals with --max-deals")
     try:
         return SprtSettings(alpha, beta, h0, h1)
     except SprtSettingsError as exc:
