@@ -7,18 +7,15 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table as RichTable
-from rich.text import Text
 
 from arena.console.data import BOT_LOOKUPS, RECORD_LOOKUP, data_root
 from arena.console.errors import fail
 from arena.console.options import MAX_BANK, MAX_PER_MOVE, EnumChoice, FiniteFloatRange, writable_folder
-from arena.console.text import plain, visible
+from arena.console.text import visible
 from arena.contract.faults import FaultKind, FaultPolicy
 from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import MoveRelease, TimeControl
@@ -26,17 +23,27 @@ from arena.engine.errors import ArenaError
 from arena.engine.match import FormatKind, MatchFormat
 from arena.engine.outcome import HandResult
 from arena.engine.rules import parse_option, rules_for
-from arena.referee.launcher import partnership_name, resolve_partnership
-from arena.referee.local import play_local_match
+from arena.referee.launcher import BotCommand, partnership_name, resolve_partnership
+from arena.referee.local import play_local_match, play_local_pairs
 from arena.referee.match_page import print_match_page
 from arena.referee.match_recorder import match_record_lines, read_match_record
+from arena.referee.match_report import live_line, match_report, print_match_report
 from arena.referee.replay import checked_lines, print_replay
-from arena.referee.stats import mean_interval
-from arena.referee.table_values import MatchOutcome, TableConfig
-from arena.sandbox import RunnerKind, SandboxError, runner_for
+from arena.referee.sprt import SequentialTest, SprtSettings, SprtSettingsError
+from arena.referee.table_values import MatchOutcome, PlayedPair, TableConfig
+from arena.sandbox import Runner, RunnerKind, SandboxError, runner_for
 
 LOCAL_RECORDS = "local-matches"
 """The data folder's subfolder for ``dehla match`` records (the ladder's go to ``matches/``)."""
+MAX_CONCURRENCY = 64
+"""Tables at once: each runs four bot processes."""
+MAX_SPRT_DEALS = 1_000_000
+MAX_EFFECT = 10.0
+"""Standard deviations per deal pair: an effect beyond this is a typo."""
+LIVE_EVERY = 10
+"""Deal pairs between the SPRT's live lines when stderr is not a terminal."""
+OPEN_UNIT = FiniteFloatRange(min=0, max=1, min_open=True, max_open=True)
+Partnership = tuple[BotCommand, BotCommand]
 
 
 
@@ -73,15 +80,34 @@ def default_records(data: Path | None) -> Path:
 @click.option("--runner", "runner_kind", type=EnumChoice(RunnerKind), default=RunnerKind.LOCAL.value,
               show_default=True, envvar="DEHLA_RUNNER",
               help="How bots are started: local processes, bubblewrap sandboxes (root) or docker containers.")
+@click.option("--concurrency", type=click.IntRange(min=1, max=MAX_CONCURRENCY), default=1, show_default=True,
+              help="Tables playing deal pairs at once, each with its own four bots (duplicate format only); "
+                   "the result and the record do not depend on it.")
+@click.option("--sprt", is_flag=True,
+              help="Play until a sequential test decides whether A is better than B (docs/writing-a-bot.md).")
+@click.option("--alpha", type=OPEN_UNIT, default=0.05, show_default=True,
+              help="--sprt: the chance of accepting H1 when H0 holds (a false positive).")
+@click.option("--beta", type=OPEN_UNIT, default=0.05, show_default=True,
+              help="--sprt: the chance of accepting H0 when H1 holds (a false negative).")
+@click.option("--h0", type=FiniteFloatRange(min=-MAX_EFFECT, max=MAX_EFFECT), default=0.0, show_default=True,
+              help="--sprt: H0's effect of A over B, in standard deviations of a deal pair's score.")
+@click.option("--h1", type=FiniteFloatRange(min=-MAX_EFFECT, max=MAX_EFFECT), default=0.2, show_default=True,
+              help="--sprt: H1's effect (above --h0): the margin by which A counts as better.")
+@click.option("--max-deals", type=click.IntRange(min=1, max=MAX_SPRT_DEALS), default=1000, show_default=True,
+              help="--sprt: stop undecided after this many deal pairs.")
 def match_command(partnership_a: str, partnership_b: str, deals: int, format_text: str, seed: int,
                   preset: str, options: tuple[str, ...], policy: FaultPolicy, per_move: float, bank: float,
                   release: MoveRelease, records: Path | None, as_json: bool, runner_kind: RunnerKind,
-                  data: Path | None) -> None:
+                  data: Path | None, concurrency: int, sprt: bool, alpha: float, beta: float, h0: float,
+                  h1: float, max_deals: int) -> None:
     """Play PARTNERSHIP_A against PARTNERSHIP_B with local bot processes.
 
     A partnership is a bot (partnered with a copy of itself) or BOT1+BOT2. A bot is a sample
     bot name (e.g. random) or a command line that starts a bot serving the protocol.
     """
+    settings = sprt_settings(sprt, alpha, beta, h0, h1, format_text)
+    if sprt:
+        deals = max_deals
     records = records if records is not None else default_records(data)
     try:
         lookups = click.get_current_context().meta.get(BOT_LOOKUPS, ())
@@ -92,6 +118,9 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
         match_format = MatchFormat.parse(f"duplicate:{deals}" if format_text == "duplicate" else format_text)
     except ArenaError as exc:
         fail(str(exc))
+    if concurrency > 1 and match_format.kind is not FormatKind.DUPLICATE:
+        raise click.BadParameter(f"{concurrency}: only duplicate matches are played on several tables "
+                                 f"(not --format {format_text})", param_hint="'--concurrency'")
     try:
         writable_folder(records)
     except OSError as exc:
@@ -105,18 +134,14 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
     match_id = f"match-{time.strftime('%Y%m%d-%H%M%S')}-{seed}"
     config = TableConfig(match_id, rules, preset, match_format, seed,
                          TimeControl(per_move=per_move, bank=bank, release=release), policy)
-    total = match_format.count * (2 if match_format.kind is FormatKind.DUPLICATE else 1)
-    with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True, disable=as_json) as progress:
-        task = progress.add_task(visible(f"{name_a} vs {name_b}"),
-                                 total=total if match_format.kind is not FormatKind.KOTS else None)
-
-        def advance(index: int, result: HandResult) -> None:
-            progress.advance(task)
-
-        outcome = asyncio.run(play_local_match(a, b, config, records, advance, runner))
-    report = match_report(outcome, name_a, name_b, records / f"{match_id}.jsonl")
+    test = SequentialTest(settings, max_deals) if settings is not None else None
+    record = records / f"{match_id}.jsonl"
+    if match_format.kind is FormatKind.DUPLICATE:
+        outcome = play_pairs(a, b, config, records, concurrency, runner, test, f"{name_a} vs {name_b}", as_json)
+    else:
+        outcome = play_hands(a, b, config, records, runner, f"{name_a} vs {name_b}", as_json)
+    report = match_report(outcome, name_a, name_b, record, test.current if test else None,
+                          max_deals if test else None)
     if as_json:
         click.echo(json.dumps(report))
     else:
@@ -129,58 +154,65 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
         fail(f"bot {first.bot!r} (seat {first.seat}) did not start: {first.detail}")
 
 
-def match_report(outcome: MatchOutcome, name_a: str, name_b: str, record: Path) -> dict[str, Any]:
-    """Everything ``dehla match`` prints, as JSON (partnership A is team 0)."""
-    units = outcome.deal_scores or outcome.hand_values
-    interval = mean_interval(units)
-    hands_won = [sum(1 for h in outcome.hands if h.winner == t) for t in (0, 1)]
-    kots = [sum(1 for h in outcome.hands if h.winner == t and h.kot) for t in (0, 1)]
-    return {
-        "match_id": outcome.match_id,
-        "status": outcome.status.value,
-        "partnerships": [name_a, name_b],
-        "winner": None if outcome.winner_team is None else "AB"[outcome.winner_team],
-        "score": list(outcome.score),
-        "hands": len(outcome.hands),
-        "hands_won": hands_won,
-        "kots": kots,
-        "unit": "deal pair" if outcome.deal_scores else "hand",
-        "mean_difference": round(interval.mean, 4),
-        "ci95": [round(interval.low, 4), round(interval.high, 4)],
-        "won_share": round(interval.won_share, 4),
-        "faults": [f.to_json() for f in outcome.faults],
-        "substitutions": outcome.substitutions,
-        "void_reason": outcome.void_reason,
-        "record": str(record),
-    }
+def sprt_settings(sprt: bool, alpha: float, beta: float, h0: float, h1: float,
+                  format_text: str) -> SprtSettings | None:
+    """The test's settings with ``--sprt``; the SPRT's options without it are a mistake, said so."""
+    ctx = click.get_current_context()
+    if not sprt:
+        given = [name for name in ("alpha", "beta", "h0", "h1", "max_deals")
+                 if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE]
+        if given:
+            raise click.UsageError(f"--{given[0].replace('_', '-')} is an option of --sprt (add --sprt)")
+        return None
+    if ctx.get_parameter_source("deals") is click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("--sprt plays until the test decides: give --max-deals, not --deals")
+    if format_text != "duplicate":
+        raise click.UsageError(f"--sprt tests deal pairs until it decides: leave --format at duplicate "
+                               f"(not {format_text}) and cap the deals with --max-deals")
+    try:
+        return SprtSettings(alpha, beta, h0, h1)
+    except SprtSettingsError as exc:
+        raise click.UsageError(f"--sprt: {exc} (--alpha, --beta, --h0, --h1)") from None
 
 
-def print_match_report(report: dict[str, Any]) -> None:
-    """The report for a terminal; names and fault details come from bots and are shown literally."""
-    console = Console()
-    names = report["partnerships"]
-    table = RichTable(title=plain(f"{names[0]} vs {names[1]}: {report['hands']} hands ({report['status']})"))
-    table.add_column("")
-    table.add_column("partnership")
-    table.add_column("seats")
-    table.add_column("hands won", justify="right")
-    table.add_column("kots", justify="right")
-    table.add_column("score", justify="right")
-    for team in (0, 1):
-        table.add_row("AB"[team], plain(names[team]), "0+2" if team == 0 else "1+3",
-                      str(report["hands_won"][team]), str(report["kots"][team]), f"{report['score'][team]:g}")
-    console.print(table)
-    low, high = report["ci95"]
-    console.print(Text(f"mean difference per {report['unit']}: {report['mean_difference']:+.3f} "
-                       f"(95% CI {low:+.3f} to {high:+.3f}); {report['won_share']:.0%} of {report['unit']}s won "
-                       f"by A"))
-    winner = report["winner"]
-    console.print(plain("winner: " + (f"{winner} ({names['AB'.index(winner)]})" if winner else "none (level)")))
-    for fault in report["faults"]:
-        console.print(plain(f"fault: seat {fault['seat']} ({fault['bot']}) {fault['kind']}: {fault['detail']}"))
-    if report["void_reason"]:
-        console.print(plain(f"void: {report['void_reason']}"))
-    console.print(plain(f"record: {report['record']}"), soft_wrap=True)  # a path to copy: never wrapped
+def play_pairs(a: Partnership, b: Partnership, config: TableConfig, records: Path, tables: int, runner: Runner,
+               test: SequentialTest | None, title: str, quiet: bool) -> MatchOutcome:
+    """A duplicate match as deal pairs on ``tables`` tables; with ``test``, until it decides. Live:
+    a progress bar on a terminal (the SPRT's figures in its title), else with ``test`` a line to
+    stderr every ``LIVE_EVERY`` pairs."""
+    count = config.match_format.count
+    err = Console(stderr=True)
+    with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=err, transient=True, disable=quiet) as progress:
+        task = progress.add_task(visible(title), total=count)
+
+        def on_pair(pair: PlayedPair) -> bool:
+            progress.advance(task)
+            if test is None:
+                return True
+            status = test.add(pair.score)
+            line = live_line(status, count)
+            progress.update(task, description=visible(f"{title}  {line}"))
+            if not quiet and not err.is_terminal and (status.pairs % LIVE_EVERY == 0 or test.done):
+                click.echo(line, err=True)
+            return not test.done
+
+        return asyncio.run(play_local_pairs(a, b, config, records, tables, on_pair, None, runner))
+
+
+def play_hands(a: Partnership, b: Partnership, config: TableConfig, records: Path, runner: Runner, title: str,
+               quiet: bool) -> MatchOutcome:
+    """A match in the hands:N or kots:K format at one table."""
+    match_format = config.match_format
+    with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=Console(stderr=True), transient=True, disable=quiet) as progress:
+        task = progress.add_task(visible(title),
+                                 total=match_format.count if match_format.kind is FormatKind.HANDS else None)
+
+        def advance(index: int, result: HandResult) -> None:
+            progress.advance(task)
+
+        return asyncio.run(play_local_match(a, b, config, records, advance, runner))
 
 
 @click.command("replay")

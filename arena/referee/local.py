@@ -17,9 +17,11 @@ from pathlib import Path
 
 from arena.engine.match import FormatKind
 from arena.engine.outcome import HandResult
+from arena.referee.deal_pairs import PairCallback, play_deal_pairs
 from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.launcher import BotCommand, BotProcess
 from arena.referee.match_recorder import MatchRecorder
+from arena.referee.referee_clock import MONOTONIC, SHARED_LOOP
 from arena.referee.table import NOTIFY_TIMEOUT, Table
 from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.sandbox import Limits, LocalRunner, Runner, match_cpu_seconds
@@ -52,22 +54,61 @@ async def play_local_match(
     runner: Runner | None = None,
 ) -> MatchOutcome:
     """Run one match between two partnerships of bots started by ``runner`` (default: local)."""
-    runner = runner or LocalRunner()
-    commands = [partnership_a[0], partnership_b[0], partnership_a[1], partnership_b[1]]
     sockets = Path(tempfile.mkdtemp(prefix="dehla-"))
     seats: list[GrpcSeat] = []
     try:
-        for seat, command in enumerate(commands):
-            folder = sockets / f"seat{seat}"
-            folder.mkdir()
-            process = BotProcess(command, f"unix:{folder}/bot.sock", records / f"{config.match_id}.seat{seat}.log",
-                                 runner=runner, limits=seat_limits(command, config))
-            seats.append(GrpcSeat(command.name, process.address, process))
+        seats = table_seats(partnership_a, partnership_b, config, records, sockets, runner or LocalRunner())
         recorder = MatchRecorder(records / f"{config.match_id}.jsonl")
         return await Table(config, seats, recorder, on_hand).run()
     finally:
         await close_all(seats)
         shutil.rmtree(sockets, ignore_errors=True)
+
+
+async def play_local_pairs(
+    partnership_a: tuple[BotCommand, BotCommand],
+    partnership_b: tuple[BotCommand, BotCommand],
+    config: TableConfig,
+    records: Path,
+    tables: int = 1,
+    on_pair: PairCallback | None = None,
+    on_hand: Callable[[int, HandResult], None] | None = None,
+    runner: Runner | None = None,
+) -> MatchOutcome:
+    """A duplicate match played as deal pairs by ``tables`` tables, each with its own four bots
+    (``arena.referee.deal_pairs``); table 0's bots log where ``play_local_match``'s do, table K's
+    to ``MATCH.tableK.seatN.log``. The tables share this event loop, so several hold a
+    ``slot-end`` move on the loop's timer (``SHARED_LOOP``), not the precise, blocking hold."""
+    sockets = Path(tempfile.mkdtemp(prefix="dehla-"))
+    seats: list[list[GrpcSeat]] = []
+    try:
+        for table in range(tables):
+            folder = sockets / f"table{table}"
+            folder.mkdir()
+            seats.append(table_seats(partnership_a, partnership_b, config, records, folder,
+                                     runner or LocalRunner(), "" if table == 0 else f".table{table}"))
+        recorder = MatchRecorder(records / f"{config.match_id}.jsonl")
+        clock = MONOTONIC if tables == 1 else SHARED_LOOP
+        return await play_deal_pairs(config, seats, recorder, on_pair, on_hand, clock)
+    finally:
+        await close_all([seat for table in seats for seat in table])
+        shutil.rmtree(sockets, ignore_errors=True)
+
+
+def table_seats(partnership_a: tuple[BotCommand, BotCommand], partnership_b: tuple[BotCommand, BotCommand],
+                config: TableConfig, records: Path, sockets: Path, runner: Runner, log_tag: str = "") -> list[GrpcSeat]:
+    """One table's four seats (A at 0 and 2), each bot to be started by ``runner`` on a socket
+    in its own folder under ``sockets``, logging next to the record."""
+    commands = [partnership_a[0], partnership_b[0], partnership_a[1], partnership_b[1]]
+    seats = []
+    for seat, command in enumerate(commands):
+        folder = sockets / f"seat{seat}"
+        folder.mkdir()
+        log = records / f"{config.match_id}{log_tag}.seat{seat}.log"
+        process = BotProcess(command, f"unix:{folder}/bot.sock", log, runner=runner,
+                             limits=seat_limits(command, config))
+        seats.append(GrpcSeat(command.name, process.address, process))
+    return seats
 
 
 async def close_all(seats: list[GrpcSeat]) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from arena.console.files import read_record_text
 from arena.engine.errors import RecordError
@@ -31,6 +31,24 @@ from arena.referee.match_record_lines import (
 
 if TYPE_CHECKING:
     from arena.referee.table_values import DecisionLog, MatchOutcome, TableConfig
+
+
+class HandRecorder(Protocol):
+    """What a table tells the record as a match goes (``MatchRecorder``, or a deal-pair table's share of one)."""
+
+    def match_start(self, config: TableConfig, seats: Sequence[str]) -> None: ...
+
+    def hand(self, index: int, state: HandState, decisions: Sequence[DecisionLog]) -> None: ...
+
+    def match_end(self, outcome: MatchOutcome) -> None: ...
+
+
+def hand_line(index: int, state: HandState, decisions: Sequence[DecisionLog]) -> dict[str, Any]:
+    """A record's ``hand`` line: the hand (finished or not) and every decision in it."""
+    return written(HandLine, {
+        "type": "hand", "index": index, "complete": state.is_over, "record": hand_record(state),
+        "decisions": [written(DecisionEntry, d.to_json()) for d in decisions],
+    })
 
 
 class MatchRecorder:
@@ -54,10 +72,11 @@ class MatchRecorder:
         self._write(line.model_dump(mode="json"))
 
     def hand(self, index: int, state: HandState, decisions: Sequence[DecisionLog]) -> None:
-        self._write(written(HandLine, {
-            "type": "hand", "index": index, "complete": state.is_over, "record": hand_record(state),
-            "decisions": [written(DecisionEntry, d.to_json()) for d in decisions],
-        }))
+        self._write(hand_line(index, state, decisions))
+
+    def hand_line(self, line: dict[str, Any]) -> None:
+        """Write a hand line made earlier (``hand_line``): a deal-pair match writes them in deal order."""
+        self._write(line)
 
     def match_end(self, outcome: MatchOutcome) -> None:
         self._write(written(MatchEndLine, {"type": "match_end", **outcome.to_json()}))

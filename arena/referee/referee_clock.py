@@ -48,4 +48,16 @@ class MonotonicClock:
             time.sleep(rest)
 
 
+class SharedLoopClock(MonotonicClock):
+    """``perf_counter`` time; a hold that ends on the event loop's own timer (within about a
+    millisecond), for tables that share one loop (``dehla match --concurrency``): the precise
+    hold's blocking sleep would stall every other table's moves meanwhile."""
+
+    async def hold_until(self, moment: float) -> None:
+        wait = moment - time.perf_counter()
+        if wait > 0:
+            await asyncio.sleep(wait)
+
+
 MONOTONIC = MonotonicClock()
+SHARED_LOOP = SharedLoopClock()

@@ -36,10 +36,10 @@ from arena.engine.match import FormatKind, MatchScore
 from arena.engine.observation import observe
 from arena.engine.outcome import HandResult, hand_value
 from arena.engine.rules import Rules
-from arena.referee.match_recorder import MatchRecorder
+from arena.referee.match_recorder import HandRecorder
 from arena.referee.referee_clock import MONOTONIC, RefereeClock
 from arena.referee.seeds import seat_seed
-from arena.referee.table_values import DecisionLog, MatchOutcome, TableConfig
+from arena.referee.table_values import DecisionLog, MatchOutcome, PairSource, PlayedPair, TableConfig
 from arena.referee.tally import duplicate_tally
 
 NOTIFY_TIMEOUT = 2.0
@@ -83,9 +83,11 @@ class Table:
     """Runs one match. The caller owns the endpoints (starts and closes the bots)."""
 
     def __init__(self, config: TableConfig, endpoints: Sequence[SeatEndpoint],
-                 recorder: MatchRecorder | None = None,
+                 recorder: HandRecorder | None = None,
                  on_hand: Callable[[int, HandResult], None] | None = None,
-                 clock: RefereeClock = MONOTONIC) -> None:
+                 clock: RefereeClock = MONOTONIC, pairs: PairSource | None = None) -> None:
+        """``pairs``: play the deal pairs it hands out (a duplicate match shared by several tables)
+        instead of the match format's deals."""
         if len(endpoints) != 4:
             raise ValueError("a table needs four seat endpoints")
         self.config = config
@@ -93,6 +95,7 @@ class Table:
         self.recorder = recorder
         self.on_hand = on_hand
         self.clock = clock
+        self.pairs = pairs
         self.clocks = [SeatClock.new(config.time_control) for _ in range(4)]
         self.dead = [False, False, False, False]
         self.outcome = MatchOutcome(config.match_id, OutcomeStatus.DONE, None, (0.0, 0.0))
@@ -103,7 +106,9 @@ class Table:
             self.recorder.match_start(config, [e.name for e in self.endpoints])
         try:
             await self._start_all()
-            if config.match_format.kind is FormatKind.DUPLICATE:
+            if self.pairs is not None:
+                await self._run_pairs(self.pairs)
+            elif config.match_format.kind is FormatKind.DUPLICATE:
                 await self._run_duplicate()
             else:
                 await self._run_match()
@@ -170,6 +175,29 @@ class Table:
             self.outcome.deal_scores.append(pair)
             self.outcome.final = tally
             self.outcome.score = (float(tally.points[0]), float(tally.points[1]))
+
+    async def _run_pairs(self, pairs: PairSource) -> None:
+        """Deal pairs as ``pairs`` hands them out, each on its own: hand ``2N`` and ``2N + 1`` are
+        deal N's two plays (dealers as in ``_run_duplicate``), and the tally the bots see counts
+        this pair only, so what a bot sees of a pair does not depend on which pairs this table
+        played before it."""
+        config = self.config
+        while (number := pairs.take()) is not None:
+            deal = Deal.from_seed(config.rules, derive_seed(config.seed, "deal", number))
+            first = len(self.outcome.hands)
+            substituted = list(self.outcome.substitutions)
+            tally = MatchScore(dealer=number % 4)
+            for rotation in (0, 1):
+                dealer = (number + rotation) % 4
+                before = replace(tally, dealer=dealer)
+                counted = partial(_duplicate_after, config.rules, before, (number + 1) % 4)
+                _, tally = await self._play_hand(2 * number + rotation, deal.rotated(rotation), dealer, before,
+                                                 counted)
+            subs = [now - then for now, then in zip(self.outcome.substitutions, substituted, strict=True)]
+            pair = PlayedPair(number, tuple(self.outcome.hands[first:]), tuple(self.outcome.hand_values[first:]),
+                              tally, (subs[0], subs[1], subs[2], subs[3]))
+            self.outcome.deal_scores.append(pair.score)
+            pairs.played(pair)
 
     async def _run_match(self) -> None:
         config = self.config

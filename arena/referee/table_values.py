@@ -6,7 +6,7 @@ plays the match."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from arena.contract.faults import Fault, FaultKind, FaultPolicy
 from arena.contract.status import OutcomeStatus
@@ -91,3 +91,30 @@ class MatchOutcome:
             "faults": [f.to_json() for f in self.faults], "forfeit_team": self.forfeit_team,
             "substitutions": self.substitutions, "void_reason": self.void_reason,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedPair:
+    """One deal played twice at one table, the seats swapped: its two hands in play order."""
+
+    number: int
+    hands: tuple[HandResult, ...]
+    hand_values: tuple[float, ...]
+    tally: MatchScore
+    """The duplicate tally of this pair alone (hands won, their values, kots per team)."""
+    substitutions: tuple[int, int, int, int]
+    """Moves the referee played for each seat in this pair."""
+
+    @property
+    def score(self) -> float:
+        """The pair score: both plays' values for partnership A (team 0)."""
+        return sum(self.hand_values)
+
+
+class PairSource(Protocol):
+    """Where a table playing deal pairs takes its next deal number and hands each pair back."""
+
+    def take(self) -> int | None:
+        """The next deal to play, or None: stop."""
+
+    def played(self, pair: PlayedPair) -> None: ...

@@ -1,0 +1,151 @@
+"""Deal pairs on one or several tables (in-process bots): the same pairs, the same record, in deal
+order, whatever the number of tables; a stop or a forfeit ends the match at the same deal."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.contract.faults import FaultPolicy
+from arena.contract.status import OutcomeStatus
+from arena.engine.cards import Card
+from arena.engine.match import MatchFormat
+from arena.engine.rules import rules_for
+from arena.referee.deal_pairs import play_deal_pairs
+from arena.referee.in_process import InProcessSeat, play_in_process
+from arena.referee.match_recorder import MatchRecorder
+from arena.referee.table_values import MatchOutcome, PlayedPair, TableConfig
+from sample_bots.heuristic.bot import HeuristicBot
+from sdk.bot import Bot, BotView
+
+ACE_OF_SPADES = Card.parse("AS")
+
+
+class LowestBot(Bot):
+    """Its lowest legal card: deterministic, and weaker than the heuristic."""
+
+    name = "lowest"
+
+    def play(self, view: BotView) -> Card:
+        return min(view.legal_cards, key=lambda card: (int(card.rank), int(card.suit)))
+
+
+class RaisesOnAceBot(LowestBot):
+    """Raises at its first decision of a hand whose cards include the ace of spades, the two of
+    hearts and the three of clubs: a fault at a deal fixed by the cards, not by the table's history."""
+
+    name = "raises-on-ace"
+
+    def play(self, view: BotView) -> Card:
+        cards = set(view.observation.hand)
+        if {ACE_OF_SPADES, Card.parse("2H"), Card.parse("3C")} <= cards and len(view.hand) == 13:
+            raise RuntimeError("bug")
+        return super().play(view)
+
+
+def config(deals: int, seed: int = 3, policy: FaultPolicy = FaultPolicy.FORFEIT) -> TableConfig:
+    return TableConfig("pairs", rules_for(), "dehla-pakad", MatchFormat.parse(f"duplicate:{deals}"), seed,
+                       policy=policy)
+
+
+def play(tables: int, deals: int, record: Path, make_b: Callable[[], Bot] = LowestBot,
+         on_pair: Callable[[PlayedPair], bool] | None = None, seed: int = 3) -> MatchOutcome:
+    seats = [[InProcessSeat(HeuristicBot()), InProcessSeat(make_b()), InProcessSeat(HeuristicBot()),
+              InProcessSeat(make_b())] for _ in range(tables)]
+    return asyncio.run(play_deal_pairs(config(deals, seed), seats, MatchRecorder(record), on_pair))
+
+
+def hands(record: Path) -> list[dict[str, Any]]:
+    """The record's hands without what timing or chance decides (times, banks, request ids)."""
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    assert lines[0]["type"] == "match_start" and lines[-1]["type"] == "match_end"
+    return [{"index": line["index"], "record": line["record"], "complete": line["complete"],
+             "actions": [(d["seat"], d["action"], d["fault"]) for d in line["decisions"]]}
+            for line in lines[1:-1]]
+
+
+@pytest.mark.parametrize("tables", [2, 3])
+def test_more_tables_give_the_same_pairs_and_record_in_deal_order(tmp_path: Path, tables: int) -> None:
+    one = play(1, 7, tmp_path / "one.jsonl")
+    many = play(tables, 7, tmp_path / "many.jsonl")
+    assert many.deal_scores == one.deal_scores and len(one.deal_scores) == 7
+    assert many.score == one.score and many.winner_team == one.winner_team
+    assert hands(tmp_path / "many.jsonl") == hands(tmp_path / "one.jsonl")
+    assert [h["index"] for h in hands(tmp_path / "many.jsonl")] == list(range(14))
+
+
+def test_pairs_are_the_duplicate_formats_deals(tmp_path: Path) -> None:
+    """Deal N's two plays are the same deals and dealers as a one-table duplicate match's."""
+    play(2, 5, tmp_path / "pairs.jsonl")
+    play_in_process([HeuristicBot(), LowestBot(), HeuristicBot(), LowestBot()], deals=5, seed=3,
+                    record=tmp_path / "match.jsonl")
+    paired = [(h["record"]["deal"], h["record"]["dealer"]) for h in hands(tmp_path / "pairs.jsonl")]
+    single = [(h["record"]["deal"], h["record"]["dealer"]) for h in hands(tmp_path / "match.jsonl")]
+    assert paired == single
+
+
+@pytest.mark.parametrize("tables", [1, 2, 3])
+def test_a_stop_ends_the_match_after_that_pair_whatever_the_tables(tmp_path: Path, tables: int) -> None:
+    seen: list[int] = []
+
+    def stop_after_four(pair: PlayedPair) -> bool:
+        seen.append(pair.number)
+        return pair.number < 3
+
+    outcome = play(tables, 20, tmp_path / "m.jsonl", on_pair=stop_after_four)
+    assert seen == [0, 1, 2, 3]
+    assert len(outcome.deal_scores) == 4 and len(outcome.hands) == 8
+    indexes = [h["index"] for h in hands(tmp_path / "m.jsonl")]
+    assert indexes == list(range(len(indexes))) and len(indexes) >= 8  # the other table may finish its pair
+    lines = (tmp_path / "m.jsonl").read_text().splitlines()
+    assert json.loads(lines[-1])["deal_scores"] == outcome.deal_scores
+
+
+def test_a_forfeit_ends_the_match_at_its_deal_whatever_the_tables(tmp_path: Path) -> None:
+    one = play(1, 30, tmp_path / "one.jsonl", RaisesOnAceBot)
+    two = play(2, 30, tmp_path / "two.jsonl", RaisesOnAceBot)
+    assert one.forfeit_team == 1 and one.winner_team == 0
+    assert 0 < len(one.deal_scores) < 30  # the fault comes at a later deal, not the first
+    assert (two.forfeit_team, two.deal_scores) == (one.forfeit_team, one.deal_scores)
+    assert [replace(f, request_id="") for f in two.faults] == [replace(f, request_id="") for f in one.faults]
+    recorded = hands(tmp_path / "two.jsonl")
+    assert recorded == hands(tmp_path / "one.jsonl")
+    assert recorded[-1]["complete"] is False and recorded[-1]["index"] // 2 == len(one.deal_scores)
+    assert one.status is OutcomeStatus.DONE
+
+
+def test_no_tables_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least one table"):
+        asyncio.run(play_deal_pairs(config(1), []))
+
+
+def test_an_interrupted_match_keeps_every_pair_released_before_it(tmp_path: Path) -> None:
+    """Hands reach the record as their pair is released, not at the end: a Ctrl-C (the match's
+    task cancelled) after pair 3 leaves pairs 0 to 3 on disk."""
+    record = tmp_path / "m.jsonl"
+
+    async def main() -> None:
+        task = asyncio.current_task()
+        assert task is not None
+
+        def cancel_at_three(pair: PlayedPair) -> bool:
+            if pair.number == 3:
+                task.cancel()
+            return True
+
+        seats = [[InProcessSeat(HeuristicBot()), InProcessSeat(LowestBot()), InProcessSeat(HeuristicBot()),
+                  InProcessSeat(LowestBot())] for _ in range(2)]
+        await play_deal_pairs(config(20), seats, MatchRecorder(record), cancel_at_three)
+
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(main())
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    assert lines[0]["type"] == "match_start" and all(line["type"] == "hand" for line in lines[1:])
+    indexes = [line["index"] for line in lines[1:]]
+    assert indexes == list(range(len(indexes))) and len(indexes) >= 8
