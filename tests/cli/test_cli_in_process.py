@@ -16,6 +16,7 @@ import click
 import pytest
 
 import arena.cli
+from arena.engine.rules import rules_for
 from tests.cli_helpers import run_dehla
 
 
@@ -49,14 +50,12 @@ def test_an_exception_in_a_command_fails_the_test_with_its_traceback(monkeypatch
 
 
 def test_warnings_and_log_records_reach_stderr_as_in_a_fresh_interpreter(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_rules_for = arena.cli.rules_for
-
     def noisy(*args: object) -> object:
         warnings.warn("careful", UserWarning, stacklevel=1)
         warnings.warn("old", DeprecationWarning, stacklevel=1)  # hidden outside __main__, as there
         logging.getLogger("ladder.somewhere").warning("logged")
         logging.getLogger("ladder.somewhere").info("quiet")
-        return real_rules_for(*args)  # type: ignore[arg-type]
+        return rules_for(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(arena.cli, "rules_for", noisy)
     out = run_dehla("rules", "--json")
