@@ -47,10 +47,10 @@ def test_alone_tests_run_last_on_one_worker_with_no_other_test_beside_them(tmp_p
     for name, text in SUITE.items():
         (tmp_path / name).write_text(text)
     records = tmp_path / "records.jsonl"
-    env = {**os.environ, "RECORDS": str(records), "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "RECORDS": str(records), "PYTHONPATH": str(REPO), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     env.pop("PYTEST_XDIST_WORKER", None)
     env.pop("DEHLA_TEST_RUN_FOLDER", None)
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "3", "-p", "no:cacheprovider",
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "xdist", "-n", "3", "-p", "no:cacheprovider",
                           "--rootdir", str(tmp_path), str(tmp_path)],
                          check=False, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -1,9 +1,16 @@
-"""``dehla author add / token / list`` as real subprocesses: a token is printed once, alone on
-stdout, and never again (not by ``list``, not in the store); bad input is one line, exit 2."""
+"""``dehla author add / token / list``: a token is printed once, alone on stdout, and never again
+(not by ``list``, not in the store); bad input is one line, exit 2.
+
+The commands run in this process (``tests.cli_helpers.run_dehla``): the subject is what they
+print and store, which ``arena.cli.main`` gives here as under ``python -m arena`` (the same
+``LazyGroup.main``, program name and environment; a traceback fails the test); each command
+opens and closes its own store, as a process would. One test runs real processes, for the entry
+point and the token on a real process's stdout."""
 
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -14,9 +21,14 @@ import pytest
 from ladder.admin.authors import authenticate
 from ladder.store.database import Store
 from ladder.store.paths import ArenaData
+from tests.cli_helpers import run_dehla
 
 
 def dehla(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return run_dehla(*args, "--data", str(data))
+
+
+def dehla_process(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "arena", *args, "--data", str(data)], capture_output=True,
                           text=True, timeout=120, check=False)
 
@@ -76,6 +88,15 @@ def test_an_operator_is_added_with_the_operator_role(tmp_path: Path) -> None:
     assert json.loads(dehla(data, "author", "list", "--json").stdout)[0]["role"] == "operator"
 
 
+@pytest.fixture(scope="module")
+def asha(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data folder whose store has the author asha, copied by each test that changes it (the
+    store's migrations and the first ``author add`` run once)."""
+    data = tmp_path_factory.mktemp("asha") / "data"
+    assert dehla(data, "author", "add", "asha").returncode == 0
+    return data
+
+
 @pytest.mark.parametrize(("args", "fragments"), [
     (("author", "add", "Bad Name"), ("author name 'Bad Name'",)),
     (("author", "add", "asha", "--email", "nope"), ("e-mail 'nope'",)),
@@ -85,9 +106,10 @@ def test_an_operator_is_added_with_the_operator_role(tmp_path: Path) -> None:
     (("author", "token", "asha"), ("one of --rotate and --revoke",)),
     (("author", "token", "asha", "--rotate", "--revoke"), ("one of --rotate and --revoke",)),
 ])
-def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: tuple[str, ...], fragments: tuple[str, ...]) -> None:
+def test_bad_input_is_one_line_and_exit_2(asha: Path, tmp_path: Path, args: tuple[str, ...],
+                                          fragments: tuple[str, ...]) -> None:
     data = tmp_path / "data"
-    assert dehla(data, "author", "add", "asha").returncode == 0
+    shutil.copytree(asha, data)
     before = everything_stored(data)
     assert_one_line_error(dehla(data, *args), *fragments)
     assert everything_stored(data) == before
@@ -95,6 +117,6 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: tuple[str, ...],
 
 def test_adding_an_author_twice_is_refused_and_keeps_the_first_token(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    token = dehla(data, "author", "add", "asha").stdout.strip()
-    assert_one_line_error(dehla(data, "author", "add", "asha"), "author 'asha' exists already", "--rotate")
+    token = dehla_process(data, "author", "add", "asha").stdout.strip()
+    assert_one_line_error(dehla_process(data, "author", "add", "asha"), "author 'asha' exists already", "--rotate")
     assert authenticate(store(data), token) is not None

@@ -1,4 +1,9 @@
-"""The ``dehla`` command line as users run it: a real subprocess, exit codes, one-line errors."""
+"""The ``dehla`` command line as users run it: exit codes, output, one-line errors.
+
+The commands run in this process (``tests.cli_helpers.run_dehla``, the same ``arena.cli.main``
+that ``python -m arena`` runs, with its program name and environment; a traceback fails the
+test): what is tested is the answer, not the process. One test runs a real ``python -m arena``
+process, for the entry point and its exit code on the real interpreter."""
 
 from __future__ import annotations
 
@@ -12,9 +17,14 @@ import pytest
 from arena.engine.hand_records import hand_record
 from arena.engine.rules import PRESETS, rules_for
 from arena.engine.selfplay import selfplay_hands
+from tests.cli_helpers import run_dehla
 
 
 def dehla(*args: str) -> subprocess.CompletedProcess[str]:
+    return run_dehla(*args)
+
+
+def dehla_process(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True,
                           timeout=120, check=False)
 
@@ -41,7 +51,7 @@ def test_selfplay_json_summary_counts_every_hand() -> None:
 
 
 def test_selfplay_rejects_a_contradictory_option_in_one_line() -> None:
-    out = dehla("selfplay", "--option", "reveal=on_request")
+    out = dehla_process("selfplay", "--option", "reveal=on_request")
     assert out.returncode == 2
     assert out.stderr.strip().count("\n") == 0
     assert "reveal=on_request applies only under trump=hidden" in out.stderr

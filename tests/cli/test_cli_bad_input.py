@@ -1,5 +1,11 @@
 """Bad input to ``score``, ``replay``, ``match``, ``selfplay`` and bot manifests: exit 2, one line
-naming what was wrong and where, never a traceback (each case crashed or ran without end before)."""
+naming what was wrong and where, never a traceback (each case crashed or ran without end before).
+
+The commands run in this process (``tests.cli_helpers.run_dehla``): what is tested is the error
+line, the exit code and the files written, which ``arena.cli.main`` gives here exactly as it does
+under ``python -m arena`` (the same ``LazyGroup.main``, program name, environment and working
+folder; a traceback still fails the test). One test keeps real subprocesses for the entry point.
+"""
 
 from __future__ import annotations
 
@@ -13,17 +19,27 @@ from pathlib import Path
 import pytest
 
 from arena.bots.manifest import ManifestError, load_manifest
+from tests.cli_helpers import run_dehla
 
 GOOD_MANIFEST = 'name = "ace"\nversion = "1"\nauthor = "A"\ncommand = ["python", "bot.py"]\n'
 DEEP = "[" * 100_000 + "]" * 100_000
 
 
-def dehla(*args: str, cwd: Path | None = None, data: Path | None = None) -> subprocess.CompletedProcess[str]:
+def dehla_env(data: Path | None) -> dict[str, str]:
     env = dict(os.environ)
     if data is not None:
         env["DEHLA_DATA"] = str(data)
+    return env
+
+
+def dehla(*args: str, cwd: Path | None = None, data: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return run_dehla(*args, cwd=cwd, env=dehla_env(data))
+
+
+def dehla_process(*args: str, data: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """A real ``python -m arena`` process: the entry point and its exit code on the real interpreter."""
     return subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True, timeout=120,
-                          check=False, cwd=cwd, env=env)
+                          check=False, env=dehla_env(data))
 
 
 def assert_one_line_error(out: subprocess.CompletedProcess[str], *fragments: str) -> None:
@@ -134,9 +150,9 @@ def test_match_and_submit_refuse_a_bad_manifest_in_one_line(tmp_path: Path, cont
     assert_one_line_error(submit, f"{folder / 'bot.toml'}: {message}")
 
 
-def test_usage_errors_are_one_line() -> None:
-    assert_one_line_error(dehla("score"), "Missing argument 'RECORD'")
-    assert_one_line_error(dehla("match", "random", "random", "--deals", "0"), "'--deals'")
+def test_usage_errors_are_one_line_from_a_real_process() -> None:
+    assert_one_line_error(dehla_process("score"), "Missing argument 'RECORD'")
+    assert_one_line_error(dehla_process("match", "random", "random", "--deals", "0"), "'--deals'")
 
 
 def test_match_writes_its_record_into_the_data_folder_and_prints_where(tmp_path: Path) -> None:

@@ -5,6 +5,12 @@
 screen, set the window title, a one-byte C1 CSI, a carriage return that overwrites the line, a
 right-to-left override). Every check runs a real command and looks for the text shown as it is,
 with each control character as a visible escape and no raw control byte in the output.
+
+The first test runs ``dehla match`` and ``dehla replay`` as real processes (the output a terminal
+gets from the real entry point); the others run the command in this process
+(``tests.cli_helpers.run_dehla`` or ``CliRunner``): the subject is the text printed, which
+``arena.cli.main`` prints here as it does under ``python -m arena`` (the same ``LazyGroup.main``,
+program name and environment, ``COLUMNS`` included; a traceback fails the test).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from arena.engine.rules import rules_for
 from arena.engine.selfplay import selfplay_hands
 from ladder.coordinator.loop import StopRule
 from ladder.store.schema import Bot, BotVersion, Match
+from tests.cli_helpers import run_dehla
 from tests.ladder_helpers import add_bots, make_run, open_store
 
 HOSTILE = "[/bold] [link=https://e.vil/]x[/link] :cat: \x1b[2J \x1b]0;owned\x07 \x9b31m \r \u202egnp"
@@ -44,22 +51,26 @@ def assert_literal(output: str, shown: str = SHOWN) -> None:
         assert word in output, (word, output)
 
 
-def dehla(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def dehla_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, COLUMNS="400")
     return subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True, timeout=180,
                           check=False, cwd=cwd, env=env)
 
 
+def dehla(*args: str) -> subprocess.CompletedProcess[str]:
+    return run_dehla(*args, env=dict(os.environ, COLUMNS="400"))
+
+
 def test_match_and_replay_print_a_bots_fault_text_and_name_literally(tmp_path: Path) -> None:
     # The bot's spec (its display name) and its error text (the fault's detail) carry HOSTILE.
     spec = f"{sys.executable} -m tests.bots.raises --at 2 --message {shlex.quote(HOSTILE)}"
-    out = dehla("match", spec, "random", "--deals", "1", "--records", str(tmp_path), cwd=Path.cwd())
+    out = dehla_process("match", spec, "random", "--deals", "1", "--records", str(tmp_path), cwd=Path.cwd())
     assert out.returncode == 0, out.stderr
     assert "Traceback" not in out.stderr and "MarkupError" not in out.stderr
     assert "fault: seat" in out.stdout and "crash" in out.stdout
     assert_literal(out.stdout)
     record = next(tmp_path.glob("*.jsonl"))
-    replay = dehla("replay", str(record))
+    replay = dehla_process("replay", str(record))
     assert replay.returncode == 0, replay.stderr
     assert "fault: seat" in replay.stdout and "crash" in replay.stdout
     assert_literal(replay.stdout)

@@ -1,4 +1,9 @@
-"""``dehla match`` and ``dehla replay`` as users run them: real bot processes over real gRPC."""
+"""``dehla match`` and ``dehla replay`` as users run them: real bot processes over real gRPC.
+
+The first test runs ``dehla`` itself as a real process (the entry point, exit code, ``--json`` on a
+real stdout); the others run ``arena.cli.main`` in this process (``tests.cli_helpers.run_dehla``,
+the same ``LazyGroup.main`` and program name ``python -m arena`` runs; a traceback fails the
+test) and still start every bot as a real process: their subject is the report or the refusal."""
 
 from __future__ import annotations
 
@@ -7,14 +12,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.cli_helpers import run_dehla
 
-def dehla(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+
+def dehla_process(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True,
-                          timeout=180, check=False, cwd=cwd)
+                          timeout=180, check=False)
+
+
+def dehla(*args: str) -> subprocess.CompletedProcess[str]:
+    return run_dehla(*args)
 
 
 def test_match_between_sample_bots_reports_every_hand_and_replays(tmp_path: Path) -> None:
-    out = dehla("match", "random", "random+random", "--deals", "3", "--seed", "4",
+    out = dehla_process("match", "random", "random+random", "--deals", "3", "--seed", "4",
                 "--records", str(tmp_path), "--json")
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)

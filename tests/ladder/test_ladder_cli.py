@@ -1,4 +1,10 @@
-"""``dehla submit``, ``dehla bots`` and ``dehla ladder ...`` as users run them: real processes."""
+"""``dehla submit``, ``dehla bots`` and ``dehla ladder ...`` as users run them.
+
+``submit`` and ``ladder run`` in the first test are real processes (the entry point, and a run
+with its worker processes, as users start it); the reading commands after them and the refusals
+run ``arena.cli.main`` in this process (``tests.cli_helpers.run_dehla``: the same
+``LazyGroup.main``, program name and environment, ``$DEHLA_DATABASE_URL`` included; a traceback
+fails the test): their subject is what they print, not the process. Bots still run as processes."""
 
 from __future__ import annotations
 
@@ -11,22 +17,27 @@ import pytest
 
 from arena.sandbox import bwrap
 from ladder.execution.runners import RunnerUnavailable, check_runner
+from tests.cli_helpers import run_dehla
 from tests.database import database_env
 
 
-def dehla(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
+def dehla_process(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "arena", *args, "--data", str(data)], capture_output=True,
                           text=True, timeout=240, check=False, env=database_env(data))
 
 
+def dehla(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
+    return run_dehla(*args, "--data", str(data), env=database_env(data))
+
+
 def test_submit_run_show_and_replay(tmp_path: Path) -> None:
     data = tmp_path / "arena"
-    out = dehla("submit", "--sample", "random", "--sample", "heuristic", "--runner", "local", data=data)
+    out = dehla_process("submit", "--sample", "random", "--sample", "heuristic", "--runner", "local", data=data)
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("accepted") == 2
     again = dehla("submit", "--sample", "random", "--runner", "local", data=data)
     assert again.returncode == 0 and "unchanged: random #1" in again.stdout, again.stderr
-    run = dehla("ladder", "run", "--matches", "2", "--deals", "1", "--workers", "2", "--seed", "3",
+    run = dehla_process("ladder", "run", "--matches", "2", "--deals", "1", "--workers", "2", "--seed", "3",
                 "--runner", "local", data=data)
     assert run.returncode == 0, run.stderr
     assert "2 matches counted" in run.stderr
@@ -39,9 +50,7 @@ def test_submit_run_show_and_replay(tmp_path: Path) -> None:
     matches = json.loads(dehla("ladder", "matches", "--bot", "heuristic", "--json", data=data).stdout)
     assert len(matches) == 2 and all(m["status"] == "done" for m in matches)
     assert not (data / "matches").exists(), "records are kept in the store, not in the data folder"
-    replay = subprocess.run([sys.executable, "-m", "arena", "replay", "--match", str(matches[0]["match_id"]),
-                             "--data", str(data)], capture_output=True, text=True, timeout=60, check=False,
-                            env=database_env(data))
+    replay = dehla("replay", "--match", str(matches[0]["match_id"]), data=data)
     assert replay.returncode == 0 and replay.stdout.count("result: team") == 2, replay.stderr
     history = json.loads(dehla("ladder", "history", "heuristic", "--json", data=data).stdout)
     assert sorted(h["match_id"] for h in history) == sorted(m["match_id"] for m in matches)

@@ -1,5 +1,8 @@
 """``dehla ladder run`` as users run it (real processes): Ctrl-C mid-run, and ``--mode mixed``;
-and, in process, the Ctrl-C that comes while a leased match waits for a worker.
+and, in process, the Ctrl-C that comes while a leased match waits for a worker. What the mixed
+run stored is then read by ``dehla ladder partnerships`` and ``show`` in this process
+(``tests.cli_helpers.run_dehla``, the same ``arena.cli.main`` with the same environment; a
+traceback fails the test): their subject is what they print.
 
 The bots are copies of the ``random`` sample bot under different names, stored directly (no
 validation matches: they only slow the test down), played with the local runner, one duplicate
@@ -35,6 +38,7 @@ from ladder.rating.ratings import RatingEnv
 from ladder.rating.scheduler import Mode, Pairing, Scheduler
 from ladder.store.database import Store
 from ladder.store.schema import Match, MatchStatus
+from tests.cli_helpers import run_dehla
 from tests.coordinator_helpers import FAST, bot_processes_under, clean_env, dehla
 from tests.ladder_helpers import add_bots, add_random_bots, check_store_is_consistent, fake_play, store_at
 
@@ -233,6 +237,10 @@ def test_an_unstarted_lease_is_undone_only_while_it_is_the_running_one(tmp_path:
         store.close()
 
 
+def dehla_here(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
+    return run_dehla(*args, "--data", str(data), env=clean_env(data))
+
+
 def test_mixed_mode_counts_the_matches_and_pairs_different_versions(tmp_path: Path) -> None:
     data = tmp_path / "arena"
     add_random_bots(data, ["r1", "r2", "r3"])
@@ -244,9 +252,9 @@ def test_mixed_mode_counts_the_matches_and_pairs_different_versions(tmp_path: Pa
     assert [m.status for m in matches] == [MatchStatus.DONE.value] * 3
     mixed = [m for m in matches if m.seat0_id != m.seat2_id or m.seat1_id != m.seat3_id]
     assert mixed, [m.seats for m in matches]  # the seed fixes the first pairings; one is mixed
-    pairs = json.loads(dehla("ladder", "partnerships", "--json", data=data).stdout)
+    pairs = json.loads(dehla_here("ladder", "partnerships", "--json", data=data).stdout)
     assert sum(p["matches"] for p in pairs) == 2 * 3
     assert any(len(set(p["partnership"].split("+"))) == 2 for p in pairs), pairs
-    show = dehla("ladder", "show", data=data)
+    show = dehla_here("ladder", "show", data=data)
     assert show.returncode == 0, show.stderr
     assert all(f" r{n} " in show.stdout for n in (1, 2, 3)), show.stdout

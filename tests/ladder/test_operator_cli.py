@@ -1,9 +1,17 @@
-"""``dehla operator disable / enable / void`` as real subprocesses, and what ``dehla ladder show``
-and ``dehla ladder matches`` then say; bad input is one line, exit 2, and changes nothing."""
+"""``dehla operator disable / enable / void``, and what ``dehla ladder show`` and ``dehla ladder
+matches`` then say; bad input is one line, exit 2, and changes nothing.
+
+The commands run in this process (``tests.cli_helpers.run_dehla``): the subject is what they print
+and store, which ``arena.cli.main`` gives here as under ``python -m arena`` (the same
+``LazyGroup.main``, program name and environment, ``$DEHLA_DATABASE_URL`` included; a traceback
+fails the test; the stores a command opened are closed after it, as a process's exit would).
+The history is built once per module and copied for each test. One test runs real processes,
+for the entry point of both groups."""
 
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,12 +19,17 @@ from pathlib import Path
 import pytest
 
 from ladder.rating.scheduler import Pairing
-from tests.database import contents, database_env, database_url
+from tests.cli_helpers import run_dehla
+from tests.database import contents, copy_database, database_env, database_url, snapshot
 from tests.ladder_helpers import add_bots, open_store
 from tests.operator_helpers import Played, play_history
 
 
 def dehla(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return run_dehla(*args, "--data", str(data), env=database_env(data))
+
+
+def dehla_process(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "arena", *args, "--data", str(data)], capture_output=True,
                           text=True, timeout=120, check=False, env=database_env(data))
 
@@ -40,22 +53,33 @@ def win(a: int, b: int) -> Played:
     return Played(Pairing((a, a), (b, b)), "dehla-pakad", "duplicate:2", "done", 0, (1.0, 2.0), None, ())
 
 
-@pytest.fixture()
-def data(tmp_path: Path) -> Path:
-    """Three bots, three rated matches (ids 1-3) and one queued with s3 (id 4)."""
-    store = open_store(tmp_path)
-    add_bots(store, ["s1", "s2", "s3"], tmp_path / "src")
+@pytest.fixture(scope="module")
+def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three bots, three rated matches (ids 1-3) and one queued with s3 (id 4), built once."""
+    root = tmp_path_factory.mktemp("history")
+    store = open_store(root)
+    add_bots(store, ["s1", "s2", "s3"], root / "src")
     play_history(store, [win(1, 2), win(2, 3), win(1, 3), win(3, 1)], skip=3)
     store.close()
-    return tmp_path
+    snapshot(root)
+    return root
+
+
+@pytest.fixture()
+def data(history: Path, tmp_path: Path) -> Path:
+    """A copy of the history's data folder and store, for a test that changes it."""
+    root = tmp_path / "data"
+    shutil.copytree(history, root)
+    copy_database(history, root)
+    return root
 
 
 def test_disable_and_enable_a_bot(data: Path) -> None:
-    said = ok(dehla(data, "operator", "disable", "s3"))
+    said = ok(dehla_process(data, "operator", "disable", "s3"))
     assert said.startswith("disabled bot s3 (every version); 1 queued match(es) cancelled") and said.endswith(": 4\n")
     board = json.loads(ok(dehla(data, "ladder", "show", "--json")))
     assert {row["bot"]: row["disabled"] for row in board} == {"s1": False, "s2": False, "s3": True}
-    assert "disabled" in ok(dehla(data, "ladder", "show"))
+    assert "disabled" in ok(dehla_process(data, "ladder", "show"))
     shown = {row["match_id"]: row for row in json.loads(ok(dehla(data, "ladder", "matches", "--json")))}
     assert shown[4]["status"] == "void" and "s3 was disabled by an operator" in shown[4]["voided"]
     again = ok(dehla(data, "operator", "disable", "s3"))

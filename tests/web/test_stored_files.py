@@ -1,12 +1,16 @@
 """Every reader of a match's files reads the store, and a store made before (its files under the
 data folder) still reads: the match page, its API, the record download, the replay, the seat
 logs, and ``dehla replay --match``. The session's played ladder keeps its files in the store;
-``as_legacy_files`` turns a copy into a store of before."""
+``as_legacy_files`` turns a copy into a store of before.
+
+``dehla replay --match`` runs in this process (``tests.cli_helpers.run_dehla``: the same
+``LazyGroup.main``, program name and environment as ``python -m arena``, ``$DEHLA_DATABASE_URL``
+included; a traceback fails the test; a log warning reaches stderr as in a fresh interpreter):
+the subject is what it reads and prints; the replay's real process runs in tests/cli."""
 
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +22,7 @@ from ladder.store.database import Store
 from ladder.store.paths import ArenaData
 from ladder.store.schema import MatchFile, Role
 from ladder.web.app import create_app
+from tests.cli_helpers import run_dehla
 from tests.database import database_env
 from tests.web.identity_fixtures import CSRF_INPUT
 from tests.web_helpers import as_legacy_files, copied_ladder, match_file, put_match_file
@@ -106,8 +111,7 @@ def test_a_broken_stored_record_is_a_page_that_says_which_and_why(played: ArenaD
 
 
 def replay_match(data: ArenaData, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "arena", "replay", *args, "--data", str(data.root)],
-                          capture_output=True, text=True, timeout=60, check=False, env=database_env(data.root))
+    return run_dehla("replay", *args, "--data", str(data.root), env=database_env(data.root))
 
 
 def test_dehla_replay_reads_a_match_from_the_store_and_from_a_legacy_file(
