@@ -7,7 +7,7 @@ Two real matches' pair scores (in-process sample bots, 200 deals each): ``equal`
 random: symmetric, the case of a bot against its own last version) and ``skewed`` (heuristic
 against random: A wins most pairs, a long tail of losses). Each sample is shifted to an effect
 of exactly H0's and H1's (mean / sd) and resampled: RUNS runs of the SPRT (``arena.referee.sprt``,
-the code ``dehla match`` runs) at each, with the default settings (alpha = beta = 0.05, H0 0,
+the code ``dehla match`` runs) at each, with the default settings (alpha = beta = 0.025, H0 0,
 H1 0.2). Measured: the false-positive rate (H1 accepted under H0), the false-negative rate (H0
 accepted under H1) and the mean deal pairs to a verdict. The baseline is the fixed-sample
 one-sided test with the error rates the SPRT achieved:
@@ -68,8 +68,8 @@ SPREAD = (-0.2, -0.1, 0.1, 0.3, 0.4)
 def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    alpha = float(sys.argv[3]) if len(sys.argv) > 3 else 0.05
-    beta = float(sys.argv[4]) if len(sys.argv) > 4 else 0.05
+    alpha = float(sys.argv[3]) if len(sys.argv) > 3 else SprtSettings().alpha
+    beta = float(sys.argv[4]) if len(sys.argv) > 4 else SprtSettings().beta
     test = SprtSettings(alpha, beta)
     rng = random.Random(seed)
     started = time.perf_counter()

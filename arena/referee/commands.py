@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from arena.console.data import BOT_LOOKUPS, RECORD_LOOKUP, data_root
 from arena.console.errors import fail
-from arena.console.options import MAX_BANK, MAX_PER_MOVE, EnumChoice, FiniteFloatRange, writable_folder
+from arena.console.options import EnumChoice, FiniteFloatRange, writable_folder
 from arena.console.text import visible
 from arena.contract.faults import FaultKind, FaultPolicy
 from arena.contract.status import OutcomeStatus
@@ -30,6 +30,7 @@ from arena.referee.match_recorder import match_record_lines, read_match_record
 from arena.referee.match_report import live_line, match_report, print_match_report
 from arena.referee.replay import checked_lines, print_replay
 from arena.referee.sprt import SequentialTest, SprtSettings, SprtSettingsError
+from arena.referee.table_options import table_options
 from arena.referee.table_values import MatchOutcome, PlayedPair, TableConfig
 from arena.sandbox import Runner, RunnerKind, SandboxError, runner_for
 
@@ -59,18 +60,7 @@ def default_records(data: Path | None) -> Path:
               help="Deals for --format duplicate (each is played twice).")
 @click.option("--format", "format_text", default="duplicate", show_default=True,
               help="duplicate, hands:N or kots:K.")
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--preset", default="dehla-pakad", show_default=True)
-@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="Override a rule option.")
-@click.option("--policy", type=EnumChoice(FaultPolicy), default=FaultPolicy.FORFEIT.value, show_default=True)
-@click.option("--per-move", type=FiniteFloatRange(min=0.001, max=MAX_PER_MOVE), default=1.0, show_default=True,
-              help="Seconds.")
-@click.option("--bank", type=FiniteFloatRange(min=0, max=MAX_BANK), default=30.0, show_default=True, help="Seconds.")
-@click.option("--release", type=EnumChoice(MoveRelease), default=MoveRelease.ON_REPLY.value,
-              show_default=True,
-              help="When each move reaches the table: on-reply (as soon as it comes) or slot-end (at the end of the "
-                   "mover's per-move slot, as the ladder plays, so reply times carry nothing to a partner; every "
-                   "decision then takes --per-move).")
+@table_options
 @click.option("--records", type=click.Path(file_okay=False, path_type=Path), default=None,
               help=f"Folder for the match record and bot logs (default: DATA/{LOCAL_RECORDS}).")
 @click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -85,9 +75,9 @@ def default_records(data: Path | None) -> Path:
                    "the result and the record do not depend on it.")
 @click.option("--sprt", is_flag=True,
               help="Play until a sequential test decides whether A is better than B (docs/writing-a-bot.md).")
-@click.option("--alpha", type=OPEN_UNIT, default=0.05, show_default=True,
+@click.option("--alpha", type=OPEN_UNIT, default=0.025, show_default=True,
               help="--sprt: the chance of accepting H1 when H0 holds (a false positive).")
-@click.option("--beta", type=OPEN_UNIT, default=0.05, show_default=True,
+@click.option("--beta", type=OPEN_UNIT, default=0.025, show_default=True,
               help="--sprt: the chance of accepting H0 when H1 holds (a false negative).")
 @click.option("--h0", type=FiniteFloatRange(min=-MAX_EFFECT, max=MAX_EFFECT), default=0.0, show_default=True,
               help="--sprt: H0's effect of A over B, in standard deviations of a deal pair's score.")

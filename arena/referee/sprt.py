@@ -45,9 +45,9 @@ class Verdict(StrEnum):
 class SprtSettings:
     """Error rates and the two hypotheses, in normalized effect per deal pair (mean / sd)."""
 
-    alpha: float = 0.05
+    alpha: float = 0.025
     """The chance of accepting H1 when H0 is true (a false positive)."""
-    beta: float = 0.05
+    beta: float = 0.025
     """The chance of accepting H0 when H1 is true (a false negative)."""
     t0: float = 0.0
     t1: float = 0.2

@@ -21,7 +21,7 @@ from rich.console import Console
 from arena.console.commands import dehla
 from arena.console.data import BOT_LOOKUPS, data_root
 from arena.console.errors import fail
-from arena.console.options import MAX_BANK, MAX_PER_MOVE, EnumChoice, FiniteFloatRange, writable_folder
+from arena.console.options import EnumChoice, writable_folder
 from arena.console.serving import LOCAL_MATCHES
 from arena.console.text import plain
 from arena.contract.faults import FaultPolicy
@@ -29,6 +29,7 @@ from arena.contract.time_control import MoveRelease
 from arena.engine.errors import ArenaError
 from arena.engine.rules import Rules, parse_option, rules_for
 from arena.referee.launcher import NameLookup, partnership_name, resolve_partnership
+from arena.referee.table_options import table_options
 from arena.referee.tournament.plan import (
     MAX_ENTRANTS,
     NAME_PATTERN,
@@ -61,15 +62,7 @@ PLAN_OPTIONS = ("gauntlet", "deals", "seed", "preset", "options", "per_move", "b
               help="Play this bot against each of the others (who do not meet each other).")
 @click.option("--deals", type=click.IntRange(min=1), default=20, show_default=True,
               help="Deal pairs per pairing (each deal is played twice, the cards swapped).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Every pairing plays this seed's deals.")
-@click.option("--preset", default="dehla-pakad", show_default=True)
-@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="Override a rule option.")
-@click.option("--policy", type=EnumChoice(FaultPolicy), default=FaultPolicy.FORFEIT.value, show_default=True)
-@click.option("--per-move", type=FiniteFloatRange(min=0.001, max=MAX_PER_MOVE), default=1.0, show_default=True,
-              help="Seconds.")
-@click.option("--bank", type=FiniteFloatRange(min=0, max=MAX_BANK), default=30.0, show_default=True, help="Seconds.")
-@click.option("--release", type=EnumChoice(MoveRelease), default=MoveRelease.ON_REPLY.value, show_default=True,
-              help="When each move reaches the table: on-reply or slot-end (as `dehla match`).")
+@table_options
 @click.option("--concurrency", type=click.IntRange(min=1, max=MAX_CONCURRENCY), default=None,
               help="Pairings played at once (default: the number of cores).")
 @click.option("--name", default=None, help="The tournament's name: its folder DATA/tournaments/NAME "
