@@ -75,9 +75,9 @@ def default_records(data: Path | None) -> Path:
                    "the result and the record do not depend on it.")
 @click.option("--sprt", is_flag=True,
               help="Play until a sequential test decides whether A is better than B (docs/writing-a-bot.md).")
-@click.option("--alpha", type=OPEN_UNIT, default=0.025, show_default=True,
+@click.option("--alpha", type=OPEN_UNIT, default=SprtSettings().alpha, show_default=True,
               help="--sprt: the chance of accepting H1 when H0 holds (a false positive).")
-@click.option("--beta", type=OPEN_UNIT, default=0.025, show_default=True,
+@click.option("--beta", type=OPEN_UNIT, default=SprtSettings().beta, show_default=True,
               help="--sprt: the chance of accepting H0 when H1 holds (a false negative).")
 @click.option("--h0", type=FiniteFloatRange(min=-MAX_EFFECT, max=MAX_EFFECT), default=0.0, show_default=True,
               help="--sprt: H0's effect of A over B, in standard deviations of a deal pair's score.")
