@@ -9,6 +9,7 @@ a script, and the callers print it literally.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -78,11 +79,9 @@ def announced(root: Path, url: str) -> Iterator[None]:
     try:
         yield
     finally:
-        try:
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # gone, or another's: left as it is
             if json.loads(path.read_text(encoding="utf-8")).get("pid") == os.getpid():
                 path.unlink()
-        except (OSError, ValueError, AttributeError):
-            pass
 
 
 def _alive(pid: int) -> bool:
