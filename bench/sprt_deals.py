@@ -24,36 +24,21 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator
 
 from arena.referee.in_process import play_in_process
-from arena.referee.sprt import SprtSettings, Verdict, run_sequential
+from arena.referee.sprt import SprtSettings
+from arena.referee.sprt_simulation import shifted, simulate
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.random.bot import RandomBot
+
+MAX_PAIRS = 1_000_000
+"""A cap no run reaches: every run decides."""
 
 
 def sample(name: str) -> list[float]:
     bots = ([RandomBot(1), RandomBot(2), RandomBot(3), RandomBot(4)] if name == "equal" else
             [HeuristicBot(), RandomBot(1), HeuristicBot(), RandomBot(3)])
     return play_in_process(bots, deals=200, seed=5).deal_scores
-
-
-def shifted(values: list[float], effect: float) -> list[float]:
-    mean, sd = statistics.fmean(values), statistics.pstdev(values)
-    return [v - mean + effect * sd for v in values]
-
-
-def draws(values: list[float], rng: random.Random) -> Iterator[float]:
-    while True:
-        yield rng.choice(values)
-
-
-def simulate(values: list[float], test: SprtSettings, runs: int, rng: random.Random) -> tuple[float, float, float]:
-    """(share accepting H1, share accepting H0, mean deal pairs) over ``runs`` runs."""
-    results = [run_sequential(draws(values, rng), test, 1_000_000) for _ in range(runs)]
-    h1 = sum(r.verdict is Verdict.H1 for r in results) / runs
-    h0 = sum(r.verdict is Verdict.H0 for r in results) / runs
-    return h1, h0, statistics.fmean(r.pairs for r in results)
 
 
 def fixed_pairs(alpha: float, beta: float, test: SprtSettings) -> float:
@@ -76,12 +61,12 @@ def main() -> None:
     figures: dict[str, dict[str, float]] = {}
     for name in ("equal", "skewed"):
         values = sample(name)
-        false_positive, _, deals_h0 = simulate(shifted(values, test.t0), test, runs, rng)
-        _, false_negative, deals_h1 = simulate(shifted(values, test.t1), test, runs, rng)
+        false_positive, _, deals_h0 = simulate(shifted(values, test.t0), test, runs, rng, MAX_PAIRS)
+        _, false_negative, deals_h1 = simulate(shifted(values, test.t1), test, runs, rng, MAX_PAIRS)
         achieved = fixed_pairs(max(false_positive, 1e-6), max(false_negative, 1e-6), test)
         nominal = fixed_pairs(test.alpha, test.beta, test)
         sprt_mean = (deals_h0 + deals_h1) / 2
-        spread = {str(effect): round(simulate(shifted(values, effect), test, max(1, runs // 4), rng)[2], 1)
+        spread = {str(effect): round(simulate(shifted(values, effect), test, max(1, runs // 4), rng, MAX_PAIRS)[2], 1)
                   for effect in SPREAD}
         figures[name] = {
             "sample_mean": round(statistics.fmean(values), 4), "sample_sd": round(statistics.pstdev(values), 4),

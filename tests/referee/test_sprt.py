@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from collections.abc import Iterator
 
 import pytest
 from hypothesis import assume, given, settings
@@ -23,6 +22,7 @@ from arena.referee.sprt import (
     run_sequential,
     status,
 )
+from arena.referee.sprt_simulation import shifted, simulate
 from sample_bots.random.bot import RandomBot
 
 scores = st.lists(st.integers(min_value=-4, max_value=4).map(float), min_size=2, max_size=60)
@@ -128,25 +128,11 @@ def empirical_pairs() -> list[float]:
     return play_in_process([RandomBot(1), RandomBot(2), RandomBot(3), RandomBot(4)], deals=100, seed=5).deal_scores
 
 
-def shifted(values: list[float], effect: float) -> list[float]:
-    """The sample moved so that its effect (mean / sd) is exactly ``effect``."""
-    mean, sd = statistics.fmean(values), statistics.pstdev(values)
-    return [v - mean + effect * sd for v in values]
-
-
-def draws(values: list[float], rng: random.Random) -> Iterator[float]:
-    while True:
-        yield rng.choice(values)
-
-
 def rates(values: list[float], test: SprtSettings, seed: int) -> tuple[float, float, float]:
     """Over RUNS runs on pairs drawn from ``values``: the shares that accepted H1 and H0, and the mean pairs."""
-    rng = random.Random(seed)
-    results = [run_sequential(draws(values, rng), test, 100_000) for _ in range(RUNS)]
-    h1 = sum(r.verdict is Verdict.H1 for r in results) / RUNS
-    h0 = sum(r.verdict is Verdict.H0 for r in results) / RUNS
+    h1, h0, pairs = simulate(values, test, RUNS, random.Random(seed), 100_000)
     assert h0 + h1 == 1  # every run decided (no cap within reach)
-    return h1, h0, statistics.fmean(r.pairs for r in results)
+    return h1, h0, pairs
 
 
 def test_error_rates_by_simulation_are_within_alpha_and_beta() -> None:
