@@ -7,6 +7,7 @@ import random
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ from arena.referee.match_record_lines import AnyLine, HandLine, MatchEndLine, Ma
 from arena.referee.match_recorder import read_match_record
 from arena.referee.replay import checked_lines
 from arena.referee.tally import running_scores
+from tests.cli_helpers import run_dehla
 
 RECORD = Path(__file__).resolve().parents[1] / "records" / "match-before-schema-version.jsonl"
 CARD = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
@@ -179,16 +181,27 @@ def test_the_running_score_is_the_one_a_match_of_hands_counts() -> None:
     assert scores == [score.score(rules) for _, score in played]
 
 
-def test_colour_only_on_a_terminal_and_never_under_no_color() -> None:
-    def replay(**env: str) -> str:
-        return subprocess.run([sys.executable, "-m", "arena", "replay", str(RECORD), "--hand", "1"],
-                              capture_output=True, text=True, check=True, env={"PATH": "/usr/bin", **env}).stdout
+ARGS = ("replay", str(RECORD), "--hand", "1")
 
-    piped = replay()
+
+def real_dehla(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True, check=False,
+                          env=env)
+
+
+def test_colour_only_on_a_terminal_and_never_under_no_color() -> None:
+    """Piped: a real process's stdout is a pipe. The terminal (``FORCE_COLOR``, as rich reads it)
+    and ``NO_COLOR`` in process (``tests/cli_helpers.run_dehla``): the same command, env and code."""
+    def replay(run: Callable[..., subprocess.CompletedProcess[str]], **env: str) -> str:
+        out = run(*ARGS, env={"PATH": "/usr/bin", **env})
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    piped = replay(real_dehla)
     assert "\x1b[" not in piped and "♥ 10 8 7 4" in piped
-    terminal = replay(FORCE_COLOR="1")
+    terminal = replay(run_dehla, FORCE_COLOR="1")
     assert "\x1b[31m♥\x1b[0m" in terminal
-    assert "\x1b[31m" not in replay(FORCE_COLOR="1", NO_COLOR="1")
+    assert "\x1b[31m" not in replay(run_dehla, FORCE_COLOR="1", NO_COLOR="1")
 
 
 def _cards(mask: int) -> list[int]:
