@@ -264,8 +264,8 @@ def referee_mark(pid: int | None = None) -> str:
 
 class ContainerLaunch(Launch):
     def __init__(self, argv: Sequence[str], report: RunReport, config: ContainerConfig, lease: UidLease,
-                 name: str, seat_dir: str, mounted: bool) -> None:
-        super().__init__(tuple(argv), dict(os.environ), None, (), report)
+                 name: str, seat_dir: str, mounted: bool, client_dir: str) -> None:
+        super().__init__(tuple(argv), dict(os.environ), client_dir, (), report)
         self.config = config
         self.lease: UidLease | None = lease
         self.name = name
@@ -354,6 +354,14 @@ class ContainerRunner(Runner):
         return freeze_proc(self.config.lock_dir.parent / "proc")
 
     @functools.cached_property
+    def _client_dir(self) -> str:
+        """Where the engine's client runs: conmon leaves its ``oom`` marker in its working
+        folder when a bot is killed at its memory limit, which was the referee's own."""
+        folder = self.config.lock_dir.parent / "client"
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return str(folder)
+
+    @functools.cached_property
     def _swept(self) -> list[str]:
         return sweep(self.config)
 
@@ -385,7 +393,7 @@ class ContainerRunner(Runner):
         name = f"dehla-bot-{lease.uid}-{secrets.token_hex(4)}"
         argv = container_argv(self.config, program, limits, lease.uid, name, seat_dir, image, self._proc_masks)
         report = RunReport(self.kind, lease.uid, limits, notes=[f"engine {self.config.engine.value}"])
-        return ContainerLaunch(argv, report, self.config, lease, name, seat_dir, mounted)
+        return ContainerLaunch(argv, report, self.config, lease, name, seat_dir, mounted, self._client_dir)
 
 
 def container_problem(config: ContainerConfig, image: str | None = None) -> str:

@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -255,9 +256,14 @@ def memory_hog() -> list[BotCommand | Bot]:
     return alone(hostile("memory_hog", "--ceiling-mb", "384", resources=SMALL.model_copy(update={"memory_mb": 64})))
 
 
-def test_a_memory_hog_is_killed_at_its_limit_and_recorded_as_a_crash(tmp_path: Path, podman: ContainerRunner) -> None:
+def test_a_memory_hog_is_killed_at_its_limit_and_recorded_as_a_crash(tmp_path: Path, podman: ContainerRunner,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    referee_folder = tmp_path / "referee"
+    referee_folder.mkdir()
+    monkeypatch.chdir(referee_folder)
     played = play(table_config("c-memory"), memory_hog(), tmp_path / "records", podman)
     assert played.fault_kinds(0) == [FaultKind.CRASH]
+    assert list(referee_folder.iterdir()) == []  # conmon's `oom` marker stays in the runner's folder
     assert played.escapes(0) == []
     # Podman 4.3 on this VM's cgroup v1 never sets State.OOMKilled (checked: false after an OOM
     # kill, and the container's cgroup is gone by then), so the kill shows as the exit code only.
@@ -274,7 +280,7 @@ def oom_reported() -> bool:
                                               "--ulimit", "nofile=64:64", "--ulimit", "nproc=16:16",
                                               "--network", "none", BASE_IMAGE,
                                               "python", "-c", "bytearray(256 * 1024 * 1024)"),
-                               capture_output=True, timeout=120, check=False)
+                               capture_output=True, timeout=120, check=False, cwd=tempfile.gettempdir())
         assert probe.returncode == 137, f"the probe was not killed: exit {probe.returncode}"
         state = subprocess.run(PODMAN.command("inspect", "--type", "container", "--format", "{{.State.OOMKilled}}",
                                               name), capture_output=True, text=True, check=False).stdout
