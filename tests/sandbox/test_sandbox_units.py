@@ -472,7 +472,7 @@ def test_the_walk_follows_no_link(tmp_path: Path) -> None:
 def test_the_docker_runner_dials_only_the_socket_its_bot_bound(tmp_path: Path) -> None:
     lease = UidPool(SEAT_UID, 1, tmp_path / "uids").lease()
     launch = ContainerLaunch(["docker"], RunReport(RunnerKind.CONTAINER), ContainerConfig(), lease, "n",
-                             str(tmp_path), False)
+                             str(tmp_path), False, str(tmp_path))
     try:
         assert launch.dial_address("unix:ignored") is None
         with bind_socket(tmp_path / "bot.sock", uid=lease.uid):
@@ -482,7 +482,8 @@ def test_the_docker_runner_dials_only_the_socket_its_bot_bound(tmp_path: Path) -
         (tmp_path / "bot.sock").unlink()
         (tmp_path / "bot.sock").symlink_to("/run/docker.sock")
         launch = ContainerLaunch(["docker"], RunReport(RunnerKind.CONTAINER), ContainerConfig(),
-                              UidPool(SEAT_UID, 1, tmp_path / "uids").lease(), "n", str(tmp_path), False)
+                              UidPool(SEAT_UID, 1, tmp_path / "uids").lease(), "n", str(tmp_path), False,
+                                  str(tmp_path))
         with pytest.raises(sockets.UntrustedSocket, match="is a symbolic link"):
             launch.dial_address("unix:ignored")
     finally:
