@@ -5,6 +5,7 @@ once the match lost to a kill was played again."""
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from pathlib import Path
 
@@ -16,10 +17,11 @@ CLUSTER = ("--cluster", "local:2")
 
 
 def stalled_cluster_run(tmp_path: Path, *goal: str, cluster: tuple[str, ...] = CLUSTER,
+                        run_env: Mapping[str, str] | None = None,
                         ) -> AbstractContextManager[tuple[subprocess.Popen[bytes], int, Path]]:
     """A ``dehla ladder run --cluster local:2`` with a match certainly in play: (the run, the
     stalled bot's pid, the data folder). ``tmp_path/arena`` may hold its bots already."""
-    return stalled_run(tmp_path, *goal, executor=cluster)
+    return stalled_run(tmp_path, *goal, executor=cluster, run_env=run_env)
 
 
 def add_staller_and_random(data: Path) -> None:

@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -98,9 +98,10 @@ def add_staller(root: Path) -> None:
 
 @contextmanager
 def stalled_run(tmp_path: Path, *goal: str, executor: tuple[str, ...] = ("--workers", "2"),
-                ) -> Iterator[tuple[subprocess.Popen[bytes], int, Path]]:
+                run_env: Mapping[str, str] | None = None) -> Iterator[tuple[subprocess.Popen[bytes], int, Path]]:
     """A ``dehla ladder run`` with a match certainly in play: (the run, the stalled bot's pid, data).
-    ``tmp_path/arena`` may hold its bots already, and ``tmp_path/stall`` be made."""
+    ``tmp_path/arena`` may hold its bots already, and ``tmp_path/stall`` be made; ``run_env`` is
+    added to the run's environment."""
     data = tmp_path / "arena"
     if not data.exists():
         add_random_bots(data, ["r1"])
@@ -108,7 +109,7 @@ def stalled_run(tmp_path: Path, *goal: str, executor: tuple[str, ...] = ("--work
     fifo = tmp_path / "stall"
     if not fifo.exists():
         os.mkfifo(fifo)
-    env = {**clean_env(data), "DEHLA_TEST_STALL": str(fifo)}
+    env = {**clean_env(data), "DEHLA_TEST_STALL": str(fifo), **(run_env or {})}
     log = (tmp_path / "run.log").open("wb")
     run = subprocess.Popen([sys.executable, "-m", "arena", "ladder", "run", *goal, *executor, "--seed", "3",
                             *SLOW_CLOCK, "--data", str(data)], stdin=subprocess.DEVNULL, stdout=log, stderr=log,

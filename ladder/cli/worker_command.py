@@ -5,7 +5,7 @@ slot plays one match at a time. The bots of a match are started from the slot's 
 a parent-death signal (``setpriv --pdeathsig`` for the local runner, bubblewrap's
 ``--die-with-parent``): the kernel ties that signal to the thread that started them, which
 lives until the match ends, so they die with the worker however it dies (``kill -9``
-included) and never outlive their match. SIGTERM or Ctrl-C closes the worker (the scheduler
+included) and never outlive their match. SIGTERM or Ctrl-C closes the worker at once (the scheduler
 gives its matches to other workers; the bots die as the process ends).
 
 The worker finds the store from its own environment or ``--data`` (``DEHLA_DATA``,
@@ -18,7 +18,9 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -26,10 +28,14 @@ from arena.console.data import DATA_ENV
 from arena.console.errors import fail
 from arena.console.options import EnumChoice
 from arena.sandbox.runner import RunnerKind
-from ladder.execution.cluster import CONNECT_SECONDS, MATCH_RESOURCE, ClusterError, ClusterSpec, quiet_dask
+from ladder.execution.cluster import MATCH_RESOURCE, ClusterError, ClusterSpec, connect_seconds, quiet_dask
 from ladder.execution.runners import DEFAULT_RUNNER, RUNNERS, WORKER_RUNNER_ENV, RunnerUnavailable, check_runner
 
 MAX_SLOTS = 256
+STOP_FLUSH_SECONDS = 2.0
+"""How long a stopping worker tries to send the scheduler its last messages."""
+STOP_SECONDS = 5.0
+"""How long a stopping worker's close may take before the process ends outright."""
 
 
 @click.command("worker")
@@ -72,10 +78,10 @@ def worker_command(scheduler: str, slots: int, name: str | None, host: str | Non
 
     async def serve() -> None:
         worker = Worker(spec.address, nthreads=slots, resources={MATCH_RESOURCE: slots}, name=name, host=host,
-                        port=port, contact_address=contact, death_timeout=CONNECT_SECONDS)
+                        port=port, contact_address=contact, death_timeout=connect_seconds())
         loop = asyncio.get_running_loop()
         for stop in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(stop, lambda: asyncio.ensure_future(worker.close(reason="dehla-worker-stopped")))
+            loop.add_signal_handler(stop, lambda: asyncio.ensure_future(stop_now(worker)))
         try:
             await worker
         except (OSError, TimeoutError) as exc:
@@ -85,3 +91,20 @@ def worker_command(scheduler: str, slots: int, name: str | None, host: str | Non
         await worker.finished()  # type: ignore[no-untyped-call]
 
     asyncio.run(serve())
+
+
+async def stop_now(worker: Any) -> None:
+    """Close without waiting for the matches in play: the scheduler has given them to other
+    workers, and playing one out for nobody held a stopped worker up to its whole move clock.
+    The slot threads are daemons, so the process ends at once, and its bots with it.
+
+    A worker that lost its scheduler is closing already, on Dask's own terms (waiting for its
+    matches); if the close does not end within ``STOP_SECONDS`` the process ends outright, as
+    a ``kill -9`` would (the store's writes are transactions: nothing is half-written)."""
+    closing = worker.close(timeout=STOP_FLUSH_SECONDS, reason="dehla-worker-stopped", executor_wait=False)
+    try:
+        await asyncio.wait_for(asyncio.shield(closing), STOP_SECONDS)
+    except TimeoutError:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)

@@ -46,8 +46,17 @@ SCHEMES = ("tcp", "tls")
 SLOT_POLL_SECONDS = 0.2
 """How often a run with nothing in flight asks the scheduler again for a worker with a free slot."""
 
-CONNECT_SECONDS = 30.0
-"""How long ``--cluster tcp://...`` waits for the scheduler to answer before saying it cannot."""
+
+
+def connect_seconds() -> float:
+    """How long ``--cluster tcp://...`` and ``dehla worker`` wait for a scheduler to answer, and
+    a coordinator's client reconnects to one it lost, before saying it cannot: Dask's own
+    ``distributed.comm.timeouts.connect`` (30 s unless ``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT``
+    says otherwise)."""
+    import dask  # noqa: PLC0415 - the cluster extra loads only with --cluster
+    from dask.utils import parse_timedelta  # noqa: PLC0415
+
+    return float(parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), default="s"))
 
 
 class ClusterError(ArenaError):
@@ -191,7 +200,7 @@ def start_cluster(spec: ClusterSpec, worker_env: Mapping[str, str]) -> ClusterEx
     quiet_dask()
     if spec.local_slots is None:
         try:
-            client = Client(spec.address, timeout=CONNECT_SECONDS, set_as_default=False)  # type: ignore[no-untyped-call]
+            client = Client(spec.address, timeout=connect_seconds(), set_as_default=False)  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError) as exc:
             raise ClusterError(f"--cluster {spec}: no Dask scheduler answered there ({type(exc).__name__}); "
                                "start one (`dask scheduler`) or check the address") from None

@@ -15,15 +15,23 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+
+import pytest
 
 from tests.cluster_helpers import add_staller_and_random, parent_of, replayed_once, stalled_cluster_run
 from tests.coordinator_helpers import SLOW_CLOCK, clean_env, wait_all_exit
 from tests.ladder_helpers import check_store_is_consistent
 
 DASK = Path(sys.executable).with_name("dask")
+GIVE_UP_SOONER = {"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "5s"}
+"""The coordinator's reconnect time (Dask's connect timeout, 30 s by default) where a test waits
+for it to give up on a scheduler that will not come back."""
+STOP_BOUND = 15.0
+"""Seconds a stopped worker may take to leave: half the staller's move clock (``SLOW_CLOCK``), so
+a worker that waits for its match to end cannot pass, however slow the machine."""
 
 
 def read_until(process: subprocess.Popen[bytes], pattern: re.Pattern[bytes], timeout: float) -> re.Match[bytes]:
@@ -94,14 +102,15 @@ def staller_arena(tmp_path: Path) -> tuple[Path, dict[str, str]]:
 
 
 @contextmanager
-def scheduler_killed_mid_match(tmp_path: Path, env: dict[str, str],
+def scheduler_killed_mid_match(tmp_path: Path, env: dict[str, str], run_env: Mapping[str, str] | None = None,
                                ) -> Iterator[tuple[str, str, subprocess.Popen[bytes], int]]:
     """A run on a scheduler of its own with one worker, the scheduler SIGKILLed with a match in
-    play: (its address, its port, the run, the stalled bot's pid)."""
+    play: (its address, its port, the run, the stalled bot's pid); ``run_env`` is the run's."""
     with dask_scheduler(env, "0") as (scheduler, found):
         address, port = found[1].decode(), found[2].decode()
         with dehla_worker(address, env, 1), \
-                stalled_cluster_run(tmp_path, "--matches", "2", cluster=("--cluster", address)) as (run, staller, _):
+                stalled_cluster_run(tmp_path, "--matches", "2", cluster=("--cluster", address),
+                                    run_env=run_env) as (run, staller, _):
             scheduler.send_signal(signal.SIGKILL)
             scheduler.wait(timeout=30)
             yield address, port, run, staller
@@ -128,12 +137,30 @@ def test_a_dehla_worker_killed_mid_match_takes_its_bots_and_another_worker_repla
     replayed_once(data)
 
 
+@pytest.mark.parametrize("scheduler_lost", [False, True], ids=["scheduler-up", "scheduler-killed"])
+def test_a_dehla_worker_stopped_mid_match_exits_at_once_with_its_bots(tmp_path: Path, scheduler_lost: bool) -> None:
+    """SIGTERM to a worker playing a match: it leaves at once, its bots with it, instead of
+    playing the match out for nobody (the staller's move clock is 30 s; the worker waited for
+    it before), also when its scheduler is gone and Dask is closing it on its own terms."""
+    _, env = staller_arena(tmp_path)
+    with dask_scheduler(env, "0") as (scheduler, found), dehla_worker(found[1].decode(), env, 1) as (worker, _), \
+            stalled_cluster_run(tmp_path, "--matches", "1", cluster=("--cluster", found[1].decode())) as (_, bot, _):
+        if scheduler_lost:
+            scheduler.send_signal(signal.SIGKILL)
+            scheduler.wait(timeout=30)
+        stopped = time.monotonic()
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(timeout=60) == 0
+        assert time.monotonic() - stopped < STOP_BOUND, "the worker played its match out before leaving"
+        assert wait_all_exit([bot], 30) == [], "the stalled bot outlived its worker"
+
+
 def test_a_scheduler_killed_mid_match_loses_nothing_and_a_new_one_plays_it(tmp_path: Path) -> None:
     """The scheduler dies with a match in play: the coordinator gives the match back and says so
     in one line; nothing is left running or half-counted. A new scheduler at the same address,
     a new worker and the coordinator again: the match is played and counted once."""
     data, env = staller_arena(tmp_path)
-    with scheduler_killed_mid_match(tmp_path, env) as (address, port, run, staller):
+    with scheduler_killed_mid_match(tmp_path, env, GIVE_UP_SOONER) as (address, port, run, staller):
         code = run.wait(timeout=120)
         log = (tmp_path / "run.log").read_text()
         assert code == 2, log[-3000:]
