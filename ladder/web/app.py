@@ -103,13 +103,19 @@ async def http_problem(request: Request, exc: Exception) -> Response:
     return problem(request, exc.status_code, str(detail), exc.headers)
 
 
+def _escaped(raw: bytes) -> str:
+    """Bytes echoed in a refusal: UTF-8 where they are, escapes (``\\xff``) where not."""
+    return raw.decode("utf-8", "backslashreplace")
+
+
 async def bad_request(request: Request, exc: Exception) -> Response:
     """A bad query parameter: the default 422 JSON under /api, one line on a page."""
     assert isinstance(exc, RequestValidationError)
     if _is_api(request):
         # FastAPI's body, but ASCII-escaped JSON: the input it echoes may hold a lone surrogate,
-        # which UTF-8 cannot encode (the refusal itself was a 500).
-        body = {"detail": jsonable_encoder(exc.errors())}
+        # which UTF-8 cannot encode, or be a body not declared as JSON, bytes that are not UTF-8
+        # (echoed with escapes): either refusal was a 500.
+        body = {"detail": jsonable_encoder(exc.errors(), custom_encoder={bytes: _escaped})}
         return Response(json.dumps(body, ensure_ascii=True), status_code=422, media_type="application/json")
     first = exc.errors()[0]
     where = ".".join(str(part) for part in first.get("loc", ())[1:]) or "request"

@@ -82,3 +82,20 @@ def test_replay_rejects_a_broken_record(tmp_path: Path) -> None:
     out = dehla("replay", str(path))
     assert out.returncode == 2
     assert f"{path}:2: not JSON" in out.stderr
+
+
+def test_match_plays_on_reply_unless_asked_for_slot_end_and_the_record_says_which(tmp_path: Path) -> None:
+    """``dehla match`` offers the ladder's release as an option (issue 23), at one table and at
+    several on one loop (``--concurrency``); the hold itself is ``tests/referee/test_move_release.py``'s."""
+    cases = [("default", [], "on-reply"), ("slot-end", ["--release", "slot-end"], "slot-end"),
+             ("tables", ["--release", "slot-end", "--concurrency", "2"], "slot-end")]
+    for name, args, release in cases:
+        # A reply past a 10 ms slot is routine on a loaded machine: it costs the (small) bank, and
+        # one after that is substituted, never a forfeit that would end the match early.
+        out = dehla("match", "random", "random", "--deals", "2", "--per-move", "0.01", "--bank", "0.05",
+                    "--policy", "substitute", "--seed", "5", "--records", str(tmp_path / name), "--json", *args)
+        assert out.returncode == 0, out.stderr
+        report = json.loads(out.stdout)
+        assert report["hands"] == 4, report
+        start = json.loads(Path(report["record"]).read_text().splitlines()[0])
+        assert start["time_control"]["release"] == release, name

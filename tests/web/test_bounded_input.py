@@ -177,6 +177,22 @@ def test_a_body_of_bytes_that_are_not_utf8_is_a_4xx_with_one_line(served: Served
         assert isinstance(detail, list) or "not UTF-8" in detail, detail
 
 
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", "application/gzip", None])
+def test_a_body_not_utf8_and_not_declared_json_is_a_422_echoing_it_escaped(served: Served,
+                                                                         content_type: str | None) -> None:
+    """FastAPI hands a body it does not read as JSON to the model as bytes, and its 422 echoes the
+    input: encoding that echo as UTF-8 failed (a 500). The honest request is the control."""
+    headers = {**served.operator, **({"Content-Type": content_type} if content_type else {})}
+    before = contents(database_url(served.root))
+    for path in ("/api/operator/authors", "/api/operator/matches/1/void"):
+        answer = served.client.post(path, content=b"\xff\xfe name", headers=headers)
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["detail"][0]["input"] == "\\xff\\xfe name"
+    assert contents(database_url(served.root)) == before
+    honest = served.client.post("/api/operator/authors", json={"name": "ravi"}, headers=served.operator)
+    assert honest.status_code == 201  # the negative control
+
+
 def test_an_api_body_over_64_kib_is_a_413_before_it_is_read(served: Served) -> None:
     """FastAPI reads a JSON body whole before the token is checked: anyone could post a gigabyte."""
     big = b'{"name": "ravi", "email": "' + b"x" * (70 * 1024) + b'"}'
