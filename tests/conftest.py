@@ -28,6 +28,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.skip(reason=f"SQLite only: {reason}"))
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The controller of a parallel run on PostgreSQL drops what its workers kept for one
+    another (the played ladder's snapshot: ``tests/web_helpers.run_ladder``)."""
+    from tests.parallel_run import RUN_FOLDER_ENV, run_folder, worker_id  # noqa: PLC0415 - a plugin of its own
+
+    if database.POSTGRES and worker_id() is None and RUN_FOLDER_ENV in os.environ:
+        from tests.web_helpers import SHARED_LADDER  # noqa: PLC0415 - only a parallel PostgreSQL run needs it
+
+        database.drop_kept(run_folder() / SHARED_LADDER / "ladder")
+        database.drop_created()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def test_databases() -> Iterator[None]:
     """On PostgreSQL, the databases this session made are dropped at its end."""

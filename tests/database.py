@@ -127,6 +127,20 @@ def snapshot(root: Path) -> None:
         _created.add(snapshot_name(root))
 
 
+def keep_for_the_run(root: Path) -> None:
+    """``root``'s snapshot outlives this session (another worker of the run copies it later):
+    the controller drops it at the run's end (``drop_kept``)."""
+    if POSTGRES:
+        _created.discard(snapshot_name(root))
+
+
+def drop_kept(root: Path) -> None:
+    """Drop what ``keep_for_the_run(root)`` kept, and ``root``'s own database, if they exist."""
+    if POSTGRES:
+        for name in (snapshot_name(root), database_name(root)):
+            _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 def drop_created() -> None:
     """Drop every database this test session created (the end of the session: leaving them to
     ``pg_virtualenv``'s removal of the cluster was tried and cost as much); close the connection."""

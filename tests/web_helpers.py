@@ -3,6 +3,8 @@ the service as ``dehla serve`` runs it (or as it ran before, under uvicorn alone
 
 from __future__ import annotations
 
+import fcntl
+import os
 import shutil
 import subprocess
 import sys
@@ -19,7 +21,8 @@ from ladder.store.match_files import read_stored, store_files
 from ladder.store.paths import ArenaData
 from ladder.store.report_files import ReportFile
 from ladder.store.schema import Match, MatchFile
-from tests.database import copy_database, database_env, database_url, snapshot
+from tests.database import copy_database, database_env, database_url, keep_for_the_run, snapshot
+from tests.parallel_run import RUN_FOLDER_ENV, run_folder
 
 LADDER_MATCHES = 2
 """Two duplicate matches of one deal pair each: every page has rows, records and replays."""
@@ -39,6 +42,28 @@ def played_ladder(root: Path, preset: str = "dehla-pakad") -> ArenaData:
           "--preset", preset, *data)
     snapshot(root)
     return ArenaData(root, database_url(root))
+
+
+SHARED_LADDER = "played-ladder"
+"""The run's one played ladder, in the run's folder (``tests/parallel_run.py``) under xdist."""
+
+
+def run_ladder(root: Path) -> ArenaData:
+    """The played ladder at ``root``: under xdist, a copy of the one the run's first worker to
+    ask for it built (about 10 CPU-s each, once per worker before); alone, built here. A copy,
+    not the shared folder itself: ``dehla serve`` writes its address file into its folder."""
+    if RUN_FOLDER_ENV not in os.environ:
+        return played_ladder(root)
+    shared = run_folder() / SHARED_LADDER
+    with (run_folder() / f"{SHARED_LADDER}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / "ready").exists():
+            played_ladder(shared / "ladder")
+            keep_for_the_run(shared / "ladder")
+            (shared / "ready").touch()
+    copy = copied_ladder(ArenaData(shared / "ladder", ""), root)
+    snapshot(root)
+    return copy
 
 
 @contextmanager

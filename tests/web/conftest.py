@@ -11,15 +11,16 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from ladder.store.paths import ArenaData
 from tests.environment_helpers import unavailable
-from tests.web_helpers import played_ladder, serving
+from tests.web_helpers import run_ladder, serving
 
 CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture(scope="session")
 def played(tmp_path_factory: pytest.TempPathFactory) -> ArenaData:
-    """One real ladder for the whole session (about 20 s); tests read it and never write."""
-    return played_ladder(tmp_path_factory.mktemp("played"))
+    """One real ladder for the whole session (about 20 s; under xdist built once per run and
+    copied: ``run_ladder``); tests read it and never write."""
+    return run_ladder(tmp_path_factory.mktemp("played") / "ladder")
 
 
 @pytest.fixture(scope="session")
