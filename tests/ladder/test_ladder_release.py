@@ -57,7 +57,9 @@ def test_dehla_ladder_run_plays_slot_end_unless_told_otherwise(tmp_path: Path) -
     ``on-reply`` through the variable, the control that the record tells the two apart."""
     data = tmp_path / "arena"
     add_random_bots(data, ["r1", "r2"])
-    run = ("ladder", "run", "--matches", "1", "--deals", "1", "--per-move", "0.01", "--runner", "local",
+    # 106 decisions held to 30 ms each: 3 s. At 10 ms a busy machine's late reply spent the 30 s
+    # bank (held to its end, as slot-end does), twice in one PostgreSQL pass: 67 s.
+    run = ("ladder", "run", "--matches", "1", "--deals", "1", "--per-move", "0.03", "--runner", "local",
            "--workers", "1", "--data", str(data))
     plain = {key: value for key, value in clean_env(data).items() if key != RELEASE_ENV}
     for env in (plain, {**plain, RELEASE_ENV: "on-reply"}):
