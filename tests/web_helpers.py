@@ -9,18 +9,23 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+import uvicorn
 from sqlalchemy import delete, select, text, update
 
+from ladder.cli.serve_command import bound_socket
 from ladder.store.database import Store
 from ladder.store.match_files import read_stored, store_files
 from ladder.store.paths import ArenaData
 from ladder.store.report_files import ReportFile
 from ladder.store.schema import Match, MatchFile
+from ladder.submission.intake import IntakeSettings
+from ladder.web.app import create_app
 from tests.database import copy_database, database_env, database_url, keep_for_the_run, snapshot
 from tests.parallel_run import RUN_FOLDER_ENV, run_folder
 
@@ -82,6 +87,25 @@ def serving(root: Path, *options: str) -> Iterator[str]:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+@contextmanager
+def serving_in_process(data: ArenaData, check_csrf: bool = True) -> Iterator[str]:
+    """The application ``dehla serve`` runs (its uploads' queue off), in uvicorn on a thread of
+    this process: real HTTP for a test whose subject is not the command (a ``dehla serve``
+    process costs 1.2-1.4 CPU-s to start). The socket listens before the thread starts, so a
+    request made at once waits in the backlog (no polling for readiness); its URL."""
+    listening = bound_socket("127.0.0.1", 0)
+    app = create_app(data, IntakeSettings(concurrency=0), check_csrf=check_csrf)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listening.getsockname()[1]}/"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        listening.close()
 
 
 def copied_ladder(played: ArenaData, root: Path) -> ArenaData:

@@ -1,4 +1,5 @@
-"""API tokens over real HTTP against a real ``dehla serve``: missing, wrong, revoked and rotated."""
+"""API tokens over real HTTP (the application in uvicorn, as ``dehla serve`` runs it): missing,
+wrong, revoked and rotated."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from ladder.admin.authors import add_author, revoke_token, rotate_token
 from ladder.store.database import Store
 from ladder.store.paths import ArenaData
 from tests.database import database_url
-from tests.web_helpers import serving
+from tests.web_helpers import serving_in_process
 
 
 def test_missing_wrong_revoked_and_rotated_tokens(tmp_path: Path) -> None:
@@ -18,7 +19,7 @@ def test_missing_wrong_revoked_and_rotated_tokens(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir()
     store = Store.open(data)
     first = add_author(store, "asha", "asha@example.org")
-    with serving(data.root) as url:
+    with serving_in_process(data) as url:
         def me(token: str | None) -> httpx.Response:
             headers = {} if token is None else {"Authorization": f"Bearer {token}".strip()}
             return httpx.get(url + "api/me", headers=headers, timeout=10)

@@ -6,21 +6,15 @@ application with the check off in uvicorn on a loopback port (no option switches
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import httpx2 as httpx
 import pytest
-import uvicorn
 
-from ladder.cli.serve_command import bound_socket
 from ladder.store.paths import ArenaData
-from ladder.submission.intake import IntakeSettings
-from ladder.web.app import create_app
 from tests.web.identity_fixtures import QUEUE_OFF, Ladder, authored_ladder, csrf_of, signed_in
-from tests.web_helpers import serving
+from tests.web_helpers import serving, serving_in_process
 
 EVIL = {"Origin": "http://evil.example", "Referer": "http://evil.example/prize.html"}
 
@@ -30,23 +24,6 @@ class Servers:
     ladder: Ladder
     guarded: str
     unguarded: str
-
-
-@contextmanager
-def serving_in_process(data: ArenaData, check_csrf: bool) -> Iterator[str]:
-    """The application in uvicorn on a thread; the socket listens before the thread starts, so a
-    request made at once waits in the backlog (no polling for readiness)."""
-    listening = bound_socket("127.0.0.1", 0)
-    app = create_app(data, IntakeSettings(concurrency=0), check_csrf=check_csrf)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{listening.getsockname()[1]}/"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        listening.close()
 
 
 @pytest.fixture(scope="module")

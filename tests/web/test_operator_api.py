@@ -1,6 +1,6 @@
-"""The operator's API against a real ``dehla serve`` over HTTP: an operator's token disables,
-enables, voids and manages authors; an author's token gets 403, none 401, and neither changes
-anything; the leaderboard, the API and the pages show the result at once."""
+"""The operator's API over real HTTP (the application in uvicorn, as ``dehla serve`` runs it): an
+operator's token disables, enables, voids and manages authors; an author's token gets 403, none
+401, and neither changes anything; the leaderboard, the API and the pages show the result at once."""
 
 from __future__ import annotations
 
@@ -12,11 +12,12 @@ import pytest
 
 from ladder.admin.authors import add_author
 from ladder.rating.scheduler import Pairing
+from ladder.store.paths import ArenaData
 from ladder.store.schema import Role
 from tests.database import contents, database_url
 from tests.ladder_helpers import add_bots, open_store
 from tests.operator_helpers import Played, play_history
-from tests.web_helpers import serving
+from tests.web_helpers import serving_in_process
 
 
 def win(a: int, b: int) -> Played:
@@ -44,7 +45,7 @@ def arena(tmp_path: Path) -> Iterator[Arena]:
     operator = add_author(store, "olga", role=Role.OPERATOR).token
     author = add_author(store, "asha").token
     store.close()
-    with serving(tmp_path) as url:
+    with serving_in_process(ArenaData(tmp_path, database_url(tmp_path))) as url:
         yield Arena(url, tmp_path, operator, author)
 
 
