@@ -344,6 +344,11 @@ class ContainerRunner(Runner):
                 problem = str(exc)
             except OSError as exc:
                 problem = f"cannot write the /proc stand-ins: {exc}"
+        if not problem:
+            try:  # here too, not while a seat's uid and folder are held
+                _ = self._client_dir
+            except OSError as exc:
+                problem = f"cannot make the engine client's folder: {exc}"
         return problem
 
     @functools.cached_property
