@@ -58,3 +58,27 @@ def test_bad_tens_formats_get_one_line(tmp_path: Path, args: list[str], message:
     assert out.returncode == 2, out.stderr
     assert message in out.stderr
     assert out.stderr.strip().count("\n") == 0
+
+
+def test_the_web_viewer_shows_the_tens_tally_of_each_hand(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient  # noqa: PLC0415 - only this test serves pages
+
+    from ladder.store.paths import ArenaData  # noqa: PLC0415
+    from ladder.web.app import create_app  # noqa: PLC0415
+
+    out = run_dehla("match", "heuristic", "random", "--format", "tens:5", "--seed", "3",
+                    "--data", str(tmp_path / "data"), "--json")
+    assert out.returncode == 0, out.stderr
+    record = Path(json.loads(out.stdout)["record"])
+    hands = [replay_record(line["record"]).result for line in read_match_record(record) if line["type"] == "hand"]
+    client = TestClient(create_app(ArenaData.locate(tmp_path / "data")))
+    total = (0, 0)
+    for number, result in enumerate(hands, 1):
+        assert result is not None
+        after = (total[0] + result.tens[0], total[1] + result.tens[1])
+        body = client.get(f"/api/local-matches/{record.stem}/hands/{number}/replay").json()
+        assert body["tens"] == {"target": 5, "before": list(total), "after": list(after)}
+        page = client.get(f"/local/{record.stem}/replay?hand={number}").text
+        assert f'data-before="{total[0]}-{total[1]}" data-after="{after[0]}-{after[1]}"' in page
+        total = after
+    assert max(total) >= 5 and total[0] != total[1]
