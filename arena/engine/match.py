@@ -126,9 +126,15 @@ class MatchScore:
         if match_format.kind is FormatKind.TENS:
             # Both teams can pass N in one hand: more tens wins; level totals play on (a hand's
             # four tens split 3-1 or 4-0 part them, 2-2 keeps them level).
-            a, b = self.tens
-            return max(a, b) >= match_format.count and a != b
+            return self.tens_race_winner(match_format.count) is not None
         return self.hands_played >= match_format.count
+
+    def tens_race_winner(self, target: int) -> Team | None:
+        """The team that won a ``tens:target`` race by these totals, or ``None`` while it runs."""
+        a, b = self.tens
+        if max(a, b) < target or a == b:
+            return None
+        return 0 if a > b else 1
 
     def winner(self, rules: Rules, match_format: MatchFormat | None = None) -> Team | None:
         """The team with the higher score, or ``None`` for a level match."""

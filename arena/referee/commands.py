@@ -132,7 +132,7 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
     else:
         outcome = play_hands(a, b, config, records, runner, f"{name_a} vs {name_b}", as_json)
     report = match_report(outcome, name_a, name_b, record, test.current if test else None,
-                          max_deals if test else None)
+                          max_deals if test else None, match_format)
     if as_json:
         click.echo(json.dumps(report))
     else:

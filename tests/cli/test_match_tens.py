@@ -40,12 +40,20 @@ def test_a_tens_match_ends_when_a_team_leads_at_the_target_and_replays_its_tally
     assert end.score == [float(totals[0]), float(totals[1])]
     assert end.winner_team == (0 if totals[0] > totals[1] else 1)
     assert report["hands"] == len(hands)
+    assert report["tens"] == {"target": 6, "totals": totals, "reached_by": "AB"[end.winner_team]}
 
     replay = run_dehla("replay", str(report["record"]))
     assert replay.returncode == 0, replay.stderr
     last = f"tens after hand {len(hands)}: A {totals[0]} - B {totals[1]}"
     assert last in replay.stdout
     assert "score after hand" not in replay.stdout
+
+    again = run_dehla("match", "random", "heuristic", "--format", "tens:6", "--seed", "11",
+                      "--records", str(tmp_path / "again"))
+    assert again.returncode == 0, again.stderr
+    first = "AB"[end.winner_team]
+    name = ["random", "heuristic"][end.winner_team]
+    assert f"tens to 6: A {totals[0]} - B {totals[1]}: {first} ({name}) reached it first" in again.stdout
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -82,3 +90,10 @@ def test_the_web_viewer_shows_the_tens_tally_of_each_hand(tmp_path: Path) -> Non
         assert f'data-before="{total[0]}-{total[1]}" data-after="{after[0]}-{after[1]}"' in page
         total = after
     assert max(total) >= 5 and total[0] != total[1]
+
+
+def test_the_ladder_offers_no_tens_format(tmp_path: Path) -> None:
+    # Decision (docs/ladder.md): the ladder rates duplicate deal pairs; a tens race is dehla match's.
+    out = run_dehla("ladder", "run", "--format", "tens:5", "--data", str(tmp_path))
+    assert out.returncode == 2
+    assert out.stderr.strip() == "error: dehla ladder run: No such option '--format'. (see --help)"
