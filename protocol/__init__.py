@@ -8,7 +8,7 @@ only, so that importing it does not load the generated code.
 
 from __future__ import annotations
 
-PROTOCOL_VERSION: tuple[int, int] = (1, 3)
+PROTOCOL_VERSION: tuple[int, int] = (1, 4)
 """(major, minor) sent in StartMatch; the major is the proto package's ``v1``. 1.1 added
 ``StartMatchRequest.seat_seed``; 1.2 ``Reveal.REVEAL_ON_PLAY``, ``Rules.hide_from`` and
 ``RevealReason.REVEAL_REASON_PLAYED``; 1.3 ``TimeControl.release`` (enum ``MoveRelease``)."""

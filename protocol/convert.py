@@ -500,8 +500,10 @@ def result_from_pb(message: pb.HandResult, where: str = "result") -> HandResult:
 
 
 def score_to_pb(score: MatchScore) -> pb.MatchScore:
+    # ``tens`` (protocol 1.4) only in a tens match: the other formats' messages stay as before.
+    tens = score.tens if score.tens != (0, 0) else ()
     return pb.MatchScore(dealer=score.dealer, hands_played=score.hands_played, kots=score.kots,
-                         points=score.points, hands_won=score.hands_won, runs=score.runs)
+                         points=score.points, hands_won=score.hands_won, runs=score.runs, tens=tens)
 
 
 def score_from_pb(message: pb.MatchScore, where: str = "match") -> MatchScore:
@@ -509,6 +511,7 @@ def score_from_pb(message: pb.MatchScore, where: str = "match") -> MatchScore:
         dealer=message.dealer, hands_played=message.hands_played,
         kots=_pair(message.kots, f"{where}.kots"), points=_pair(message.points, f"{where}.points"),
         hands_won=_pair(message.hands_won, f"{where}.hands_won"), runs=_pair(message.runs, f"{where}.runs"),
+        tens=_pair(message.tens, f"{where}.tens") if message.tens else (0, 0),
     )
 
 

@@ -59,7 +59,7 @@ def default_records(data: Path | None) -> Path:
 @click.option("--deals", type=click.IntRange(min=1), default=20, show_default=True,
               help="Deals for --format duplicate (each is played twice).")
 @click.option("--format", "format_text", default="duplicate", show_default=True,
-              help="duplicate, hands:N or kots:K.")
+              help="duplicate, hands:N, kots:K or tens:N (first team to N tens captured in all, docs/rules.md).")
 @table_options
 @click.option("--records", type=click.Path(file_okay=False, path_type=Path), default=None,
               help=f"Folder for the match record and bot logs (default: DATA/{LOCAL_RECORDS}).")
@@ -106,6 +106,7 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
         name_a, name_b = partnership_name(partnership_a, a), partnership_name(partnership_b, b)
         rules = rules_for(preset, dict(parse_option(o) for o in options))
         match_format = MatchFormat.parse(f"duplicate:{deals}" if format_text == "duplicate" else format_text)
+        match_format.check(rules)
     except ArenaError as exc:
         fail(str(exc))
     if concurrency > 1 and match_format.kind is not FormatKind.DUPLICATE:
@@ -131,7 +132,7 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
     else:
         outcome = play_hands(a, b, config, records, runner, f"{name_a} vs {name_b}", as_json)
     report = match_report(outcome, name_a, name_b, record, test.current if test else None,
-                          max_deals if test else None)
+                          max_deals if test else None, match_format)
     if as_json:
         click.echo(json.dumps(report))
     else:
@@ -192,7 +193,7 @@ def play_pairs(a: Partnership, b: Partnership, config: TableConfig, records: Pat
 
 def play_hands(a: Partnership, b: Partnership, config: TableConfig, records: Path, runner: Runner, title: str,
                quiet: bool) -> MatchOutcome:
-    """A match in the hands:N or kots:K format at one table."""
+    """A match in the hands:N, kots:K or tens:N format at one table."""
     match_format = config.match_format
     with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=Console(stderr=True), transient=True, disable=quiet) as progress:

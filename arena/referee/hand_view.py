@@ -141,7 +141,8 @@ def hand_lines(line: HandLine, replay: HandReplay, context: HandContext,
                                  f"{result.tens[0]}-{result.tens[1]} | tricks {result.tricks_won[0]}-"
                                  f"{result.tricks_won[1]}{kot} | value for A {result.value:+g}"))
     if context.score is not None:
-        out.append(Text(f"  score after hand {line.index + 1}: A {context.score[0]} - B {context.score[1]}"))
+        kind = "tens" if context.match_format.lower().startswith(f"{FormatKind.TENS.value}:") else "score"
+        out.append(Text(f"  {kind} after hand {line.index + 1}: A {context.score[0]} - B {context.score[1]}"))
     return out
 
 

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from arena.console.text import plain
 from arena.contract.status import OutcomeStatus
+from arena.engine.match import FormatKind, MatchFormat
 from arena.referee.sprt import SprtStatus
 from arena.referee.stats import mean_interval, t95
 from arena.referee.table_values import MatchOutcome
@@ -25,8 +26,10 @@ NO_DIFFERENCE = "no significant difference"
 
 
 def match_report(outcome: MatchOutcome, name_a: str, name_b: str, record: Path,
-                 sprt: SprtStatus | None = None, max_deals: int | None = None) -> dict[str, Any]:
-    """Everything ``dehla match`` prints, as JSON (partnership A is team 0)."""
+                 sprt: SprtStatus | None = None, max_deals: int | None = None,
+                 match_format: MatchFormat | None = None) -> dict[str, Any]:
+    """Everything ``dehla match`` prints, as JSON (partnership A is team 0); a ``tens:N`` match
+    adds its race (``tens``: the target, the totals, who reached it first)."""
     units = outcome.deal_scores or outcome.hand_values
     interval = mean_interval(units)
     hands_won = [sum(1 for h in outcome.hands if h.winner == t) for t in (0, 1)]
@@ -65,6 +68,10 @@ def match_report(outcome: MatchOutcome, name_a: str, name_b: str, record: Path,
     }
     if sprt is not None:
         report["sprt"] = sprt_report(sprt, max_deals)
+    if match_format is not None and match_format.kind is FormatKind.TENS and outcome.final is not None:
+        reached = outcome.final.tens_race_winner(match_format.count)
+        report["tens"] = {"target": match_format.count, "totals": list(outcome.final.tens),
+                          "reached_by": None if reached is None else "AB"[reached]}
     return report
 
 
@@ -133,6 +140,11 @@ def print_match_report(report: dict[str, Any]) -> None:
         console.print(plain("winner: none (void)"))
     else:
         console.print(plain(f"winner: none: {NO_DIFFERENCE} (the 95% interval includes zero or there is none)"))
+    if "tens" in report:
+        race = report["tens"]
+        first = race["reached_by"]
+        who = f"{first} ({names['AB'.index(first)]}) reached it first" if first else "nobody reached it first"
+        console.print(plain(f"tens to {race['target']}: A {race['totals'][0]} - B {race['totals'][1]}: {who}"))
     if "sprt" in report:
         console.print(Text(sprt_text(report["sprt"], names)))
     for fault in report["faults"]:

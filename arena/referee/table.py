@@ -205,8 +205,9 @@ class Table:
         number = 0
         while not score.is_over(config.rules, config.match_format) and number < config.max_hands:
             deal = Deal.from_seed(config.rules, derive_seed(config.seed, "deal", number))
-            _, score = await self._play_hand(number, deal, score.dealer, score, partial(score.after, config.rules))
-            a, b = score.score(config.rules)
+            _, score = await self._play_hand(number, deal, score.dealer, score,
+                                             partial(score.after, config.rules, match_format=config.match_format))
+            a, b = score.score(config.rules, config.match_format)
             self.outcome.score = (float(a), float(b))
             self.outcome.final = score
             number += 1

@@ -28,7 +28,7 @@ class TableConfig:
     time_control: TimeControl = field(default_factory=TimeControl)
     policy: FaultPolicy = FaultPolicy.FORFEIT
     max_hands: int = 2000
-    """Safety cap for ``kots:K`` matches that take too long; the score then decides."""
+    """Safety cap for ``kots:K`` and ``tens:N`` matches that take too long; the score then decides."""
 
 
 NO_ACTION = "-"

@@ -29,7 +29,8 @@ def duplicate_tally(tally: MatchScore, result: HandResult, value: float) -> Matc
 def running_scores(rules: Rules, match_format: MatchFormat,
                    results: Iterable[HandResult | None]) -> list[tuple[int, int]]:
     """The match score after each hand (``None``: an unfinished hand, which counts nothing), as
-    the record's ``match_end`` line gives it at the end: duplicate points, else kots or points."""
+    the record's ``match_end`` line gives it at the end: duplicate points, else tens totals
+    (``tens:N``), kots or points."""
     tally = MatchScore(dealer=0)
     scores: list[tuple[int, int]] = []
     for result in results:
@@ -37,6 +38,6 @@ def running_scores(rules: Rules, match_format: MatchFormat,
             if match_format.kind is FormatKind.DUPLICATE:
                 tally = duplicate_tally(tally, result, hand_value(rules, result))
             else:
-                tally = tally.after(rules, result)
-        scores.append(tally.points if match_format.kind is FormatKind.DUPLICATE else tally.score(rules))
+                tally = tally.after(rules, result, match_format)
+        scores.append(tally.points if match_format.kind is FormatKind.DUPLICATE else tally.score(rules, match_format))
     return scores

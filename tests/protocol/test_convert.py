@@ -13,7 +13,7 @@ from arena.engine.actions import CALL, DOWN, HIDE, PLAY, REVEAL
 from arena.engine.cards import CARDS
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
-from arena.engine.match import MatchScore
+from arena.engine.match import FormatKind, MatchFormat, MatchScore
 from arena.engine.observation import observe
 from arena.engine.rules import PRESETS, rules_for
 from arena.engine.selfplay import play_randomly
@@ -179,3 +179,23 @@ def test_rules_from_the_wire_are_the_presets_own() -> None:
     for preset in PRESETS:
         rules = rules_for(preset)
         assert convert.rules_from_pb(convert.rules_to_pb(rules)) == rules
+
+
+def test_a_tens_match_travels_as_its_1_4_numbers_and_the_older_formats_as_before() -> None:
+    # Protocol 1.4 (issue 29): MATCH_FORMAT_KIND_TENS = 4 and MatchScore.tens = 7.
+    fmt = convert.match_format_to_pb(MatchFormat(FormatKind.TENS, 12))
+    assert fmt.kind == 4 and fmt.count == 12
+    assert convert.match_format_from_pb(fmt) == MatchFormat(FormatKind.TENS, 12)
+    score = MatchScore(dealer=1, hands_played=3, hands_won=(2, 1), tens=(7, 5))
+    message = convert.score_to_pb(score)
+    assert list(message.tens) == [7, 5]
+    assert b"\x3a\x02\x07\x05" in message.SerializeToString(deterministic=True)  # field 7, packed
+    assert convert.score_from_pb(message) == score
+    # Without tens (every other format) field 7 is absent: the 1.3 bytes, read back as 0, 0.
+    plain = MatchScore(dealer=1, hands_played=3, hands_won=(2, 1))
+    old = pb.MatchScore(dealer=1, hands_played=3, kots=[0, 0], points=[0, 0], hands_won=[2, 1], runs=[0, 0])
+    wire = convert.score_to_pb(plain).SerializeToString(deterministic=True)
+    assert wire == old.SerializeToString(deterministic=True)
+    assert convert.score_from_pb(old) == plain
+    with pytest.raises(convert.ConversionError, match=r"match\.tens: expected 2 entries"):
+        convert.score_from_pb(pb.MatchScore(kots=[0, 0], points=[0, 0], hands_won=[0, 0], runs=[0, 0], tens=[1]))

@@ -93,6 +93,7 @@ def test_the_replay_data_is_the_frames_of_the_checked_record(client: TestClient,
     assert body["match_id"] == GOOD and body["hands"] == 2
     assert body["replay"] == replay_hand(record.hands[0].record, parse_perspective(seat)).model_dump(mode="json")
     assert body["pair"]["other_hand"] == 2  # the duplicate twin, as for a ladder match
+    assert body["tens"] is None  # only a tens:N match has a tens tally
     missing = client.get(f"/api/local-matches/{GOOD}/hands/3/replay")
     assert missing.status_code == 404 and missing.json()["detail"] == f"local match {GOOD} has no hand 3 (it has 2)"
 

@@ -17,7 +17,9 @@ from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
 from arena.engine.errors import ArenaError
+from arena.engine.hand_records import replay_record
 from arena.engine.match import FormatKind, MatchFormat
+from arena.referee.tally import running_scores
 from arena.replay.duplicate import PairSummary, other_perspective, pair_summary, partner_hand
 from arena.replay.frames import (
     PERSPECTIVE_PATTERN,
@@ -43,6 +45,17 @@ UNREADABLE_STATUS = 422
 """The API's status for a match whose record cannot be read (the body says which and why)."""
 
 
+class TensTally(FrozenModel):
+    """A ``tens:N`` match's running totals around one hand: each team's captured tens, added up."""
+
+    target: int
+    """The N of ``tens:N``: the first team whose total reaches it (ahead of the other) wins."""
+    before: tuple[int, int]
+    """By team (A, B), before this hand."""
+    after: tuple[int, int]
+    """By team, with this hand's tens counted."""
+
+
 class HandReplayBody(FrozenModel):
     """One hand of a match, step by step, as one perspective sees it (a ladder match's or a local one's)."""
 
@@ -57,6 +70,8 @@ class HandReplayBody(FrozenModel):
     replay: HandReplay
     pair: PairSummary | None
     """For a duplicate match: the other play of this deal and how the two compare."""
+    tens: TensTally | None = None
+    """For a ``tens:N`` match: the tens totals before and after this hand."""
 
 
 class ReplayResponse(HandReplayBody):
@@ -113,6 +128,23 @@ def _is_duplicate(record: MatchRecord) -> bool:
         return False
 
 
+def tens_tally(label: str, record: MatchRecord, hand: int) -> TensTally | None:
+    """The tens totals around ``hand`` of a ``tens:N`` match (``None`` for the other formats),
+    counted as the referee counts them (``running_scores``)."""
+    try:
+        match_format = MatchFormat.parse(record.start.format)
+    except ArenaError:
+        return None
+    if match_format.kind is not FormatKind.TENS or not 1 <= hand <= len(record.hands):
+        return None
+    try:
+        states = [replay_record(line.record, require_complete=False) for line in record.hands[:hand]]
+    except ArenaError as exc:
+        raise UnreadableRecordError(f"{label}: {exc}") from None
+    totals = [(0, 0), *running_scores(states[0].rules, match_format, [state.result for state in states])]
+    return TensTally(target=match_format.count, before=totals[-2], after=totals[-1])
+
+
 def _hand_replay(label: str, record: MatchRecord, hand: int, perspective: Perspective) -> HandReplay:
     if not 1 <= hand <= len(record.hands):
         raise MissingReplayError(f"{label} has no hand {hand} (it has {len(record.hands)})")
@@ -132,7 +164,8 @@ def replay_body(label: str, record: MatchRecord, hand: int, perspective: Perspec
         there = _hand_replay(label, record, other, other_perspective(hand, perspective))
         pair = pair_summary(hand, here, there)
     return HandReplayBody(hand=hand, hands=len(record.hands), seats=list(record.start.seats),
-                          preset=record.start.preset, format=record.start.format, replay=here, pair=pair)
+                          preset=record.start.preset, format=record.start.format, replay=here, pair=pair,
+                          tens=tens_tally(label, record, hand))
 
 
 def replay_response(match_id: int, record: MatchRecord, hand: int, perspective: Perspective) -> ReplayResponse:
@@ -185,6 +218,10 @@ def viewer_page(request: Request, record: MatchRecord, hand: int, step: int, sea
         return error_page(request, 404, "Not found", f"{links.label} has no hand {hand} "
                                                       f"(it has {len(record.hands)})", links.page)
     is_duplicate = _is_duplicate(record)
+    try:
+        tens = tens_tally(links.label, record, hand)
+    except UnreadableRecordError as exc:
+        return error_page(request, 200, "This match's record cannot be read", str(exc), links.page)
     other = partner_hand(hand)
     side_by_side = duplicate and is_duplicate and other <= len(record.hands)
     context = {
@@ -193,7 +230,7 @@ def viewer_page(request: Request, record: MatchRecord, hand: int, step: int, sea
         "hand": hand, "hands": len(record.hands), "step": step, "seat": seat,
         "names": record.start.seats, "preset": record.start.preset, "format": record.start.format,
         "is_duplicate": is_duplicate, "duplicate_asked": duplicate, "side_by_side": side_by_side,
-        "other_hand": other if side_by_side else None,
+        "other_hand": other if side_by_side else None, "tens": tens,
     }
     return templates.TemplateResponse(request, "replay.html", context)
 

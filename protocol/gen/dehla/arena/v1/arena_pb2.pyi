@@ -19,6 +19,7 @@ class MatchFormatKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MATCH_FORMAT_KIND_HANDS: _ClassVar[MatchFormatKind]
     MATCH_FORMAT_KIND_KOTS: _ClassVar[MatchFormatKind]
     MATCH_FORMAT_KIND_DUPLICATE: _ClassVar[MatchFormatKind]
+    MATCH_FORMAT_KIND_TENS: _ClassVar[MatchFormatKind]
 
 class Direction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -207,6 +208,7 @@ MATCH_FORMAT_KIND_UNSPECIFIED: MatchFormatKind
 MATCH_FORMAT_KIND_HANDS: MatchFormatKind
 MATCH_FORMAT_KIND_KOTS: MatchFormatKind
 MATCH_FORMAT_KIND_DUPLICATE: MatchFormatKind
+MATCH_FORMAT_KIND_TENS: MatchFormatKind
 DIRECTION_UNSPECIFIED: Direction
 DIRECTION_CLOCKWISE: Direction
 DIRECTION_ANTICLOCKWISE: Direction
@@ -676,20 +678,22 @@ class HandResult(_message.Message):
     def __init__(self, winner: _Optional[int] = ..., outcome: _Optional[_Union[HandOutcome, str]] = ..., tens: _Optional[_Iterable[int]] = ..., tricks_won: _Optional[_Iterable[int]] = ..., tricks_captured: _Optional[_Iterable[int]] = ..., tricks_played: _Optional[int] = ..., kot: _Optional[bool] = ..., mendikot: _Optional[bool] = ..., all_aces: _Optional[bool] = ..., points: _Optional[int] = ...) -> None: ...
 
 class MatchScore(_message.Message):
-    __slots__ = ("dealer", "hands_played", "kots", "points", "hands_won", "runs")
+    __slots__ = ("dealer", "hands_played", "kots", "points", "hands_won", "runs", "tens")
     DEALER_FIELD_NUMBER: _ClassVar[int]
     HANDS_PLAYED_FIELD_NUMBER: _ClassVar[int]
     KOTS_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
     HANDS_WON_FIELD_NUMBER: _ClassVar[int]
     RUNS_FIELD_NUMBER: _ClassVar[int]
+    TENS_FIELD_NUMBER: _ClassVar[int]
     dealer: int
     hands_played: int
     kots: _containers.RepeatedScalarFieldContainer[int]
     points: _containers.RepeatedScalarFieldContainer[int]
     hands_won: _containers.RepeatedScalarFieldContainer[int]
     runs: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, dealer: _Optional[int] = ..., hands_played: _Optional[int] = ..., kots: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., hands_won: _Optional[_Iterable[int]] = ..., runs: _Optional[_Iterable[int]] = ...) -> None: ...
+    tens: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, dealer: _Optional[int] = ..., hands_played: _Optional[int] = ..., kots: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., hands_won: _Optional[_Iterable[int]] = ..., runs: _Optional[_Iterable[int]] = ..., tens: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class MatchResult(_message.Message):
     __slots__ = ("termination", "winner", "score", "faults")
