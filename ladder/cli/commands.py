@@ -31,7 +31,7 @@ from arena.engine.match import FormatKind, MatchFormat
 from arena.sandbox.runner import RunnerKind
 from ladder.coordinator.folder_lock import CoordinatorBusy, CoordinatorLock, several_coordinators
 from ladder.coordinator.leases import DEFAULT_LEASE_SECONDS, MAX_LEASE_SECONDS, MIN_LEASE_SECONDS, LeaseTerms
-from ladder.coordinator.queue import DEFAULT_DEALS, MatchSettings
+from ladder.coordinator.queue import DEFAULT_BANK, DEFAULT_DEALS, MatchSettings
 from ladder.execution.cluster import ClusterError, ClusterSpec, cluster_factory
 from ladder.execution.runners import DEFAULT_RUNNER, RUNNER_ENV, RUNNERS, RunnerUnavailable, check_runner
 from ladder.rating.ratings import RatingEnv
@@ -151,6 +151,9 @@ def ladder_group() -> None:
 @click.option("--preset", default="dehla-pakad", show_default=True)
 @click.option("--per-move", type=FiniteFloatRange(min=0.01, max=MAX_PER_MOVE), default=1.0, show_default=True,
               help="Seconds.")
+@click.option("--bank", type=FiniteFloatRange(min=0.0, max=MAX_PER_MOVE), default=DEFAULT_BANK, show_default=True,
+              help="Seconds a seat may run over --per-move once in a match; under slot-end the whole bank is "
+                   "spent by the overrun (docs/ladder.md).")
 @click.option("--release", type=EnumChoice(MoveRelease), default=MoveRelease.SLOT_END.value,
               show_default=True, envvar=RELEASE_ENV,
               help="When each move reaches the table: slot-end (at the end of the mover's per-move slot, so reply "
@@ -165,7 +168,7 @@ def ladder_group() -> None:
 @data_option
 @store_errors
 def run_command(count: int | None, until_stable: bool, forever: bool, workers: int, cluster: str | None, mode: Mode,
-                deals: int, preset: str, per_move: float, release: MoveRelease, seed: int | None,
+                deals: int, preset: str, per_move: float, bank: float, release: MoveRelease, seed: int | None,
                 lease_seconds: float, runner: RunnerKind, data: Path | None) -> None:
     """Play rated matches (duplicate format) between the newest version of every bot."""
     from ladder.coordinator.loop import StopRule  # noqa: PLC0415 - the referee loads only to play
@@ -196,7 +199,8 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
         summary = _run_ladder(store, StopRule(matches=None if until_stable or forever else (count or 30),
                                               until_stable=until_stable),
                               MatchSettings(preset=preset, match_format=MatchFormat(FormatKind.DUPLICATE, deals),
-                                            runner=runner, per_move=per_move, release=release), mode, workers, seed,
+                                            runner=runner, per_move=per_move, bank=bank, release=release), mode,
+                              workers, seed,
                               LeaseTerms(lease_seconds), spec)
     except ClusterError as exc:
         fail(str(exc))

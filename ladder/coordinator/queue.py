@@ -36,6 +36,10 @@ DEFAULT_DEALS = 16
 reach the true order of six bots in 20.5-23 matches (medians of 8 seeds) against 53 for 8-deal ones,
 and a sandboxed 16-deal match of the sample bots takes only 1.1-1.4x as long as an 8-deal one
 (starting four bots dominates), so the ranking settles in about half the machine time."""
+
+DEFAULT_BANK = 30.0
+"""Seconds a seat may overrun its per-move time once in a ladder match (the referee's own default)."""
+
 DEFAULT_FORMAT = MatchFormat(FormatKind.DUPLICATE, DEFAULT_DEALS)
 
 
@@ -47,7 +51,7 @@ class MatchSettings:
     match_format: MatchFormat = DEFAULT_FORMAT
     runner: RunnerKind = DEFAULT_RUNNER
     per_move: float = 1.0
-    bank: float = 30.0
+    bank: float = DEFAULT_BANK
     release: MoveRelease = MoveRelease.SLOT_END
     """When the referee releases each move: ``slot-end`` unless a caller (a test, a benchmark,
     ``dehla ladder run --release on-reply``) asks for speed over fairness."""

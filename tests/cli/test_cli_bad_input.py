@@ -109,6 +109,15 @@ def test_ladder_run_refuses_a_per_move_limit_that_is_not_a_finite_number(tmp_pat
     assert_one_line_error(dehla("ladder", "run", "--matches", "1", "--per-move", value, data=tmp_path), message)
 
 
+@pytest.mark.parametrize(("value", "message"), [
+    ("nan", "'--bank': 'nan' is not a finite number"),
+    ("-1", "'--bank': -1.0 is not in the range"),
+])
+def test_ladder_run_refuses_a_bank_that_is_not_a_finite_nonnegative_number(tmp_path: Path, value: str,
+                                                                         message: str) -> None:
+    assert_one_line_error(dehla("ladder", "run", "--matches", "1", "--bank", value, data=tmp_path), message)
+
+
 def test_ladder_run_refuses_an_unknown_move_release(tmp_path: Path) -> None:
     assert_one_line_error(dehla("ladder", "run", "--matches", "1", "--release", "soon", data=tmp_path),
                           "'--release': 'soon' is not one of 'on-reply', 'slot-end'")

@@ -34,8 +34,9 @@ def test_a_job_as_plain_data_keeps_its_release() -> None:
     assert table_config(job(release="on-reply")).time_control.release is MoveRelease.ON_REPLY
 
 
-def stored_releases(data: Path) -> list[str]:
-    """The release each counted match's stored record says it was played with, in match order."""
+def stored_releases(data: Path) -> list[tuple[str, float]]:
+    """The release and bank each counted match's stored record says it was played with, in match
+    order."""
     store = store_at(data)
     try:
         with store.reading() as session:
@@ -45,7 +46,7 @@ def stored_releases(data: Path) -> list[str]:
                 stored = read_stored(session, match_id, stored_name(path), 1 << 20)
                 assert stored is not None
                 start = json.loads(stored.content.splitlines()[0])
-                releases.append(start["time_control"]["release"])
+                releases.append((start["time_control"]["release"], start["time_control"]["bank"]))
             return releases
     finally:
         store.close()
@@ -57,12 +58,12 @@ def test_dehla_ladder_run_plays_slot_end_unless_told_otherwise(tmp_path: Path) -
     ``on-reply`` through the variable, the control that the record tells the two apart."""
     data = tmp_path / "arena"
     add_random_bots(data, ["r1", "r2"])
-    # 106 decisions held to 30 ms each: 3 s. At 10 ms a busy machine's late reply spent the 30 s
-    # bank (held to its end, as slot-end does), twice in one PostgreSQL pass: 67 s.
-    run = ("ladder", "run", "--matches", "1", "--deals", "1", "--per-move", "0.03", "--runner", "local",
-           "--workers", "1", "--data", str(data))
+    # 106 decisions held to 30 ms each: 3 s. A late reply on a busy machine spends the bank (held
+    # to its end, as slot-end does): 0.2 s here, where the default 30 s made the test take 36-67 s.
+    run = ("ladder", "run", "--matches", "1", "--deals", "1", "--per-move", "0.03", "--bank", "0.2",
+           "--runner", "local", "--workers", "1", "--data", str(data))
     plain = {key: value for key, value in clean_env(data).items() if key != RELEASE_ENV}
     for env in (plain, {**plain, RELEASE_ENV: "on-reply"}):
         done = run_dehla(*run, env=env)
         assert done.returncode == 0, done.stderr
-    assert stored_releases(data) == ["slot-end", "on-reply"]
+    assert stored_releases(data) == [("slot-end", 0.2), ("on-reply", 0.2)]
