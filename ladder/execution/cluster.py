@@ -47,7 +47,6 @@ SLOT_POLL_SECONDS = 0.2
 """How often a run with nothing in flight asks the scheduler again for a worker with a free slot."""
 
 
-
 def connect_seconds() -> float:
     """How long ``--cluster tcp://...`` and ``dehla worker`` wait for a scheduler to answer, and
     a coordinator's client reconnects to one it lost, before saying it cannot: Dask's own
