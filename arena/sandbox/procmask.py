@@ -6,6 +6,9 @@ reading it is a covert channel (docs/sandbox.md, *Host-wide counters*)."""
 from __future__ import annotations
 
 import os
+import stat
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from arena.sandbox.runner import SandboxUnavailable
@@ -13,7 +16,7 @@ from arena.sandbox.runner import SandboxUnavailable
 FROZEN_PROC = ("stat", "meminfo", "loadavg", "uptime")
 """Host-wide counters under ``/proc`` that programs parse to learn about the machine (glibc
 counts the CPUs in ``stat`` when ``/sys`` is absent; ``os.getloadavg`` reads ``loadavg``): the
-sandbox shows a copy frozen when the runner started."""
+sandbox shows a copy frozen when the first runner since boot started."""
 EMPTIED_PROC = ("vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo", "interrupts", "softirqs", "schedstat",
                 "diskstats", "swaps", "locks", "key-users", "cgroups", "pressure/cpu", "pressure/io",
                 "pressure/memory", "pressure/irq", "sys/fs/file-nr", "sys/fs/inode-nr", "sys/fs/inode-state",
@@ -28,21 +31,51 @@ NUMA node, disk I/O, CPU frequencies); hidden whole, glibc counts the CPUs in th
 
 def freeze_proc(folder: Path, proc: Path = Path("/proc")) -> tuple[tuple[str, str], ...]:
     """Write the static stand-ins for the host-wide ``/proc`` counters into ``folder`` (root's,
-    readable by the bots' uids); returns the masks for ``SeatPlan.proc_masks``. A counter the
-    kernel does not have is left out (bubblewrap cannot create a file in a procfs)."""
+    readable by the bots' uids) once per boot; returns the masks for ``SeatPlan.proc_masks``. A
+    counter the kernel does not have is left out (bubblewrap cannot create a file in a procfs).
+
+    A stand-in, once written, is never replaced: another referee on this host may be setting up a
+    sandbox that binds it at this moment, and bubblewrap fails a bind whose source was replaced
+    under it ("Unable to find ... (deleted) in mount table"). So the frozen copies are those of the
+    first runner since boot (``/run`` is emptied at boot), and every emptied counter shares one
+    empty file."""
     folder.mkdir(mode=0o755, exist_ok=True)
-    if folder.is_symlink() or folder.stat().st_uid != 0:
-        raise SandboxUnavailable(f"{folder} must be a folder owned by root")
+    _check_roots(folder, stat.S_ISDIR)
     folder.chmod(0o755)
     masks = []
     for name in (*FROZEN_PROC, *EMPTIED_PROC):
         source = proc / name
         if not source.is_file():
             continue
-        path = folder / name.replace("/", "_")
-        draft = path.with_suffix(f".{os.getpid()}.tmp")
-        draft.write_bytes(source.read_bytes() if name in FROZEN_PROC else b"")
-        draft.chmod(0o644)
-        draft.replace(path)  # atomic: another referee's sandbox may be reading it
+        if name in FROZEN_PROC:
+            path = _write_once(folder / f"frozen_{name}", source.read_bytes())
+        else:
+            path = _write_once(folder / "empty", b"")
         masks.append((str(path), f"/proc/{name}"))
     return tuple(masks)
+
+
+def _write_once(path: Path, content: bytes) -> Path:
+    """``path`` holding ``content`` unless a stand-in is there already (linked, never renamed
+    over, so no reader's file is ever replaced); a file there that is not root's plain file, or an
+    emptied one that is not empty, is refused."""
+    draft = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    draft.write_bytes(content)
+    draft.chmod(0o644)
+    try:
+        os.link(draft, path)
+    except FileExistsError:
+        pass
+    finally:
+        draft.unlink()
+    _check_roots(path, stat.S_ISREG)
+    if not content and path.stat().st_size:
+        raise SandboxUnavailable(f"{path} must be empty")
+    return path
+
+
+def _check_roots(path: Path, is_kind: Callable[[int], bool]) -> None:
+    """A stand-in or its folder must be root's own, not a link: a bot's uid never owns it."""
+    info = path.lstat()
+    if not is_kind(info.st_mode) or info.st_uid != 0:
+        raise SandboxUnavailable(f"{path} must be a {'folder' if is_kind is stat.S_ISDIR else 'file'} owned by root")

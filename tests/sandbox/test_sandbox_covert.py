@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from arena.sandbox.procmask import EMPTIED_PROC, FROZEN_PROC, freeze_proc
+from arena.sandbox.runner import SandboxUnavailable
 from tests.hostile.covert_pair import LOAD, Readings, read_around_load
 from tests.hostile.harness import BOTS
 
@@ -120,3 +121,36 @@ def test_the_stand_ins_are_frozen_copies_or_empty_and_only_of_files_the_kernel_h
     assert Path(masks["/proc/stat"]).read_text() == "cpu 1 2 3\nprocesses 7\n"
     assert Path(masks["/proc/sys/fs/file-nr"]).read_bytes() == b""
     assert not set(FROZEN_PROC) & set(EMPTIED_PROC)
+
+
+def test_a_stand_in_once_written_is_never_replaced_under_a_sandbox_binding_it(tmp_path: Path) -> None:
+    """Another referee's runner starting while a sandbox is being set up must not swap the file
+    bubblewrap is binding (it then fails the seat: "Unable to find ... (deleted) in mount
+    table", seen in CI): a second freeze keeps the first's files, the very same inodes."""
+    proc = tmp_path / "proc"
+    proc.mkdir()
+    (proc / "stat").write_text("processes 7\n")
+    (proc / "vmstat").write_text("nr_free_pages 1\n")
+    first = freeze_proc(tmp_path / "masks", proc)
+    inodes = {source: os.stat(source).st_ino for source, _ in first}
+    (proc / "stat").write_text("processes 8\n")
+    second = freeze_proc(tmp_path / "masks", proc)
+    assert second == first
+    assert {source: os.stat(source).st_ino for source, _ in second} == inodes
+    assert Path(dict((dest, source) for source, dest in second)["/proc/stat"]).read_text() == "processes 7\n"
+    assert sorted(p.name for p in (tmp_path / "masks").iterdir()) == ["empty", "frozen_stat"]
+
+
+def test_a_stand_in_that_is_not_roots_plain_file_is_refused(tmp_path: Path) -> None:
+    proc = tmp_path / "proc"
+    proc.mkdir()
+    (proc / "vmstat").write_text("nr_free_pages 1\n")
+    masks = tmp_path / "masks"
+    masks.mkdir()
+    (masks / "empty").write_text("not empty")
+    with pytest.raises(SandboxUnavailable, match="must be empty"):
+        freeze_proc(masks, proc)
+    (masks / "empty").unlink()
+    (masks / "empty").symlink_to(proc / "vmstat")
+    with pytest.raises(SandboxUnavailable, match="must be a file owned by root"):
+        freeze_proc(masks, proc)
