@@ -5,8 +5,9 @@ not do at once.
   unit, on one worker in order, handed out first (it is the longest chain).
 - The tests marked ``alone`` measure the host (host-wide counters, sub-millisecond timing): they
   are one unit, handed out last, and each holds the run's room lock exclusive while every other
-  test holds it shared, so that no other test runs meanwhile. One unit at the end means the
-  other workers drain once, when they have nothing left to do, instead of once per such test.
+  test holds it shared, so that no other test runs meanwhile; the unit keeps the lock from one
+  of its tests to the next. One unit at the end, held throughout, means the other workers drain
+  once, when they have nothing left to do, instead of once per such test.
 - Each worker leases sandbox uids from a range of its own.
 
 The controller and its workers share a folder of the run (``RUN_FOLDER_ENV``, made by the
@@ -120,23 +121,37 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return ByFileSerialFolderAndAlone(config, log)
 
 
+_kept_locks: list[int] = []
+"""The turnstile and room locks an ``alone`` test keeps for the next one of its unit."""
+
+
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, object, object]:
     """Under xdist every test holds the run's room lock shared, and a test marked ``alone`` holds it
     exclusive: from its fixtures' set-up (a module fixture may take the measurement) to their
     teardown, no other worker runs a test. A turnstile in front gives the ``alone`` test its turn:
-    while it waits for the running tests to end, no new one starts."""
+    while it waits for the running tests to end, no new one starts. An ``alone`` test followed by
+    another keeps both locks for it: the other workers drain once for the whole unit, not once
+    per test (each drain waited for the longest test then running: 15 of them cost minutes)."""
     if worker_id() is None:
         return (yield)
     alone = is_alone(item)
-    turnstile = os.open(run_folder() / "turnstile.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    room = os.open(run_folder() / "room.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    try:
+    if _kept_locks:
+        turnstile, room = _kept_locks
+        _kept_locks.clear()
+    else:
+        turnstile = os.open(run_folder() / "turnstile.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        room = os.open(run_folder() / "room.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         fcntl.flock(turnstile, fcntl.LOCK_EX)
         fcntl.flock(room, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
         if not alone:
             fcntl.flock(turnstile, fcntl.LOCK_UN)
+    keep = alone and nextitem is not None and is_alone(nextitem)
+    try:
         return (yield)
     finally:
-        os.close(room)  # closing lets go of the locks
-        os.close(turnstile)
+        if keep:
+            _kept_locks.extend((turnstile, room))
+        else:
+            os.close(room)  # closing lets go of the locks
+            os.close(turnstile)

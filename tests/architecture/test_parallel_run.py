@@ -38,7 +38,7 @@ SUITE = {
                      + '@pytest.mark.alone("host counters")\ndef test_measures():\n    pass\n',
     "test_all_alone.py": 'import pytest\n\npytestmark = pytest.mark.alone("timing")\n\n\n'
                          + "".join(f"def test_timed_{n}():\n    pass\n\n\n" for n in range(2)),
-    "test_other.py": "".join(f"def test_other_{n}():\n    pass\n\n\n" for n in range(6)),
+    "test_other.py": "".join(f"def test_other_{n}():\n    pass\n\n\n" for n in range(24)),
     "test_third.py": "".join(f"def test_third_{n}():\n    pass\n\n\n" for n in range(4)),
 }
 
@@ -55,7 +55,7 @@ def test_alone_tests_run_last_on_one_worker_with_no_other_test_beside_them(tmp_p
                          check=False, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     ran = [json.loads(line) for line in records.read_text().splitlines()]
-    assert len(ran) == 19
+    assert len(ran) == 37
     alone = [test for test in ran if "measures" in test["id"] or "timed" in test["id"]]
     others = [test for test in ran if test not in alone]
     assert len({test["worker"] for test in alone}) == 1
@@ -63,6 +63,11 @@ def test_alone_tests_run_last_on_one_worker_with_no_other_test_beside_them(tmp_p
     for solo in alone:
         beside = [test["id"] for test in others if test["start"] < solo["end"] and solo["start"] < test["end"]]
         assert beside == [], f"{solo['id']} ran beside {beside}"
+    # the unit keeps the room from its first test to its last: the others drain once, not between
+    # its tests (test_other.py, the longest file, is still running when the unit is handed out)
+    first, last = min(test["start"] for test in alone), max(test["end"] for test in alone)
+    between = [test["id"] for test in others if first < test["end"] and test["start"] < last]
+    assert between == [], f"ran between the alone tests: {between}"
     # the plain tests of test_mixed.py ran with their file, not held back with its alone test
     mixed = {test["worker"] for test in others if "test_mixed" in test["id"]}
     assert len(mixed) == 1
