@@ -16,7 +16,7 @@ would end it are forced.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import ClassVar, TypeAlias
 
 from arena.engine.bidding_rules import AuctionKind, BiddingRules
 from arena.engine.errors import IllegalActionError, InvalidActionError
@@ -29,6 +29,8 @@ class Bid:
 
     amount: int
 
+    JSON_AS_TEXT: ClassVar[bool] = True
+
     def __str__(self) -> str:
         return f"bid {self.amount}"
 
@@ -36,6 +38,8 @@ class Bid:
 @dataclass(frozen=True, slots=True)
 class Pass:
     """Decline to bid higher."""
+
+    JSON_AS_TEXT: ClassVar[bool] = True
 
     def __str__(self) -> str:
         return "pass"

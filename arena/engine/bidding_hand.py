@@ -228,9 +228,9 @@ class BiddingHand:
 
     def _may_call(self) -> bool:
         """Whether the seat to move may call for the face-down trump: while it is down, when it
-        cannot follow the led suit (and has not just called); or the bidder left with nothing
+        cannot follow the led suit; or the bidder left with nothing
         but the face-down card (``no_exposure: last_trick``)."""
-        if self._hidden < 0 or self._must_trump:
+        if self._hidden < 0:
             return False
         hand = self._hands[self._to_move]
         if not hand:
@@ -277,8 +277,6 @@ class BiddingHand:
         if isinstance(action, RevealTrump):
             if self._hidden < 0:
                 return "cannot reveal: the trump is already exposed"
-            if self._must_trump:
-                return "cannot reveal twice"
             return f"cannot reveal: seat {seat} can follow suit or is leading"
         card = action.card
         if action.face_down:
