@@ -43,6 +43,9 @@ LAST_CALL_TRICK = 7
 stands invalid"."""
 
 
+_ACTION_TYPES = (Bid, Pass, HideTrump, RevealTrump, PlayCard)
+
+
 class BiddingDecision(StrEnum):
     """The kind of decision the seat to move faces."""
 
@@ -228,8 +231,8 @@ class BiddingHand:
 
     def _may_call(self) -> bool:
         """Whether the seat to move may call for the face-down trump: while it is down, when it
-        cannot follow the led suit; or the bidder left with nothing
-        but the face-down card (``no_exposure: last_trick``)."""
+        cannot follow the led suit; or the bidder left with nothing but the face-down card
+        (``no_exposure: last_trick``)."""
         if self._hidden < 0:
             return False
         hand = self._hands[self._to_move]
@@ -262,6 +265,8 @@ class BiddingHand:
     def _why_not(self, action: BiddingAction) -> str:
         seat = self._to_move
         decision = self._decision
+        if not isinstance(action, _ACTION_TYPES):
+            return f"{action!r} is not an action of this game (a bid, a pass, hide, reveal or play)"
         if isinstance(action, Bid | Pass):
             if decision is not BiddingDecision.BID:
                 return f"cannot {action}: the auction is over"

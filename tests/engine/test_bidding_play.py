@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.engine.actions import PLAY, REVEAL
+from arena.engine.actions import CALL, PLAY, REVEAL
 from arena.engine.bidding_hand import BiddingDecision
 from arena.engine.cards import SHORT_DECK, SUIT_MASKS, Card, Suit, cards_of, mask_of
 from arena.engine.errors import IllegalActionError
@@ -225,3 +225,12 @@ def test_second_phase_trumps_win_and_a_player_out_of_the_suit_may_discard() -> N
     assert hand.legal_mask() == mask_of(cards("KD AD 10D QD 8D 7D"))
     act(hand, "7D", "AS")  # seat 0 discards too: no trump in the trick, JD wins
     assert hand.tricks[-1].winner == 3
+
+
+@pytest.mark.parametrize("bad", [CALL[Suit.SPADES], "play 10S", None, PLAY[Card.parse("2S")]])
+def test_what_is_not_an_action_of_this_game_is_refused_in_one_line(bad: object) -> None:
+    hand = start(VOIDS)
+    bid_and_hide(hand)
+    with pytest.raises(IllegalActionError) as caught:
+        hand.apply(bad)  # type: ignore[arg-type]
+    assert "\n" not in str(caught.value) and len(hand.history) == 5
