@@ -19,9 +19,10 @@ from arena.engine.actions import REVEAL, PlayCard
 from arena.engine.auction import Bid, Pass
 from arena.engine.bidding_hand import BiddingDecision, BiddingHand, new_hand
 from arena.engine.bidding_observation import observe_bidding
+from arena.engine.bidding_outcome import BiddingMatchScore
 from arena.engine.bidding_rules import BiddingRules, bidding_rules_for
 from arena.engine.cards import SUIT_MASKS, Card, cards_of, mask_of
-from arena.engine.seats import SEATS, team_of
+from arena.engine.seats import SEATS, next_seats, team_of
 from tests.engine_helpers import deal_seeds, dealers, examples, play_seeds
 
 VARIANTS: dict[str, BiddingRules] = {
@@ -225,3 +226,30 @@ def test_calls_are_public_and_hands_private(name: str, deal_seed: int, dealer: i
             assert view.legal_actions == (hand.legal_actions() if hand.to_move == seat else ())
 
     playout(rules, deal_seed, dealer, play_seed, visit)
+
+
+@examples(10)
+@given(deal_seed=deal_seeds, dealer=dealers, play_seed=play_seeds)
+def test_a_random_match_scores_by_the_rules(deal_seed: int, dealer: int, play_seed: int) -> None:
+    """rules.md: game points +1/-1 to the bidding team, the dealer rotates each hand (a void hand
+    is dealt again by the same dealer), the match goes to a target of game points. (Random play
+    seldom makes its bid, so the scores mostly fall: twelve hands are played, not to the end.)"""
+    rules = bidding_rules_for("twenty-eight", {"target": 2})
+    score = BiddingMatchScore(dealer)
+    for number in range(12):
+        hand = playout(rules, deal_seed + number, score.dealer, play_seed + number)
+        result = hand.result
+        assert result is not None
+        after = score.after(rules, result)
+        team = team_of(result.bidder)
+        if result.void:
+            assert (after.dealer, after.points) == (score.dealer, score.points)
+        else:
+            assert after.dealer == next_seats(rules.direction)[score.dealer]
+            assert after.points[team] - score.points[team] == (1 if result.made else -1)
+            assert after.points[1 - team] == score.points[1 - team]
+        assert after.hands_played == number + 1
+        score = after
+        assert score.is_over(rules) == (max(score.points) >= 2)
+        if score.is_over(rules):
+            return
