@@ -20,6 +20,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from arena.engine.bidding_hand import BiddingHand
+from arena.engine.bidding_observation import observe_bidding
+from arena.engine.bidding_rules import BIDDING_PRESETS, bidding_rules_for
 from arena.engine.chance import choose_index
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
@@ -44,6 +47,15 @@ DEAL_SEEDS: dict[str, int] = {
     "court-piece-double-sir": 9,
 }
 assert set(DEAL_SEEDS) == set(PRESETS), "every preset needs a golden deal"
+BIDDING_DEAL_SEEDS: dict[str, int] = {
+    # Chosen so that the auction goes several rounds and the trump is exposed on another seat's
+    # call (not a void hand); see test_golden.py.
+    "twenty-eight": 8,
+    "twenty-nine": 37,
+}
+assert set(BIDDING_DEAL_SEEDS) == set(BIDDING_PRESETS), "every bidding preset needs a golden deal"
+GOLDEN_PRESETS: tuple[str, ...] = (*PRESETS, *BIDDING_PRESETS)
+"""Every preset with a transcript: the engine's presets and the bidding game's (engine only)."""
 
 
 def golden_path(preset: str) -> Path:
@@ -86,9 +98,38 @@ def play_golden(preset: str) -> tuple[HandState, list[str]]:
     return state, lines
 
 
+def play_bidding_golden(preset: str) -> tuple[BiddingHand, list[str]]:
+    """``play_golden`` for a Twenty-eight preset: the same format and policy, its own views."""
+    seed = BIDDING_DEAL_SEEDS[preset]
+    rules = bidding_rules_for(preset)
+    hand = BiddingHand(rules, Deal.from_seed(rules.deal_rules, seed), DEALER)
+    lines = [
+        f"# Golden transcript of preset {preset}: deal seed {seed}, dealer {DEALER}, "
+        f"policy choose_index(len(legal), {seed}, 'golden', step).",
+        f"# {REGEN_HINT}.",
+        f"rules {_line(rules.options())}",
+    ]
+    step = 0
+    while not hand.is_over:
+        step += 1
+        decision = hand.decision
+        assert decision is not None
+        lines.append(f"decision {step}: seat {hand.to_move} to {decision.value}")
+        lines += [f"obs {seat} {_line(observe_bidding(hand, seat).to_json())}" for seat in SEATS]
+        actions = hand.legal_actions()
+        lines.append("legal " + " | ".join(str(a) for a in actions))
+        action = actions[choose_index(len(actions), seed, "golden", step)]
+        lines.append(f"action {action}")
+        hand.apply(action)
+    lines.append("end")
+    lines += [f"obs {seat} {_line(observe_bidding(hand, seat).to_json())}" for seat in SEATS]
+    return hand, lines
+
+
 def transcript(preset: str) -> str:
     """The golden transcript text of ``preset`` as it should be stored."""
-    return "\n".join(play_golden(preset)[1]) + "\n"
+    lines = play_bidding_golden(preset)[1] if preset in BIDDING_PRESETS else play_golden(preset)[1]
+    return "\n".join(lines) + "\n"
 
 
 def describe_difference(expected: str, actual: str, name: str) -> str:

@@ -15,15 +15,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from arena.engine.rules import PRESETS  # noqa: E402
-from tests.golden_transcript import GOLDEN_DIR, golden_path, transcript  # noqa: E402
+from tests.golden_transcript import GOLDEN_DIR, GOLDEN_PRESETS, golden_path, transcript  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="report differences, write nothing")
     args = parser.parse_args(argv)
-    wanted = {golden_path(preset): transcript(preset) for preset in PRESETS}
+    wanted = {golden_path(preset): transcript(preset) for preset in GOLDEN_PRESETS}
     stale = sorted(set(GOLDEN_DIR.glob("*.txt")) - set(wanted))
     changed = [p for p, text in wanted.items() if not p.exists() or p.read_text(encoding="utf-8") != text]
     for path in changed:

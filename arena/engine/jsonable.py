@@ -6,7 +6,8 @@ naming it in ``JSON_OMIT``, and writes fields side by side as pairs by naming th
 ``JSON_ZIP`` (``Trick`` writes its ``seats`` and ``cards`` as ``plays``). A field named in
 ``JSON_IF_SET`` is written only when it differs from its default (an option added later leaves
 the JSON of the hands it does not touch byte-identical). Cards, suits and
-actions are written as their text; other enums as their value.
+actions (and any type that sets ``JSON_AS_TEXT``) are written as their text; other enums as
+their value.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def jsonable(value: Any) -> Any:
     """``value`` as plain JSON data (dicts, lists, strings, numbers, booleans, ``None``)."""
     if value is None or isinstance(value, bool):
         return value
-    if isinstance(value, _AS_TEXT):  # before int and dataclass: cards and suits are ints
+    if isinstance(value, _AS_TEXT) or getattr(value, "JSON_AS_TEXT", False):  # before int and dataclass: cards are ints
         return str(value)
     if isinstance(value, Enum):
         return value.value

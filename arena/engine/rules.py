@@ -225,6 +225,10 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 DEFAULT_PRESET = "dehla-pakad"
 
+NOT_YET_PLAYABLE: frozenset[str] = frozenset({"twenty-eight", "twenty-nine"})
+"""The bidding game's presets (``bidding_rules.BIDDING_PRESETS``): the engine builds them with
+``bidding_rules_for``, but the protocol has no bid decision yet, so ``rules_for`` refuses them."""
+
 PRESET_SUMMARIES: dict[str, str] = {
     "dehla-pakad": "Dehla Pakad: called trump, two tricks in a row sweep the pile, tens win",
     "dehla-pakad-cut": "Dehla Pakad, cut trump (katte): first player out of a suit sets trumps",
@@ -242,6 +246,8 @@ PRESET_SUMMARIES: dict[str, str] = {
 
 def rules_for(preset: str = DEFAULT_PRESET, overrides: Mapping[str, Any] | None = None) -> Rules:
     """Build rules from a preset name plus option overrides, with one clear error if invalid."""
+    if preset in NOT_YET_PLAYABLE:
+        raise RulesError(f"{preset}: not yet playable over the protocol")
     if preset not in PRESETS:
         raise RulesError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
     values = dict(PRESETS[preset])

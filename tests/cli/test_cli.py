@@ -64,6 +64,11 @@ def test_selfplay_rejects_an_unknown_preset() -> None:
     assert "unknown preset 'bridge'" in out.stderr
 
 
+def test_selfplay_refuses_the_bidding_presets_until_the_protocol_has_a_bid() -> None:
+    out = dehla("selfplay", "--preset", "twenty-nine")
+    assert out.returncode == 2 and out.stderr.strip() == "error: twenty-nine: not yet playable over the protocol"
+
+
 @pytest.fixture
 def record_file(tmp_path: Path) -> tuple[Path, dict[str, object]]:
     state, _ = next(iter(selfplay_hands(rules_for("dehla-pakad-hidden"), 1, seed=11)))

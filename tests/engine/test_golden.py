@@ -16,13 +16,17 @@ from pathlib import Path
 import pytest
 
 from arena.engine.actions import REVEAL, PlayCard
+from arena.engine.auction import Bid
+from arena.engine.bidding_rules import BIDDING_PRESETS
 from arena.engine.rules import PRESETS, Capture, MakerDiscard, Reveal, TrumpMethod
 from arena.engine.trump import RevealReason
 from tests.golden_transcript import (
     GOLDEN_DIR,
+    GOLDEN_PRESETS,
     REGEN_HINT,
     describe_difference,
     golden_path,
+    play_bidding_golden,
     play_golden,
     transcript,
 )
@@ -30,7 +34,7 @@ from tests.golden_transcript import (
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", GOLDEN_PRESETS)
 def test_transcript_matches_the_stored_golden(preset: str) -> None:
     path = golden_path(preset)
     if not path.exists():
@@ -42,7 +46,7 @@ def test_transcript_matches_the_stored_golden(preset: str) -> None:
 
 
 def test_no_golden_file_without_a_preset() -> None:
-    stale = sorted(p.name for p in GOLDEN_DIR.glob("*.txt") if p.stem not in PRESETS)
+    stale = sorted(p.name for p in GOLDEN_DIR.glob("*.txt") if p.stem not in GOLDEN_PRESETS)
     assert not stale, f"golden files of unknown presets: {stale}; {REGEN_HINT}"
 
 
@@ -52,9 +56,9 @@ def test_transcripts_do_not_depend_on_the_process() -> None:
     script = ("import sys, json; from tests.golden_transcript import transcript; "
               "sys.stdout.write(json.dumps({p: transcript(p) for p in sys.argv[1:]}))")
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
-    out = subprocess.run([sys.executable, "-c", script, *PRESETS], capture_output=True, text=True, env=env,
+    out = subprocess.run([sys.executable, "-c", script, *GOLDEN_PRESETS], capture_output=True, text=True, env=env,
                          cwd=ROOT, timeout=120, check=True)
-    assert json.loads(out.stdout) == {preset: transcript(preset) for preset in PRESETS}
+    assert json.loads(out.stdout) == {preset: transcript(preset) for preset in GOLDEN_PRESETS}
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -86,6 +90,25 @@ def test_golden_hand_shows_the_presets_special_rules(preset: str) -> None:
         assert any(re.search(r"\[\d,null\]", line) for line in lines if line.startswith("obs ")), (
             "no other seat's view shows the face-down card as unknown"
         )
+
+
+@pytest.mark.parametrize("preset", list(BIDDING_PRESETS))
+def test_bidding_golden_hand_shows_the_auction_and_both_phases(preset: str) -> None:
+    # The golden deals were picked for these: several rounds of bids, the trump exposed on an
+    # other seat's call after the first trick, a full hand of eight tricks.
+    hand, lines = play_bidding_golden(preset)
+    contract, reveal, result = hand.contract, hand.reveal, hand.result
+    assert contract is not None and reveal is not None and result is not None
+    assert len(hand.auction.calls) > 4 and any(isinstance(a, Bid) for _, a in hand.auction.calls[1:])
+    assert reveal.reason is RevealReason.REQUEST and reveal.trick > 1
+    assert reveal.seat != contract.bidder
+    assert not result.void and sum(result.points) == hand.rules.total_points
+    hidden = f'"{reveal.card}"'
+    before = lines[: next(i for i, ln in enumerate(lines) if ln == "action reveal")]
+    others = [ln for ln in before if ln.startswith("obs ") and not ln.startswith(f"obs {contract.bidder} ")]
+    assert others and not any(hidden in ln or '"trump":null' not in ln for ln in others), (
+        "another seat's view names the face-down card or the trump before the exposure"
+    )
 
 
 def test_describe_difference_names_the_decision_and_the_fields() -> None:
