@@ -52,7 +52,11 @@ def test_search_and_heuristic_play_each_trump_variant_without_fault(
         assert replayed.is_over
         assert all(name in replayed.rules.options() for name in (o.split("=")[0] for o in options))
         kinds |= {str(a).split()[0] for _, a in replayed.history}
+    replay = run_dehla("replay", str(record))
+    assert replay.returncode == 0, replay.stderr
     if action is not None:
         assert action in kinds
+        assert "declines to choose trumps on five cards" in replay.stdout
     if preset == "court-piece-double-sir":
         assert "hide" not in kinds  # a blind card is put down by nobody
+        assert "face down as trumps" not in replay.stdout
