@@ -156,3 +156,16 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def test_the_random_bot_declines_among_its_choices_where_allowed() -> None:
+    """Uniform over the legal actions: under decline: second_packet a decline is one of five."""
+    rules = BOT_RULES["court-piece decline=second_packet"]
+    bot = RandomBot(5)
+    calls = set()
+    for seed in range(40):
+        state = HandState(rules, Deal.from_seed(rules, seed), seed % 4)
+        action = bot.decide(BotView(observe(state, state.first_player), 1.0, 30.0))
+        assert action in state.legal_actions()
+        calls.add(action)
+    assert DECLINE in calls and len(calls) == 5
