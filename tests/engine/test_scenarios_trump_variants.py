@@ -7,15 +7,22 @@ in deal order, AS 10S 6S 2S JH (first packet) 7H 3H QD 8D (second) 4D KC 9C 5C (
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from arena.engine.actions import DECLINE, parse_action
 from arena.engine.cards import Card, Suit, parse_cards
+from arena.engine.deal import Deal
 from arena.engine.errors import IllegalActionError, RulesError
 from arena.engine.hand import Decision, HandState
 from arena.engine.observation import observe
-from arena.engine.rules import TrumpMethod, rules_for
+from arena.engine.rules import TrumpMethod, make_rules, rules_for
+from arena.engine.selfplay import play_randomly
 from arena.engine.trump import RevealReason
+from tests.engine_helpers import examples
 from tests.scenario_helpers import CANON, act, finish_hand, mask, start
 
 FIRST_FIVE = "AS 10S 6S 2S JH"
@@ -219,3 +226,46 @@ def test_trump_variant_options_are_listed_only_where_set() -> None:
     # Overriding the parent drops a preset's dependent value (the _DEPENDENT mechanism).
     assert rules_for("court-piece", {"trump": "hidden"}).options().get("hidden_blind") is None
 
+
+
+@examples(300)
+@given(
+    # Weighted towards the two methods the variants belong to, so that most examples are valid.
+    trump=st.sampled_from(["called"] * 4 + ["hidden"] * 4 + [m.value for m in TrumpMethod]),
+    reveal=st.sampled_from([None, None, None, "on_void", "on_request", "on_play"]),
+    deck=st.sampled_from(["full52", "short32"]),
+    hidden_blind=st.sampled_from([None, False, True]),
+    trump_card=st.sampled_from([None, "first_packet", "later"]),
+    index=st.one_of(st.none(), st.none(), st.integers(4, 14), st.integers(-1, 15)),
+    decline=st.sampled_from([None, "none", "second_packet"]),
+)
+def test_every_combination_is_refused_in_one_line_or_plays_a_hand(
+    trump: str, reveal: str | None, deck: str, hidden_blind: bool | None, trump_card: str | None,
+    index: int | None, decline: str | None,
+) -> None:
+    """The options are refused exactly where rules.md says they do not apply or cannot hold
+    together; the rest read back from their own options and play a hand to the end."""
+    chosen = {"trump": trump, "reveal": reveal, "deck": deck, "hidden_blind": hidden_blind,
+             "trump_card": trump_card, "trump_card_index": index, "decline": decline}
+    overrides = {name: value for name, value in chosen.items() if value is not None}
+    later = trump_card == "later"
+    hand_size = 8 if deck == "short32" else 13
+    valid = (
+        (reveal is None or trump == "hidden")
+        and (not hidden_blind or (trump == "hidden" and reveal != "on_play"))
+        and (trump_card in (None, "first_packet") or trump == "called")
+        and (decline in (None, "none") or trump == "called")
+        and (index is None or (later and 5 < index <= hand_size))
+        and not (later and decline == "second_packet")
+    )
+    try:
+        rules = rules_for("dehla-pakad", overrides)
+    except RulesError as exc:
+        assert not valid, f"refused: {exc}"
+        assert "\n" not in str(exc)
+        return
+    assert valid, f"accepted: {rules.describe()}"
+    assert make_rules(rules.options()) == rules
+    state = HandState(rules, Deal.from_seed(rules, index or 0), 0)
+    play_randomly(state, random.Random(index))
+    assert state.is_over and len(state.tricks) == rules.hand_size
