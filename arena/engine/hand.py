@@ -633,8 +633,8 @@ class HandState:
         without a deal (``restore``) draws from the caller's cards to come instead."""
         rules = self._rules
         deal = self._deal
-        if rules.trump_card is TrumpCard.LATER and deal is not None:
-            index = rules.trump_card_index or 0
+        index = rules.trump_card_index  # set whenever trump_card is later (Rules checks it)
+        if rules.trump_card is TrumpCard.LATER and deal is not None and index is not None:
             return deal.hands[seat][index - 1]
         if deal is not None:
             first, second = rules.packets[0], rules.packets[1]
