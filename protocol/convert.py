@@ -25,7 +25,19 @@ from arena.contract.messages import (
     Termination,
 )
 from arena.contract.time_control import MoveRelease, TimeControl, TimeControlError
-from arena.engine.actions import CALL, DOWN, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
+from arena.engine.actions import (
+    CALL,
+    DECLINE,
+    DOWN,
+    HIDE,
+    PLAY,
+    REVEAL,
+    Action,
+    CallTrump,
+    DeclineTrump,
+    HideTrump,
+    PlayCard,
+)
 from arena.engine.cards import CARDS, Card, Suit
 from arena.engine.errors import ArenaError, RulesError
 from arena.engine.hand import Decision
@@ -35,6 +47,7 @@ from arena.engine.outcome import HandOutcome, HandResult, Trick
 from arena.engine.rules import (
     Capture,
     DeckKind,
+    Decline,
     Direction,
     HandResultRule,
     HideFrom,
@@ -42,11 +55,12 @@ from arena.engine.rules import (
     Reveal,
     Rules,
     SweepLimits,
+    TrumpCard,
     TrumpMethod,
     TwoTwo,
 )
 from arena.engine.trump import RevealReason, TrumpReveal, TrumpSetting
-from protocol import PROTOCOL_VERSION
+from protocol import PROTOCOL_VERSION, TRUMP_VARIANTS_MINOR
 from protocol.gen.dehla.arena.v1 import arena_pb2 as pb
 from protocol.gen.dehla.arena.v1 import arena_pb2_grpc as pb_grpc
 
@@ -182,6 +196,8 @@ def _action_message(action: Action) -> pb.Action:
         return pb.Action(call_trump=pb.CallTrump(suit=suit_to_pb(action.suit)))
     if isinstance(action, HideTrump):
         return pb.Action(hide_trump=pb.HideTrump(card=card_to_pb(action.card)))
+    if isinstance(action, DeclineTrump):
+        return pb.Action(decline_trump=pb.DeclineTrump())
     return pb.Action(reveal_trump=pb.RevealTrump())
 
 
@@ -197,6 +213,8 @@ def action_from_pb(message: pb.Action, where: str = "action") -> Action:
         return CALL[_required(suit, f"{where}.call_trump.suit")]
     if kind == "reveal_trump":
         return REVEAL
+    if kind == "decline_trump":
+        return DECLINE
     raise ConversionError(f"{where}: no action is set")
 
 
@@ -207,12 +225,13 @@ _RULE_ENUMS: list[tuple[str, str, type[StrEnum]]] = [
     ("hide_from", "HIDE_FROM", HideFrom), ("maker_discard", "MAKER_DISCARD", MakerDiscard),
     ("capture", "CAPTURE", Capture), ("sweep_limits", "SWEEP_LIMITS", SweepLimits),
     ("hand_result", "HAND_RESULT_RULE", HandResultRule), ("two_two", "TWO_TWO", TwoTwo),
+    ("trump_card", "TRUMP_CARD", TrumpCard), ("decline", "DECLINE", Decline),
 ]
 _PB_ENUM = {
     "direction": pb.Direction, "deck": pb.DeckKind, "trump": pb.TrumpMethod, "reveal": pb.Reveal,
     "hide_from": pb.HideFrom, "maker_discard": pb.MakerDiscard,
     "capture": pb.Capture, "sweep_limits": pb.SweepLimits, "hand_result": pb.HandResultRule,
-    "two_two": pb.TwoTwo,
+    "two_two": pb.TwoTwo, "trump_card": pb.TrumpCard, "decline": pb.Decline,
 }
 
 
@@ -229,6 +248,8 @@ def _rules_message(rules: Rules) -> pb.Rules:
     message = pb.Rules(
         bonus_aces=rules.bonus_aces, mendikot_bonus=rules.mendikot_bonus,
         kot_bonus=rules.kot_bonus, early_end=rules.early_end,
+        # Protocol 1.5: sent only where set, so the older rules' bytes stay as they were.
+        hidden_blind=rules.hidden_blind, trump_card_index=rules.trump_card_index or 0,
     )
     for name, prefix, _ in _RULE_ENUMS:
         value = getattr(rules, name) if name in options else None
@@ -247,7 +268,10 @@ def _rules_from_bytes(data: bytes, where: str) -> Rules:
     values: dict[str, Any] = {
         "bonus_aces": message.bonus_aces, "mendikot_bonus": message.mendikot_bonus,
         "kot_bonus": message.kot_bonus, "early_end": message.early_end,
+        "hidden_blind": message.hidden_blind,
     }
+    if message.trump_card_index:
+        values["trump_card_index"] = message.trump_card_index
     for name, prefix, engine in _RULE_ENUMS:
         value = _enum_from_pb(_PB_ENUM[name], prefix, getattr(message, name), engine, f"{where}.{name}")
         if value is not None:
@@ -640,6 +664,22 @@ def end_match_response() -> pb.EndMatchResponse:
     return pb.EndMatchResponse()
 
 
-def start_response_from_pb(message: pb.StartMatchResponse) -> tuple[int, str, str]:
-    """(protocol major, bot name, bot version) from a bot's StartMatch answer."""
-    return message.protocol_version.major, message.bot_name, message.bot_version
+def start_response_from_pb(message: pb.StartMatchResponse) -> tuple[tuple[int, int], str, str]:
+    """((protocol major, minor), bot name, bot version) from a bot's StartMatch answer."""
+    version = message.protocol_version
+    return (version.major, version.minor), message.bot_name, message.bot_version
+
+
+def minor_needed(rules: Rules) -> tuple[int, str] | None:
+    """The protocol minor version a bot must speak to play ``rules``, with the options that need
+    it, or ``None`` when any 1.x bot can: a bot older than the options would not see them on the
+    wire (unknown fields are skipped) and so would play other rules than the referee's."""
+    used = [
+        f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+        for name, value in rules.options().items() if name in _TRUMP_VARIANT_OPTIONS
+    ]
+    return (TRUMP_VARIANTS_MINOR, ", ".join(used)) if used else None
+
+
+_TRUMP_VARIANT_OPTIONS = frozenset({"hidden_blind", "trump_card", "trump_card_index", "decline"})
+"""Seed 003's trump variants (protocol 1.5); ``Rules.options`` lists them only where set."""

@@ -7,7 +7,20 @@ import random
 from dataclasses import dataclass
 
 from arena.contract.messages import HandEnd, MatchEnd, MatchStart
-from arena.engine.actions import CALL, DOWN, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard, RevealTrump
+from arena.engine.actions import (
+    CALL,
+    DECLINE,
+    DOWN,
+    HIDE,
+    PLAY,
+    REVEAL,
+    Action,
+    CallTrump,
+    DeclineTrump,
+    HideTrump,
+    PlayCard,
+    RevealTrump,
+)
 from arena.engine.cards import Card, Suit
 from arena.engine.hand import Decision
 from arena.engine.observation import Observation
@@ -56,6 +69,13 @@ class BotView:
         return action if action in self.observation.legal_actions else card
 
     @property
+    def may_decline(self) -> bool:
+        """True when the caller may decline to choose trumps on its first five cards (seed 003:
+        ``trump_card: later`` or ``decline: second_packet``); ``call_trump`` may then return
+        ``DECLINE``, and a card of its later packets, turned up for all, sets trumps."""
+        return DECLINE in self.observation.legal_actions
+
+    @property
     def may_reveal(self) -> bool:
         """True when asking for (or showing) the face-down trump is allowed now."""
         return REVEAL in self.observation.legal_actions
@@ -72,13 +92,16 @@ class Bot(abc.ABC):
         """Called once before the first hand; ``start.seat`` and ``start.rules`` are here, and
         ``start.seat_seed`` for the bot's own randomness (see ``seeded_rng``)."""
 
-    def call_trump(self, view: BotView) -> Suit:
-        """Name trumps after seeing the first five cards (called-trump rules)."""
+    def call_trump(self, view: BotView) -> Suit | DeclineTrump:
+        """Name trumps after seeing the first five cards (called-trump rules), or return
+        ``DECLINE`` where ``view.may_decline`` (the default never declines)."""
         return longest_suit(view.hand)
 
     def hide_trump(self, view: BotView) -> Card:
         """Choose a card of ``view.hand`` to put face down (the first five, or the whole hand
-        under ``hide_from: full_hand``); its suit is trumps."""
+        under ``hide_from: full_hand``); its suit is trumps. Never asked under ``hidden_blind``:
+        the card is drawn unseen, and ``observation.hidden_trump_card`` stays empty even for its
+        holder until it is revealed."""
         suit = longest_suit(view.hand)
         return max((c for c in view.hand if c.suit == suit), key=lambda c: c.rank)
 
@@ -97,7 +120,8 @@ class Bot(abc.ABC):
         """Dispatch to the method for this decision and turn its answer into an action."""
         decision = view.observation.decision
         if decision is Decision.CALL_TRUMP:
-            return CALL[Suit(self.call_trump(view))]
+            call = self.call_trump(view)
+            return DECLINE if isinstance(call, DeclineTrump) else CALL[Suit(call)]
         if decision is Decision.HIDE_TRUMP:
             return HIDE[self.hide_trump(view)]
         answer = self.play(view)

@@ -139,8 +139,9 @@ class Sampler:
             if tracker.cards_to_come[seat]:
                 free_slots.append((_SlotKind.UNDEALT, seat))
                 free_sizes.append(tracker.cards_to_come[seat])
-        if tracker.hidden_holder is not None and tracker.hidden_holder != me:
-            # An on_play trump: only the suits the trick winners (and the holder's voids) allow.
+        if tracker.hidden_holder is not None and tracker.own_hidden is None:
+            # Another seat's card, or this seat's own blind one (``hidden_blind``: unknown to it
+            # too). An on_play trump: only the suits the trick winners (and the holder's voids) allow.
             place((_SlotKind.HIDDEN, tracker.hidden_holder), 1, 0xF & ~tracker.hidden_suits)
         for k, suits in enumerate(tracker.face_down_slots):
             place((_SlotKind.DOWN, k), 1, suits)

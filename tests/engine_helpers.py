@@ -94,11 +94,15 @@ def permuted(state: HandState, perm: dict[int, int]) -> HandState:
 
 def unseen_by(state: HandState, seat: int) -> list[Card]:
     """The cards ``seat`` has not seen: other hands, every seat's cards to come, the face-down
-    trump unless ``seat`` put it down, and (until the hand ends) the face-down discards unless
-    ``seat`` played them."""
+    trump unless ``seat`` put it down (a blind one, ``hidden_blind``, even its holder has not
+    seen), and (until the hand ends) the face-down discards unless ``seat`` played them. A trump
+    card turned face up in its owner's hand (open random, a declined call) is seen by all."""
     unseen = [c for s in SEATS if s != seat for c in cards_of(state.hand(s))]
     unseen += [c for s in SEATS for c in cards_of(state.undealt(s))]
-    if state.hidden_card is not None and seat != state.first_player:
+    setting = state.trump_setting
+    if setting is not None and setting.card is not None and setting.card in unseen:
+        unseen.remove(setting.card)
+    if state.hidden_card is not None and (seat != state.first_player or state.rules.hidden_blind):
         unseen.append(state.hidden_card)
     if seat != state.first_player and not state.is_over:
         unseen += cards_of(state.face_down_cards)

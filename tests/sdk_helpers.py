@@ -23,6 +23,10 @@ VARIANTS: dict[str, Rules] = {name: rules_for(name) for name in PRESETS} | {
     "court-piece-double-sir hide_from=full_hand": rules_for("court-piece-double-sir", {"hide_from": "full_hand"}),
     "mendikot trump=open_random": rules_for("mendikot", {"trump": "open_random"}),
     "mendikot trump=none": rules_for("mendikot", {"trump": "none"}),
+    "court-piece trump_card=later": rules_for("court-piece", {"trump_card": "later", "trump_card_index": 10}),
+    "court-piece decline=second_packet": rules_for("court-piece", {"decline": "second_packet"}),
+    "court-piece-double-sir hidden_blind=true": rules_for("court-piece-double-sir", {"hidden_blind": True}),
+    "dehla-pakad-hidden hidden_blind=true": rules_for("dehla-pakad-hidden", {"hidden_blind": True}),
 }
 
 
@@ -53,12 +57,13 @@ def check_consistent(obs: Observation, placement: Placement) -> None:
     hands, undealt = placement.hands, placement.undealt
     assert hands[me] == t.hand
     placed = sum(hands[s] for s in range(4) if s != me) + sum(undealt)
-    if placement.hidden_card is not None and obs.hidden_trump_holder != me:
+    # The seat's own face-down card is not placed, a blind one (``hidden_blind``) is: unseen.
+    if placement.hidden_card is not None and t.own_hidden is None:
         placed += 1 << placement.hidden_card
     placed += sum(1 << c for c in placement.face_down)
     assert placed == t.out  # exactly the unseen cards, each once (sums equal ORs only then)
     assert sum(h.bit_count() for s, h in enumerate(hands) if s != me) + sum(u.bit_count() for u in undealt) + (
-        1 if placement.hidden_card is not None and obs.hidden_trump_holder != me else 0
+        1 if placement.hidden_card is not None and t.own_hidden is None else 0
     ) + len(placement.face_down) == t.out.bit_count()
     # A face-down discard: one per unseen one, of no suit its player had shown void in (the led
     # suit among them).
@@ -71,7 +76,7 @@ def check_consistent(obs: Observation, placement: Placement) -> None:
         if s != me:
             assert hands[s] & t.known[s] == t.known[s]
             assert hands[s] & ~t.known[s] & suits_mask(t.voids[s]) == 0
-    if obs.hidden_trump_holder == me:
+    if t.own_hidden is not None:
         assert placement.hidden_card == obs.hidden_trump_card
     elif obs.hidden_trump_holder is None:
         assert placement.hidden_card is None

@@ -1,7 +1,7 @@
 """Actions a seat can take, as small immutable values with a text round trip.
 
 Every action value is a shared singleton (``PLAY[card]``, ``DOWN[card]``, ``CALL[suit]``,
-``HIDE[card]``, ``REVEAL``), so legal-action lists allocate nothing on the hot path.
+``HIDE[card]``, ``REVEAL``, ``DECLINE``), so legal-action lists allocate nothing on the hot path.
 """
 
 from __future__ import annotations
@@ -53,24 +53,36 @@ class RevealTrump:
         return "reveal"
 
 
-Action: TypeAlias = PlayCard | CallTrump | HideTrump | RevealTrump
+@dataclass(frozen=True, slots=True)
+class DeclineTrump:
+    """Decline to choose trumps from the first five cards (seed 003): the rules' ``trump_card:
+    later`` or ``decline: second_packet`` then say which card sets them, turned face up."""
+
+    def __str__(self) -> str:
+        return "decline"
+
+
+Action: TypeAlias = PlayCard | CallTrump | HideTrump | RevealTrump | DeclineTrump
 
 PLAY: tuple[PlayCard, ...] = tuple(PlayCard(c) for c in CARDS)
 DOWN: tuple[PlayCard, ...] = tuple(PlayCard(c, face_down=True) for c in CARDS)
 HIDE: tuple[HideTrump, ...] = tuple(HideTrump(c) for c in CARDS)
 CALL: tuple[CallTrump, ...] = tuple(CallTrump(s) for s in Suit)
 REVEAL = RevealTrump()
+DECLINE = DeclineTrump()
 
 
 def parse_action(text: str) -> Action:
-    """Parse ``play 10H``, ``play 10H down``, ``call S``, ``hide 10H`` or ``reveal``; a bare card
-    means play."""
+    """Parse ``play 10H``, ``play 10H down``, ``call S``, ``hide 10H``, ``reveal`` or ``decline``;
+    a bare card means play."""
     if not isinstance(text, str):
         raise InvalidActionError(f"{text!r} is not an action (expected text such as 'play 10H')")
     words = text.split()
     try:
         if len(words) == 1 and words[0].lower() == "reveal":
             return REVEAL
+        if len(words) == 1 and words[0].lower() == "decline":
+            return DECLINE
         if len(words) == 1:
             return PLAY[Card.parse(words[0])]
         if len(words) == 2:
@@ -86,5 +98,6 @@ def parse_action(text: str) -> Action:
     except InvalidCardError as exc:
         raise InvalidActionError(f"{text!r} is not an action: {exc}") from None
     raise InvalidActionError(
-        f"{text!r} is not an action (expected 'play CARD', 'play CARD down', 'call SUIT', 'hide CARD' or 'reveal')"
+        f"{text!r} is not an action (expected 'play CARD', 'play CARD down', 'call SUIT', 'hide CARD', 'reveal' "
+        "or 'decline')"
     )

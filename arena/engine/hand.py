@@ -15,7 +15,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from arena.engine.actions import CALL, DOWN, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
+from arena.engine.actions import (
+    CALL,
+    DECLINE,
+    DOWN,
+    HIDE,
+    PLAY,
+    REVEAL,
+    Action,
+    CallTrump,
+    DeclineTrump,
+    HideTrump,
+    PlayCard,
+)
 from arena.engine.cards import CARDS, SUIT_MASKS, Card, CardMask, Suit, cards_of, format_cards, mask_of
 from arena.engine.chance import choose_index
 from arena.engine.deal import Deal
@@ -23,12 +35,14 @@ from arena.engine.errors import IllegalActionError, InvalidActionError
 from arena.engine.outcome import HandResult, Trick, decide_hand, majority
 from arena.engine.rules import (
     Capture,
+    Decline,
     HandResultRule,
     HideFrom,
     MakerDiscard,
     Reveal,
     Rules,
     SweepLimits,
+    TrumpCard,
     TrumpMethod,
 )
 from arena.engine.seats import Seat, next_seats, play_order, play_orders
@@ -181,6 +195,8 @@ class HandState:
         self._result: HandResult | None = None
         if self._method is TrumpMethod.CALLED:
             self._decision = Decision.CALL_TRUMP
+        elif self._method is TrumpMethod.HIDDEN and rules.hidden_blind:
+            self._hide_blind()
         elif self._method is TrumpMethod.HIDDEN:
             self._decision = Decision.HIDE_TRUMP
         elif self._method is TrumpMethod.OPEN_RANDOM:
@@ -425,10 +441,16 @@ class HandState:
                     acts += (REVEAL,)
             return acts
         if decision is Decision.CALL_TRUMP:
-            return CALL
+            return _CALL_OR_DECLINE if self._may_decline() else CALL
         if decision is Decision.HIDE_TRUMP:
             return tuple(HIDE[c] for c in cards_of(self._hands[self._to_move]))
         return ()
+
+    def _may_decline(self) -> bool:
+        """Seed 003: the caller may decline to choose on five cards under ``trump_card: later``
+        or ``decline: second_packet`` (a card of its later packets then sets trumps)."""
+        rules = self._rules
+        return rules.trump_card is TrumpCard.LATER or rules.decline is Decline.SECOND_PACKET
 
     def _may_discard_face_down(self) -> bool:
         """Seed 003: the trump maker, unable to follow and not revealing, may discard face down
@@ -461,6 +483,8 @@ class HandState:
             self._hide(action.card)  # type: ignore[union-attr]
         elif action is REVEAL:
             self._ask_reveal()
+        elif cls is DeclineTrump:
+            self._decline()
         else:
             raise InvalidActionError(f"{action!r} is not an action")
 
@@ -583,6 +607,53 @@ class HandState:
         self._complete_deal()
         self._decision = Decision.PLAY
         self._update_legal()
+
+    def _decline(self) -> None:
+        if self._decision is not Decision.CALL_TRUMP:
+            raise IllegalActionError(f"decline: {self._decision_text()}")
+        if not self._may_decline():
+            raise IllegalActionError(
+                "decline: the caller must choose trumps on its first cards "
+                "(declining needs trump_card=later or decline=second_packet)"
+            )
+        seat = self._to_move
+        card = self._declined_card(seat)
+        self._events.append((0, seat, DECLINE))
+        self._complete_deal()
+        self._trump = self._active = card // 13
+        # Turned face up and left in the caller's hand: every seat knows where it is.
+        self._setting = TrumpSetting(Suit(self._trump), TrumpMethod.CALLED, 0, CARDS[card], seat)
+        self._decision = Decision.PLAY
+        self._update_legal()
+
+    def _declined_card(self, seat: Seat) -> int:
+        """The card that sets trumps after a decline: the ``trump_card_index``-th card dealt to
+        the caller, or one drawn from its second packet (in card order, so the order an explicit
+        deal lists the packet in does not matter) with the hand's chance seed. A world imagined
+        without a deal (``restore``) draws from the caller's cards to come instead."""
+        rules = self._rules
+        deal = self._deal
+        index = rules.trump_card_index  # set whenever trump_card is later (Rules checks it)
+        if rules.trump_card is TrumpCard.LATER and deal is not None and index is not None:
+            return deal.hands[seat][index - 1]
+        if deal is not None:
+            first, second = rules.packets[0], rules.packets[1]
+            packet = sorted(deal.hands[seat][first:first + second])
+        else:
+            packet = list(cards_of(self._undealt[seat]))
+        return packet[choose_index(len(packet), self._chance_seed(), "decline")]
+
+    def _hide_blind(self) -> None:
+        """Seed 003: the face-down card taken at random from the caller's first five without
+        looking (drawn in card order with the hand's chance seed); nobody chooses, so no event."""
+        seat = self._first
+        cards = cards_of(self._hands[seat])
+        card = cards[choose_index(len(cards), self._chance_seed(), "hidden-blind")]
+        self._hands[seat] ^= 1 << card
+        self._hidden = card
+        self._trump = card // 13
+        self._complete_deal()
+        self._decision = Decision.PLAY
 
     def _hide(self, card: int) -> None:
         if self._decision is not Decision.HIDE_TRUMP:
@@ -709,7 +780,8 @@ class HandState:
         if self._on_play and self._hidden >= 0 and seat == self._first:
             hand |= 1 << self._hidden  # counts as part of its holder's hand
         if not hand >> card & 1:
-            if self._hidden == card and seat == self._first:  # another seat is told nothing more
+            if self._hidden == card and seat == self._first and not self._rules.hidden_blind:
+                # another seat is told nothing more; a blind holder is not told either
                 return f"{what}: the face-down trump card is not in seat {seat}'s hand until revealed"
             return f"{what}: seat {seat} does not hold it"
         if self._trick and hand & SUIT_MASKS[self._led]:
@@ -874,11 +946,13 @@ class HandState:
 _RawTrick = tuple[Seat, list[int], Seat, int | None, int]
 """(leader, cards in play order, winner, team that took the pile, tricks taken)."""
 
+_CALL_OR_DECLINE: tuple[Action, ...] = (*CALL, DECLINE)
+"""The caller's choices where it may decline to choose on its first five cards (seed 003)."""
 _CARD_SETS_TRUMP = (TrumpMethod.CUT, TrumpMethod.FIRST_DISCARD)
 _FULL_DEAL_AT_ONCE = (TrumpMethod.FIRST_DISCARD, TrumpMethod.OPEN_RANDOM, TrumpMethod.NONE)
 """Methods that deal all the cards before play (no trump is settled on the first packet)."""
 _DECISION_VERB = {
-    Decision.CALL_TRUMP: "call trumps",
+    Decision.CALL_TRUMP: "call trumps",  # or decline, where the rules allow
     Decision.HIDE_TRUMP: "put a trump card face down",
     Decision.PLAY: "play a card",
 }

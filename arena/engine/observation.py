@@ -12,6 +12,10 @@ finished tricks (and what follows from them: captures, tens, the result). Its su
 the face-down card and give the same winners give the other seats the same views
 (``tests/engine/test_on_play_hiding.py``).
 
+A blind face-down trump (``hidden_blind``, seed 003) was taken from its holder's first five
+without looking: its holder sees it no more than the others do (``hidden_trump_card`` is
+``None`` and ``trump`` unknown for every seat until it is revealed).
+
 A card the trump maker discarded face down (``maker_discard: face_down``) is seen only by the
 maker until the hand ends: every other seat sees ``None`` for it in the trick (``current_trick``,
 ``tricks``), and counts it in ``pile_face_down`` / ``captured_face_down`` instead of ``pile`` /
@@ -97,7 +101,7 @@ def observe(state: HandState, seat: Seat, match: MatchScore | None = None) -> Ob
         raise ValueError(f"seat must be 0..3, not {seat!r}")
     hidden = state.hidden_card
     holder = state.first_player if hidden is not None else None
-    own_hidden = hidden if holder == seat else None
+    own_hidden = hidden if holder == seat and not state.rules.hidden_blind else None
     in_force = state.trump_in_force
     if hidden is not None and holder != seat:
         in_force = None  # on_play: in force while face down, but only its holder may know

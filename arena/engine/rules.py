@@ -68,6 +68,24 @@ class MakerDiscard(StrEnum):
     FACE_DOWN = "face_down"
 
 
+class TrumpCard(StrEnum):
+    """What a called-trump caller who will not choose on its first five may do instead (seed 003)."""
+
+    FIRST_PACKET = "first_packet"
+    """It must choose from its first five cards."""
+    LATER = "later"
+    """It may name a later card of its own hand (``trump_card_index``), turned up when dealt."""
+
+
+class Decline(StrEnum):
+    """What a caller's decline to choose from its first five cards means (seed 003)."""
+
+    NONE = "none"
+    """No decline: the caller chooses."""
+    SECOND_PACKET = "second_packet"
+    """A card drawn at random (from the hand's chance seed) from its second packet, turned up."""
+
+
 class Capture(StrEnum):
     SWEEP = "sweep"
     DIRECT = "direct"
@@ -96,6 +114,10 @@ _DEPENDENT: dict[str, tuple[str, frozenset[str], Any]] = {
     "reveal": ("trump", frozenset({"hidden"}), None),
     "hide_from": ("trump", frozenset({"hidden"}), HideFrom.FIRST_PACKET),
     "maker_discard": ("reveal", frozenset({"on_request"}), MakerDiscard.OPEN),
+    "hidden_blind": ("trump", frozenset({"hidden"}), False),
+    "trump_card": ("trump", frozenset({"called"}), TrumpCard.FIRST_PACKET),
+    "trump_card_index": ("trump_card", frozenset({"later"}), None),
+    "decline": ("trump", frozenset({"called"}), Decline.NONE),
     "sweep_limits": ("capture", frozenset({"sweep"}), SweepLimits.NONE),
     "two_two": ("hand_result", frozenset({"tens"}), None),
     "bonus_aces": ("hand_result", frozenset({"mendikot"}), False),
@@ -106,7 +128,12 @@ _DEPENDENT: dict[str, tuple[str, frozenset[str], Any]] = {
 
 
 _NOT_QUIET = object()
-_QUIET_DEFAULTS: dict[str, Any] = {"hide_from": HideFrom.FIRST_PACKET.value}
+_QUIET_DEFAULTS: dict[str, Any] = {
+    "hide_from": HideFrom.FIRST_PACKET.value,
+    "hidden_blind": False,
+    "trump_card": TrumpCard.FIRST_PACKET.value,
+    "decline": Decline.NONE.value,
+}
 """Options added after records were first written: listed only when not at their default, so
 the options of every earlier record, transcript and ``dehla rules`` line read as they did."""
 
@@ -124,6 +151,14 @@ class Rules:
     reveal: Reveal | None = None
     hide_from: HideFrom = HideFrom.FIRST_PACKET
     maker_discard: MakerDiscard = MakerDiscard.OPEN
+    hidden_blind: bool = False
+    """Seed 003: the face-down card is taken at random from the caller's first five unseen, so
+    nobody, the caller included, knows the trump until it is revealed."""
+    trump_card: TrumpCard = TrumpCard.FIRST_PACKET
+    trump_card_index: int | None = None
+    """Under ``trump_card: later``: which card of the caller's hand, in deal order from 1
+    (default 7; after the first packet)."""
+    decline: Decline = Decline.NONE
     capture: Capture = Capture.SWEEP
     sweep_limits: SweepLimits = SweepLimits.NONE
     hand_result: HandResultRule = HandResultRule.TENS
@@ -138,6 +173,8 @@ class Rules:
         (a ``RulesError``, which pydantic reports as this value's error)."""
         if self.trump is TrumpMethod.HIDDEN and self.reveal is None:
             object.__setattr__(self, "reveal", Reveal.ON_VOID)
+        if self.trump_card is TrumpCard.LATER and self.trump_card_index is None:
+            object.__setattr__(self, "trump_card_index", DEFAULT_TRUMP_CARD_INDEX)
         for option, (parent, applies_under, neutral) in _DEPENDENT.items():
             value = getattr(self, option)
             parent_value = str(getattr(self, parent))
@@ -151,6 +188,32 @@ class Rules:
             object.__setattr__(self, "two_two", TwoTwo.NON_DEALER)
         if self.mendikot_bonus < 0 or self.kot_bonus < 0:
             raise RulesError("bonus points cannot be negative")
+        self._check_trump_variants()
+
+    def _check_trump_variants(self) -> None:
+        """Seed 003's trump variants: combinations that cannot both hold are refused."""
+        if self.trump_card_index is not None:
+            first, size = self.packets[0], self.hand_size
+            if not first < self.trump_card_index <= size:
+                raise RulesError(
+                    f"option trump_card_index={self.trump_card_index} must name a later card: "
+                    f"{first + 1} to {size} (the first {first} are the first packet)"
+                )
+        if self.trump_card is TrumpCard.LATER and self.decline is not Decline.NONE:
+            raise RulesError(
+                "options trump_card=later and decline=second_packet both say what a caller who "
+                "will not choose on five cards gets; set one"
+            )
+        if self.hidden_blind and self.reveal is Reveal.ON_PLAY:
+            raise RulesError(
+                "option hidden_blind=true does not go with reveal=on_play "
+                "(its holder plays the face-down card, so it must know it)"
+            )
+        if self.hidden_blind and self.hide_from is not HideFrom.FIRST_PACKET:
+            raise RulesError(
+                "option hidden_blind=true takes the card from the first five: "
+                "it needs hide_from=first_packet"
+            )
 
     # Derived facts the engine and the UIs share.
     @property
@@ -200,6 +263,9 @@ def _text(value: Any) -> str:
         return "true" if value else "false"
     return str(value.value if isinstance(value, StrEnum) else value)
 
+
+DEFAULT_TRUMP_CARD_INDEX = 7
+"""Seed 003: "some later card such as the 7th or the 10th"."""
 
 PRESETS: dict[str, dict[str, Any]] = {
     "dehla-pakad": {},

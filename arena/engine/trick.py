@@ -90,8 +90,11 @@ def trump_counts_from(rules: Rules, reveal: TrumpReveal | None, trick: int) -> i
 
 def won_after_reveal(reveal: TrumpReveal | None, trick: int, position: int) -> bool:
     """The winning card of trick number ``trick``, at ``position``, was played after the face-down
-    trump was turned up (Double Sir: only such a win can start a claim)."""
-    return reveal is not None and (reveal.trick < trick or position >= reveal.position)
+    trump was turned up (Double Sir: only such a win can start a claim). A reveal in a later trick
+    (the holder revealing on lead in the next one) came after every card of this one."""
+    return reveal is not None and (
+        reveal.trick < trick or (reveal.trick == trick and position >= reveal.position)
+    )
 
 
 def won_with_trumps(

@@ -117,9 +117,15 @@ class GrpcSeat:
                            await self._evidence(exc)) from None
         if response is None:  # grpc.aio hands back None for a reply that does not decode
             raise BotFault(FaultKind.FAILED_START, "StartMatch reply is not a StartMatchResponse")
-        major, self.bot_name, _ = convert.start_response_from_pb(response)
+        (major, minor), self.bot_name, _ = convert.start_response_from_pb(response)
         if major != PROTOCOL_VERSION[0]:
             raise BotFault(FaultKind.FAILED_START, f"bot speaks protocol {major}, referee {PROTOCOL_VERSION[0]}")
+        needed = convert.minor_needed(start.rules)
+        if needed is not None and minor < needed[0]:
+            raise BotFault(
+                FaultKind.FAILED_START,
+                f"bot speaks protocol {major}.{minor}; these rules ({needed[1]}) need {major}.{needed[0]} or later",
+            )
 
     async def _dial_address(self, deadline: float) -> str:
         """A started bot is dialled only where its runner says (for a contained bot, the socket

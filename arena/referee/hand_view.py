@@ -240,6 +240,8 @@ def _action_text(step: Step, symbols: bool) -> Text:
     if action.kind == "hide":
         card = step.trump.card
         return Text.assemble("puts ", card_text(card, symbols) if card else Text("a card"), " face down as trumps")
+    if action.kind == "decline":
+        return Text(action.text)  # the card turned up follows as the trump event's line
     return Text("asks for the face-down trump")
 
 

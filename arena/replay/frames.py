@@ -1,7 +1,7 @@
 """A hand record as replay steps: one step per action, each built from the engine's observations.
 
 Step 0 is the table after the deal, before the first action; step ``i`` is the table after the
-``i``-th action (a call, a hide, a reveal or a play). Every fact of a step comes from
+``i``-th action (a call, a decline, a hide, a reveal or a play). Every fact of a step comes from
 ``observe(state, seat)``, the view the referee sends a seat, and nothing else:
 
 - a seat's perspective (``0..3``) is built from that seat's observation alone, so its steps hold
@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from arena.engine.actions import Action, CallTrump, HideTrump, PlayCard, RevealTrump, parse_action
+from arena.engine.actions import Action, CallTrump, DeclineTrump, HideTrump, PlayCard, RevealTrump, parse_action
 from arena.engine.cards import Card
 from arena.engine.deal import Deal
 from arena.engine.errors import ArenaError, RecordError
@@ -94,7 +94,7 @@ class StepAction(FrozenModel):
     """The action that led to a step: who, what kind, and its text as the perspective may see it."""
 
     seat: int
-    kind: Literal["play", "call", "hide", "reveal"]
+    kind: Literal["play", "call", "hide", "reveal", "decline"]
     text: str
 
 
@@ -324,6 +324,8 @@ def _action(move: tuple[Seat, Action] | None, own: dict[Seat, Observation],
         return StepAction(seat=seat, kind="hide", text=f"puts {what} face down as trumps")
     if isinstance(action, RevealTrump):
         return StepAction(seat=seat, kind="reveal", text="asks for the face-down trump")
+    if isinstance(action, DeclineTrump):
+        return StepAction(seat=seat, kind="decline", text="declines to choose trumps on five cards")
     raise RecordError(f"{action!r}: not an action a replay knows")
 
 

@@ -17,7 +17,9 @@ Trumps: call (or hide) the longest, strongest suit of the first five; hide its t
 if never shown, is its owner's last card and takes the last trick. With on-request reveals, ask
 (or show) when the expected value with trumps in force beats the best plain card, averaged over
 the suits the face-down card may be; under Court Piece Double Sir, where no claim counts before
-the reveal, the owner's side never shows it and the other side asks at once.
+the reveal, the owner's side never shows it and the other side asks at once. Where the rules let
+the caller decline (seed 003), it does when no suit has three of its first five cards. A blind
+face-down trump (``hidden_blind``) is as unknown to its holder as to the others.
 
 Deterministic: the same observation always gets the same answer.
 """
@@ -27,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.engine import NO_SUIT, TRUMP_BONUS, claims_pile, play_key
-from arena.engine.actions import REVEAL, PlayCard, RevealTrump
+from arena.engine.actions import DECLINE, REVEAL, DeclineTrump, PlayCard, RevealTrump
 from arena.engine.cards import SUIT_MASKS, TENS, Card, CardMask, Rank, Suit, cards_of
 from arena.engine.rules import Capture, HandResultRule, Reveal, Rules, SweepLimits, TrumpMethod, TwoTwo
 from arena.engine.seats import Seat
@@ -43,6 +45,9 @@ SHOW_COST = 0.15
 """Hidden trump: what showing our own trump suit gives away, in stakes units."""
 ASK_COST = 0.05
 """Hidden trump: what asking for the reveal gives away (we commit to a trump if able)."""
+DECLINE_BELOW = 3
+"""Seed 003's decline: a caller whose best suit has fewer first-five cards lets a later card
+set trumps (where the rules allow it)."""
 
 _HCP = {Rank.ACE: 4.0, Rank.KING: 3.0, Rank.QUEEN: 2.0, Rank.JACK: 1.0, Rank.TEN: 1.0}
 """High-card points for judging a trump suit (the ten counts: it is the prize)."""
@@ -77,8 +82,12 @@ class HeuristicBot(Bot):
     name = "heuristic"
     version = "1"
 
-    def call_trump(self, view: BotView) -> Suit:
-        return best_trump_suit(view.hand)
+    def call_trump(self, view: BotView) -> Suit | DeclineTrump:
+        suit = best_trump_suit(view.hand)
+        if view.may_decline and sum(c.suit == suit for c in view.hand) < DECLINE_BELOW:
+            # Seed 003: no suit of length on five cards; a later card sets trumps instead.
+            return DECLINE
+        return suit
 
     def hide_trump(self, view: BotView) -> Card:
         suit = best_trump_suit(view.hand)
@@ -120,7 +129,7 @@ class Thinking:
         t = self.t
         self.room = [t.hand_sizes[s] - t.known[s].bit_count() for s in range(4)]
         self.spare = sum(t.cards_to_come) + (
-            1 if t.hidden_holder is not None and t.hidden_holder != self.me else 0
+            1 if t.hidden_holder is not None and t.own_hidden is None else 0  # a blind one: its holder's too
         )
         self.active = int(t.trump_in_force) if t.trump_in_force is not None else NO_TRUMP
         self._lead_odds: dict[tuple[int, int], float] = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from arena.engine.actions import REVEAL, RevealTrump
+from arena.engine.actions import DECLINE, REVEAL, DeclineTrump, RevealTrump
 from arena.engine.cards import Card, Suit
 from sdk import MatchStart
 from sdk.bot import Bot, BotView, seeded_rng
@@ -22,8 +22,11 @@ class RandomBot(Bot):
     def on_match_start(self, start: MatchStart) -> None:
         self.rng = seeded_rng(start, self.seed)
 
-    def call_trump(self, view: BotView) -> Suit:
-        return self.rng.choice(list(Suit))
+    def call_trump(self, view: BotView) -> Suit | DeclineTrump:
+        options: list[Suit | DeclineTrump] = list(Suit)
+        if view.may_decline:  # seed 003's decline, where the rules allow it
+            options.append(DECLINE)
+        return self.rng.choice(options)
 
     def hide_trump(self, view: BotView) -> Card:
         return self.rng.choice(view.legal_cards)

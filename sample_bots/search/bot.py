@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 
 from arena.engine import play_key, play_orders, trick_best
-from arena.engine.actions import REVEAL, Action, PlayCard, RevealTrump
+from arena.engine.actions import REVEAL, Action, DeclineTrump, PlayCard, RevealTrump
 from arena.engine.cards import SUIT_MASKS, TENS, Card, Rank, Suit
 from arena.engine.hand import HandState
 from arena.engine.rules import Capture, HandResultRule, Rules
@@ -91,8 +91,9 @@ class SearchBot(Bot):
         self.rng = seeded_rng(start, self.seed)
         self.sips_bank = start.time_control.release is not MoveRelease.SLOT_END
 
-    def call_trump(self, view: BotView) -> Suit:
-        """Five cards say little that sampling could improve on: the heuristic's suit."""
+    def call_trump(self, view: BotView) -> Suit | DeclineTrump:
+        """Five cards say little that sampling could improve on: the heuristic's suit (or its
+        decline, where the rules allow one)."""
         return self._heuristic.call_trump(view)
 
     def hide_trump(self, view: BotView) -> Card:

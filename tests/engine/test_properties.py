@@ -19,8 +19,20 @@ from dataclasses import dataclass, fields
 import pytest
 from hypothesis import currently_in_test_context, given, note
 
-from arena.engine.actions import CALL, DOWN, HIDE, PLAY, REVEAL, Action, CallTrump, HideTrump, PlayCard
-from arena.engine.cards import SUIT_MASKS, TENS, CardMask, cards_of, mask_of
+from arena.engine.actions import (
+    CALL,
+    DECLINE,
+    DOWN,
+    HIDE,
+    PLAY,
+    REVEAL,
+    Action,
+    CallTrump,
+    DeclineTrump,
+    HideTrump,
+    PlayCard,
+)
+from arena.engine.cards import SUIT_MASKS, TENS, Card, CardMask, cards_of, mask_of
 from arena.engine.errors import IllegalActionError
 from arena.engine.hand import Decision, HandState
 from arena.engine.hand_records import hand_record, replay_record
@@ -33,6 +45,7 @@ from arena.engine.rules import (
     Reveal,
     Rules,
     SweepLimits,
+    TrumpCard,
     TrumpMethod,
     TwoTwo,
     rules_for,
@@ -57,6 +70,18 @@ VARIANTS: dict[str, Rules] = {name: rules_for(name) for name in PRESETS} | {
     "court-piece trump=first_discard capture=sweep sweep_limits=court_piece": rules_for(
         "court-piece", {"trump": "first_discard", "capture": "sweep", "sweep_limits": "court_piece"}
     ),
+    # Seed 003's trump variants (rules.md, "Court Piece trump variants").
+    "court-piece trump_card=later": rules_for("court-piece", {"trump_card": "later"}),
+    "court-piece trump_card=later trump_card_index=8 deck=short32": rules_for(
+        "court-piece", {"trump_card": "later", "trump_card_index": 8, "deck": "short32"}
+    ),
+    "court-piece decline=second_packet": rules_for("court-piece", {"decline": "second_packet"}),
+    "court-piece decline=second_packet deck=short32": rules_for(
+        "court-piece", {"decline": "second_packet", "deck": "short32"}
+    ),
+    "court-piece-double-sir hidden_blind=true": rules_for("court-piece-double-sir", {"hidden_blind": True}),
+    "dehla-pakad-hidden hidden_blind=true": rules_for("dehla-pakad-hidden", {"hidden_blind": True}),
+    "mendikot hidden_blind=true deck=short32": rules_for("mendikot", {"hidden_blind": True, "deck": "short32"}),
 }
 assert not any(r.early_end for r in VARIANTS.values()), "early_end hands are tested apart"
 
@@ -65,7 +90,7 @@ EARLY_END: dict[str, Rules] = {
     "court-piece-double-sir early_end=true": rules_for("court-piece-double-sir", {"early_end": True}),
 }
 
-ALL_ACTIONS: tuple[Action, ...] = (*PLAY, *DOWN, *CALL, *HIDE, REVEAL)
+ALL_ACTIONS: tuple[Action, ...] = (*PLAY, *DOWN, *CALL, *HIDE, REVEAL, DECLINE)
 
 variant_names = pytest.mark.parametrize("name", list(VARIANTS))
 
@@ -133,9 +158,11 @@ def trump_in_history(state: HandState) -> tuple[int | None, tuple[int, int] | No
         return None, None
     if method in (TrumpMethod.OPEN_RANDOM, TrumpMethod.CALLED):
         if method is TrumpMethod.CALLED:
-            called = [a for _, a in state.history if isinstance(a, CallTrump)]
-            assert len(called) == 1, "called trump: exactly one call"
-            return int(called[0].suit), (1, 0)
+            called = [a for _, a in state.history if isinstance(a, CallTrump | DeclineTrump)]
+            assert len(called) == 1, "called trump: exactly one call or decline"
+            if isinstance(called[0], CallTrump):
+                return int(called[0].suit), (1, 0)
+            return declined_trump(state), (1, 0)
         setting = state.trump_setting
         assert setting is not None and setting.card is not None and setting.seat is not None
         assert state.deal is not None
@@ -160,8 +187,12 @@ def trump_in_history(state: HandState) -> tuple[int | None, tuple[int, int] | No
     # Hidden trump: active from the first of an asked reveal, the first void (on_void only) and
     # the play of the hidden card itself.
     hidden = [a for _, a in state.history if isinstance(a, HideTrump)]
-    assert len(hidden) == 1, "hidden trump: exactly one card put face down"
-    card = hidden[0].card
+    if rules.hidden_blind:
+        assert not hidden, "a blind face-down card is put down by nobody"
+        card = blind_card(state)
+    else:
+        assert len(hidden) == 1, "hidden trump: exactly one card put face down"
+        card = hidden[0].card
     if rules.reveal is Reveal.ON_PLAY:
         # Seed 001's closed method: "the trump suit is in force from the first trick".
         return int(card.suit), (1, 0)
@@ -174,6 +205,32 @@ def trump_in_history(state: HandState) -> tuple[int | None, tuple[int, int] | No
             points.append((count // 4 + 1, count % 4))
         count += isinstance(action, PlayCard)
     return int(card.suit), min(points) if points else None
+
+
+def declined_trump(state: HandState) -> int:
+    """Seed 003: after a decline, the ``trump_card_index``-th card dealt to the caller, or a card
+    of its second packet; turned face up, it stays in the caller's hand until played."""
+    rules, setting, deal = state.rules, state.trump_setting, state.deal
+    assert setting is not None and setting.card is not None and deal is not None
+    dealt = deal.hands[state.first_player]
+    if rules.trump_card is TrumpCard.LATER:
+        assert rules.trump_card_index is not None
+        assert setting.card == dealt[rules.trump_card_index - 1]
+    else:
+        first, second = rules.packets[0], rules.packets[1]
+        assert setting.card in dealt[first:first + second]
+    assert setting.seat == state.first_player
+    played = [c for t in state.tricks for c in t.cards] + [c for _, c in state.current_trick]
+    assert setting.card in played or state.hand(state.first_player) >> setting.card & 1
+    return int(setting.card.suit)
+
+
+def blind_card(state: HandState) -> Card:
+    """Seed 003: the blind face-down card is one of the caller's first five cards."""
+    card = state.reveal.card if state.reveal is not None else state.hidden_card
+    assert card is not None and state.deal is not None
+    assert card in state.deal.hands[state.first_player][:state.rules.packets[0]]
+    return card
 
 
 def trick_winner(trick: Trick, trump: int | None, active: tuple[int, int] | None) -> int:
@@ -537,7 +594,7 @@ def check_hiding(rules: Rules, counts: HidingCounts) -> Visit:
             assert observe(swapped, seat) != view, "swapping a card of the seat's own hand went unseen"
             counts.controls += 1
         hidden = state.hidden_card
-        if hidden is not None and seat == state.first_player and unseen:
+        if hidden is not None and seat == state.first_player and unseen and not rules.hidden_blind:
             theirs = rng.choice(unseen)
             swapped = permuted(state, {hidden: theirs, theirs: hidden})
             assert observe(swapped, seat) != view, "the owner did not see its face-down card change"

@@ -25,6 +25,7 @@ from arena.engine import (
     play_key,
     rules_for,
     trick_best,
+    won_after_reveal,
     won_with_trumps,
 )
 
@@ -141,3 +142,18 @@ def test_won_with_trumps_reads_the_trump_setting_or_the_reveal_by_the_method() -
     assert not won_with_trumps(hidden, None, reveal, 3, 0)
     assert won_with_trumps(hidden, None, reveal, 3, 1)
     assert won_with_trumps(rules_for("dehla-pakad"), None, None, 1, 0)
+
+
+@given(trick=st.integers(1, 12), position=st.integers(0, 3), reveal_position=st.integers(0, 3))
+def test_a_win_before_a_reveal_in_a_later_trick_is_not_after_it(
+    trick: int, position: int, reveal_position: int
+) -> None:
+    """Seed 003, Double Sir: "the winning card of the previous trick was played after the trump
+    had been revealed". A reveal in the next trick (its holder revealing on lead) is after every
+    card of this one, whatever the positions; one in an earlier trick is before all of them."""
+    later = TrumpReveal(trick + 1, reveal_position, 0, Card.parse("2S"), RevealReason.REQUEST)
+    earlier = TrumpReveal(trick - 1, reveal_position, 0, Card.parse("2S"), RevealReason.REQUEST) if trick > 1 else None
+    same = TrumpReveal(trick, reveal_position, 0, Card.parse("2S"), RevealReason.REQUEST)
+    assert not won_after_reveal(later, trick, position)
+    assert earlier is None or won_after_reveal(earlier, trick, position)
+    assert won_after_reveal(same, trick, position) == (position >= reveal_position)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.contract.messages import DecisionReply
-from arena.engine.actions import CALL, DOWN, HIDE, PLAY, REVEAL
+from arena.engine.actions import CALL, DECLINE, DOWN, HIDE, PLAY, REVEAL
 from arena.engine.cards import CARDS
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
@@ -20,12 +20,20 @@ from arena.engine.selfplay import play_randomly
 from protocol import convert
 from protocol.gen.dehla.arena.v1 import arena_pb2 as pb
 
+TRUMP_VARIANTS = {
+    "court-piece trump_card=later": rules_for("court-piece", {"trump_card": "later", "trump_card_index": 10}),
+    "court-piece decline=second_packet": rules_for("court-piece", {"decline": "second_packet"}),
+    "court-piece-double-sir hidden_blind=true": rules_for("court-piece-double-sir", {"hidden_blind": True}),
+}
+"""Seed 003's trump variants (protocol 1.5)."""
+WIRE_RULES = {preset: rules_for(preset) for preset in PRESETS} | TRUMP_VARIANTS
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+
+@pytest.mark.parametrize("preset", list(WIRE_RULES))
 @settings(max_examples=15, deadline=None, derandomize=True, database=None)
 @given(deal_seed=st.integers(0, 10**6), play_seed=st.integers(0, 99), stop=st.integers(0, 60))
 def test_observations_round_trip_exactly(preset: str, deal_seed: int, play_seed: int, stop: int) -> None:
-    rules = rules_for(preset)
+    rules = WIRE_RULES[preset]
     state = HandState(rules, Deal.from_seed(rules, deal_seed), deal_seed % 4)
     rng = random.Random(play_seed)
     play_randomly(state, rng, limit=stop)
@@ -38,7 +46,7 @@ def test_observations_round_trip_exactly(preset: str, deal_seed: int, play_seed:
 
 
 def test_every_action_round_trips() -> None:
-    for action in (*PLAY, *DOWN, *CALL, *HIDE, REVEAL):
+    for action in (*PLAY, *DOWN, *CALL, *HIDE, REVEAL, DECLINE):
         assert convert.action_from_pb(convert.action_to_pb(action)) is action
 
 
@@ -199,3 +207,45 @@ def test_a_tens_match_travels_as_its_1_4_numbers_and_the_older_formats_as_before
     assert convert.score_from_pb(old) == plain
     with pytest.raises(convert.ConversionError, match=r"match\.tens: expected 2 entries"):
         convert.score_from_pb(pb.MatchScore(kots=[0, 0], points=[0, 0], hands_won=[0, 0], runs=[0, 0], tens=[1]))
+
+
+def test_the_trump_variants_travel_as_their_1_5_numbers_and_the_older_rules_as_before() -> None:
+    # Protocol 1.5: Rules.hidden_blind = 15, trump_card = 16, trump_card_index = 17, decline = 18.
+    later = convert.rules_to_pb(TRUMP_VARIANTS["court-piece trump_card=later"])
+    assert (later.trump_card, later.trump_card_index) == (2, 10)  # TRUMP_CARD_LATER
+    assert b"\x80\x01\x02\x88\x01\x0a" in later.SerializeToString(deterministic=True)  # fields 16, 17
+    declined = convert.rules_to_pb(TRUMP_VARIANTS["court-piece decline=second_packet"])
+    assert declined.decline == 2  # DECLINE_SECOND_PACKET
+    blind = convert.rules_to_pb(TRUMP_VARIANTS["court-piece-double-sir hidden_blind=true"])
+    assert blind.hidden_blind and b"\x78\x01" in blind.SerializeToString(deterministic=True)  # field 15
+    for rules in TRUMP_VARIANTS.values():
+        assert convert.rules_from_pb(convert.rules_to_pb(rules)) == rules
+    # Every older preset's rules are the 1.4 bytes: none of fields 15-18 is sent.
+    for preset in PRESETS:
+        message = convert.rules_to_pb(rules_for(preset))
+        assert not (message.hidden_blind or message.trump_card or message.trump_card_index or message.decline)
+    assert convert.action_to_pb(DECLINE).WhichOneof("kind") == "decline_trump"
+
+
+def test_a_trump_variant_out_of_place_on_the_wire_is_refused_in_one_line() -> None:
+    message = convert.rules_to_pb(rules_for("court-piece"))
+    message.trump_card_index = 9
+    with pytest.raises(convert.ConversionError, match=r"trump_card_index=9 applies only under trump_card=later"):
+        convert.rules_from_pb(message)
+    message = convert.rules_to_pb(rules_for("court-piece"))
+    message.decline = 5
+    with pytest.raises(convert.ConversionError, match=r"rules\.decline: 5 is not a known value"):
+        convert.rules_from_pb(message)
+    message = convert.rules_to_pb(rules_for("court-piece"))
+    message.hidden_blind = True
+    with pytest.raises(convert.ConversionError, match=r"hidden_blind=true applies only under trump=hidden"):
+        convert.rules_from_pb(message)
+
+
+def test_the_minor_version_needed_names_the_options() -> None:
+    assert all(convert.minor_needed(rules_for(preset)) is None for preset in PRESETS)
+    assert convert.minor_needed(TRUMP_VARIANTS["court-piece decline=second_packet"]) == (5, "decline=second_packet")
+    assert convert.minor_needed(TRUMP_VARIANTS["court-piece-double-sir hidden_blind=true"]) == (5, "hidden_blind=true")
+    assert convert.minor_needed(TRUMP_VARIANTS["court-piece trump_card=later"]) == (
+        5, "trump_card=later, trump_card_index=10"
+    )

@@ -28,7 +28,7 @@ from arena.engine.actions import RevealTrump
 from arena.engine.cards import Card, cards_of
 from arena.engine.hand import HandState
 from arena.engine.match import MatchFormat, MatchScore
-from arena.engine.rules import PRESETS, rules_for
+from arena.engine.rules import PRESETS, Rules, rules_for
 from arena.engine.seats import SEATS
 from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.table import Table
@@ -44,6 +44,16 @@ while cards are still to be dealt (setting trumps)."""
 VISIT_RATE = 0.35
 CLOCK = TimeControl(per_move=30.0, bank=0.0, startup=5.0)
 """No decision here comes near 30 s, so the bank (sent in every request) never changes."""
+
+
+WIRE_RULES: dict[str, Rules] = {preset: rules_for(preset) for preset in PRESETS} | {
+    # Seed 003's blind face-down trump: unseen by its holder too, so moved for every seat.
+    "court-piece-double-sir hidden_blind=true": rules_for("court-piece-double-sir", {"hidden_blind": True}),
+    # A declined call: the turned-up card is public, the later packets were unseen.
+    "court-piece decline=second_packet": rules_for("court-piece", {"decline": "second_packet"}),
+}
+"""Every preset, and the rule variants whose hiding differs from theirs; named as the preset
+(the first word) plus the options."""
 
 
 class FirstLegalBot(Bot):
@@ -111,10 +121,11 @@ class Point:
 
 
 def sample_points(preset: str) -> list[Point]:
-    rules = rules_for(preset)
+    rules = WIRE_RULES[preset]
     seeds = random.Random(f"wire-hiding/{preset}")
     points: list[Point] = []
-    for index in range(HANDS):
+    # A blind face-down trump has no hide decision and comes up early: more hands for as many points.
+    for index in range(3 * HANDS if rules.hidden_blind else HANDS):
         dealer = index % 4
 
         def visit(state: HandState, rng: random.Random, index: int = index, dealer: int = dealer) -> None:
@@ -137,7 +148,7 @@ def sample_points(preset: str) -> list[Point]:
                      or imagined.face_down_cards != state.face_down_cards)
             points.append(Point(
                 index, dealer, seat, state.clone(), imagined, control, moved,
-                hides_trump=state.hidden_card is not None and seat != state.first_player,
+                hides_trump=state.hidden_card is not None and (seat != state.first_player or rules.hidden_blind),
                 to_come=to_come,
                 hides_discard=bool(state.face_down_cards) and seat != state.first_player,
             ))
@@ -149,7 +160,8 @@ def sample_points(preset: str) -> list[Point]:
 async def wire_requests(bot: RecordingBot, preset: str, points: list[Point]) -> list[tuple[bytes, ...]]:
     """For each point, the bytes seat ``point.seat`` receives for the real, the imagined and the
     control state, with each request id replaced by the real request's (they are random)."""
-    rules = rules_for(preset)
+    rules = WIRE_RULES[preset]
+    preset = preset.split(maxsplit=1)[0]
     config = TableConfig(f"wire-{preset}", rules, preset, MatchFormat.parse("hands:1"), 0, CLOCK)
     endpoint = GrpcSeat("recorder", bot.address)
     table = Table(config, [endpoint] * 4)
@@ -181,7 +193,7 @@ async def wire_requests(bot: RecordingBot, preset: str, points: list[Point]) -> 
     return results
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", list(WIRE_RULES))
 def test_redistributing_unseen_cards_leaves_the_request_bytes_unchanged(
     recording_bot: RecordingBot, preset: str
 ) -> None:
@@ -197,12 +209,15 @@ def test_redistributing_unseen_cards_leaves_the_request_bytes_unchanged(
     # The sample reaches what it claims to test.
     assert sum(p.moved for p in points) >= 20
     assert controls >= 20
-    rules = rules_for(preset)
+    rules = WIRE_RULES[preset]
     if rules.trump.value == "hidden":
         assert sum(p.hides_trump and p.moved for p in points) >= 5
+    if rules.hidden_blind:  # the holder's own blind card moved under it
+        assert any(p.hides_trump and p.moved and p.seat == p.real.first_player for p in points)
     if rules.maker_discard.value == "face_down":
         assert sum(p.hides_discard and p.moved for p in points) >= 5
-    if rules.packets[0] < rules.hand_size and rules.hide_from.value != "full_hand":  # dealt later
+    dealt_later = rules.hide_from.value != "full_hand" and not rules.hidden_blind  # no decision first
+    if rules.packets[0] < rules.hand_size and dealt_later:
         assert sum(p.to_come and p.moved for p in points) >= HANDS - 1
 
 

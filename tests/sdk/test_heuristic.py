@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from arena.engine.actions import CALL, REVEAL
+from arena.engine.actions import CALL, DECLINE, REVEAL
 from arena.engine.cards import Card, Rank, Suit
 from arena.engine.deal import Deal
 from arena.engine.hand import Decision, HandState
@@ -48,9 +48,18 @@ def test_every_other_preset_finishes_without_faults_and_wins_on_average(preset: 
     assert sum(outcome.deal_scores) > 0
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+BOT_RULES = {preset: rules_for(preset) for preset in PRESETS} | {
+    # Seed 003's trump variants: a decline to make, a blind face-down trump its holder cannot see.
+    "court-piece trump_card=later": rules_for("court-piece", {"trump_card": "later", "trump_card_index": 10}),
+    "court-piece decline=second_packet": rules_for("court-piece", {"decline": "second_packet"}),
+    "court-piece-double-sir hidden_blind=true": rules_for("court-piece-double-sir", {"hidden_blind": True}),
+    "mendikot hidden_blind=true": rules_for("mendikot", {"hidden_blind": True}),
+}
+
+
+@pytest.mark.parametrize("preset", list(BOT_RULES))
 def test_every_decision_is_legal_and_deterministic(preset: str) -> None:
-    rules = rules_for(preset)
+    rules = BOT_RULES[preset]
     bot = HeuristicBot()
     for seed in range(3):
         rng = random.Random(seed)
@@ -71,6 +80,28 @@ def test_calls_the_longest_strongest_suit() -> None:
     assert best_trump_suit(hand) == Suit.HEARTS
     hand = tuple(Card.parse(c) for c in ["AS", "KS", "3H", "4H", "9D"])
     assert best_trump_suit(hand) == Suit.SPADES  # same length: the stronger
+
+
+def test_declines_on_five_cards_with_no_suit_of_three_where_allowed() -> None:
+    """Seed 003: "if unwilling to choose a suit on the basis of five cards"; the heuristic is
+    unwilling when no suit has three of them (seat 0's first five: two spades, two hearts, a
+    diamond)."""
+    rules = rules_for("court-piece", {"decline": "second_packet"})
+    hands = [
+        "AS KH 3S 4H 9D QC JC 10C 9C 8C 7C 6C 5C",
+        "KS QS JS 10S 9S 8S 7S 6S 5S 4S 2S 4C 3C",
+        "AH QH JH 9H 8H 7H 6H 5H 3H 2H AD KD QD",
+        "JD 10D 8D 7D 6D 5D 4D 3D 2D AC KC 2C 10H",
+    ]
+    state = HandState(rules, Deal.from_text(rules, [h.split() for h in hands]), 1)
+    view = BotView(observe(state, 0), 1.0, 30.0)
+    assert view.may_decline
+    assert HeuristicBot().decide(view) is DECLINE
+    must_call = rules_for("court-piece")
+    plain = HandState(must_call, Deal.from_text(must_call, [h.split() for h in hands]), 1)
+    plain_view = BotView(observe(plain, 0), 1.0, 30.0)
+    assert not plain_view.may_decline
+    assert HeuristicBot().decide(plain_view) == CALL[Suit.SPADES]  # must call: the strongest pair
 
 
 def test_hides_the_top_card_of_the_longest_suit() -> None:
@@ -125,3 +156,16 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def test_the_random_bot_declines_among_its_choices_where_allowed() -> None:
+    """Uniform over the legal actions: under decline: second_packet a decline is one of five."""
+    rules = BOT_RULES["court-piece decline=second_packet"]
+    bot = RandomBot(5)
+    calls = set()
+    for seed in range(40):
+        state = HandState(rules, Deal.from_seed(rules, seed), seed % 4)
+        action = bot.decide(BotView(observe(state, state.first_player), 1.0, 30.0))
+        assert action in state.legal_actions()
+        calls.add(action)
+    assert DECLINE in calls and len(calls) == 5

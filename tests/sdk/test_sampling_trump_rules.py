@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from arena.engine.actions import DECLINE, DeclineTrump
 from arena.engine.cards import SUIT_MASKS
 from arena.engine.hand import HandState
 from arena.engine.observation import Observation, observe
@@ -137,3 +138,66 @@ def test_open_random_card_is_placed_with_its_owner_only() -> None:
 
 def test_open_random_placements_are_uniform() -> None:
     assert check_uniform(late(open_random_positions()), random.Random(7), 4) >= 2
+
+
+# rules.md, seed 003's trump variants. hidden_blind: "the face-down card is taken at random from
+# the caller's first five without looking ... observations and the sampler treat it as unknown
+# for every seat". Unseen by its holder too, it is equally likely to be any card that holder has
+# not seen, so the holder's sampler places it like any other unseen card.
+
+def blind_positions() -> Iterator[HandState]:
+    rules = rules_for("court-piece-double-sir", {"hidden_blind": True})
+    for seed in range(6):
+        for state in playout(rules, seed):
+            if state.hidden_card is not None:
+                yield state
+
+
+def test_blind_holder_samples_its_own_face_down_card_as_unknown() -> None:
+    rng = random.Random(7)
+    checked = 0
+    for state in blind_positions():
+        holder = state.first_player
+        obs = observe(state, holder)
+        assert obs.hidden_trump_card is None and obs.trump is None
+        sampler = Sampler(obs)
+        cards = set()
+        for _ in range(40):
+            placement = sampler.sample(rng)
+            check_consistent(obs, placement)
+            assert placement.hidden_card is not None
+            assert not obs.hand or not (1 << placement.hidden_card) & sum(1 << c for c in obs.hand)
+            cards.add(placement.hidden_card)
+        # Not pinned to the real card, nor to one suit: the holder does not know it.
+        assert len({c.suit for c in cards}) > 1
+        checked += 1
+    assert checked > 20
+
+
+def test_declined_trump_card_is_placed_with_the_caller() -> None:
+    """decline: second_packet: the card "turned over" from the caller's second packet stays in
+    its hand, seen by all: every other seat's sampler puts it there."""
+    rules = rules_for("court-piece", {"decline": "second_packet"})
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(8):
+        for state in playout(rules, seed):
+            setting = state.trump_setting
+            if state.history and not isinstance(state.history[0][1], DeclineTrump):
+                break
+            if setting is None or setting.card is None:
+                state.apply(DECLINE)
+                continue
+            caller = state.first_player
+            if not state.hand(caller) >> setting.card & 1:
+                break  # played: no longer anyone's
+            for seat in range(4):
+                if seat == caller:
+                    continue
+                obs = observe(state, seat)
+                assert CardTracker.from_view(obs).known[caller] >> setting.card & 1
+                placement = Sampler(obs).sample(rng)
+                check_consistent(obs, placement)
+                assert placement.hands[caller] >> setting.card & 1
+                checked += 1
+    assert checked > 20

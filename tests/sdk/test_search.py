@@ -44,9 +44,17 @@ def test_every_preset_plays_without_faults_within_the_budget(preset: str) -> Non
     assert times[-1] <= BUDGET_S + 0.5  # a busy machine can stall any process for a while
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+SEARCH_RULES = {preset: rules_for(preset) for preset in PRESETS} | {
+    # Seed 003's trump variants: the search samples a blind face-down card for its holder too.
+    "court-piece decline=second_packet": rules_for("court-piece", {"decline": "second_packet"}),
+    "court-piece-double-sir hidden_blind=true": rules_for("court-piece-double-sir", {"hidden_blind": True}),
+    "dehla-pakad-hidden hidden_blind=true": rules_for("dehla-pakad-hidden", {"hidden_blind": True}),
+}
+
+
+@pytest.mark.parametrize("preset", list(SEARCH_RULES))
 def test_every_decision_is_legal(preset: str) -> None:
-    rules = rules_for(preset)
+    rules = SEARCH_RULES[preset]
     bot = SearchBot(1, SearchBudget(max_per_move=0.003))
     rng = random.Random(7)
     state = HandState(rules, Deal.from_seed(rules, 17), 1)

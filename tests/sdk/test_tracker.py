@@ -130,8 +130,8 @@ def test_every_deduction_is_true_of_the_real_hand(name: str) -> None:
                 t = track(state, seat)
                 unseen = sum(state.undealt(s) for s in range(4))
                 unseen |= sum(state.hand(s) for s in range(4) if s != seat)
-                if hidden is not None and seat != state.first_player:
-                    unseen |= 1 << hidden
+                if hidden is not None and (seat != state.first_player or rules.hidden_blind):
+                    unseen |= 1 << hidden  # a blind face-down card is unseen by its holder too
                 veiled = state.face_down_cards if seat != state.first_player and not state.is_over else 0
                 unseen |= veiled
                 assert t.out == unseen

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.engine.actions import REVEAL
+from arena.engine.actions import DECLINE, REVEAL
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
 from arena.engine.observation import observe
-from arena.engine.rules import PRESETS, rules_for
+from arena.engine.rules import PRESETS, Rules, rules_for
 from arena.engine.selfplay import play_randomly
 from sdk.worlds import world_from_view
 from tests.sdk_helpers import real_face_down
@@ -27,14 +27,27 @@ def rebuilt(state: HandState, seat: int) -> HandState:
     )
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+WORLD_RULES: dict[str, Rules] = {preset: rules_for(preset) for preset in PRESETS} | {
+    # Seed 003's trump variants: a card turned up in the caller's hand, a blind face-down trump.
+    "court-piece trump_card=later": rules_for("court-piece", {"trump_card": "later", "trump_card_index": 10}),
+    "court-piece decline=second_packet": rules_for("court-piece", {"decline": "second_packet"}),
+    "court-piece-double-sir hidden_blind=true": rules_for("court-piece-double-sir", {"hidden_blind": True}),
+    "dehla-pakad-hidden hidden_blind=true": rules_for("dehla-pakad-hidden", {"hidden_blind": True}),
+}
+
+
+@pytest.mark.parametrize("preset", list(WORLD_RULES))
 @settings(max_examples=25, deadline=None, derandomize=True, database=None)
 @given(deal_seed=st.integers(0, 10**6), stop=st.integers(0, 60), seat=st.integers(0, 3), play_seed=st.integers(0, 99))
 def test_rebuilt_state_plays_on_identically(preset: str, deal_seed: int, stop: int, seat: int, play_seed: int) -> None:
-    rules = rules_for(preset)
+    rules = WORLD_RULES[preset]
     state = HandState(rules, Deal.from_seed(rules, deal_seed), deal_seed % 4)
     rng = random.Random(play_seed)
     play_randomly(state, rng, limit=stop)
+    if DECLINE in state.legal_actions():
+        # Which card a decline turns up nobody has seen (a later card, a draw from the deal's
+        # seed): a world imagined before it draws its own, so these worlds start after the call.
+        state.apply(rng.choice(state.legal_actions()))
     copy = rebuilt(state, seat)
     while True:
         for s in range(4):
@@ -85,3 +98,38 @@ def test_a_world_seen_by_any_seat_keeps_a_pending_request_to_play_a_trump() -> N
             assert copy.must_play_trump
             assert copy.legal_actions() == state.legal_actions()
     assert found
+
+
+@pytest.mark.parametrize("blind", [False, True])
+def test_a_world_rebuilt_right_after_a_reveal_on_lead_keeps_the_previous_tricks_claim(blind: bool) -> None:
+    """Double Sir: a claim needs the previous trick won after the reveal. The holder revealing on
+    lead puts the reveal in the new trick: the previous trick, won before it, starts no claim in
+    the rebuilt world either (``won_after_reveal`` must not read an earlier trick's position
+    against a later reveal)."""
+    rules = rules_for("court-piece-double-sir", {"hidden_blind": blind})
+    found = 0
+    for seed in range(60):
+        state = HandState(rules, Deal.from_seed(rules, seed), seed % 4)
+        rng = random.Random(seed)
+        while not state.is_over and state.reveal is None:
+            actions = state.legal_actions()
+            on_lead = not state.current_trick and state.trick_number >= 4
+            if REVEAL in actions and on_lead and state.streak_holder == state.to_move:
+                state.apply(REVEAL)
+                break
+            plays = [a for a in actions if a is not REVEAL]
+            state.apply(plays[rng.randrange(len(plays))])
+        if state.reveal is None or state.is_over:
+            continue
+        found += 1
+        copies = [rebuilt(state, seat) for seat in range(4)]
+        while not state.is_over:
+            actions = state.legal_actions()
+            action = actions[rng.randrange(len(actions))]
+            state.apply(action)
+            for copy in copies:
+                copy.apply(action)
+                assert copy.tricks == state.tricks
+        for copy in copies:
+            assert copy.result == state.result
+    assert found >= 3

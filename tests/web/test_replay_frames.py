@@ -24,8 +24,11 @@ VARIANTS: list[tuple[str, dict[str, str]]] = [(name, {}) for name in sorted(PRES
     ("dehla-pakad", {"trump": "first_discard"}), ("dehla-pakad", {"trump": "open_random"}),
     ("dehla-pakad", {"trump": "none"}), ("dehla-pakad", {"deck": "short32"}),
     ("dehla-pakad", {"trump": "hidden", "reveal": "on_request"}),
+    # Seed 003's trump variants: a decline step, a blind face-down trump nobody may be told.
+    ("court-piece", {"decline": "second_packet"}), ("court-piece", {"trump_card": "later"}),
+    ("court-piece-double-sir", {"hidden_blind": "true"}),
 ]
-"""Every preset, and the trump methods and deck no preset uses."""
+"""Every preset, and the trump methods, options and deck no preset uses."""
 VARIANT_IDS = [name + "".join(f"+{key}={value}" for key, value in options.items()) for name, options in VARIANTS]
 
 

@@ -56,6 +56,18 @@ class HideFrom(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     HIDE_FROM_FIRST_PACKET: _ClassVar[HideFrom]
     HIDE_FROM_FULL_HAND: _ClassVar[HideFrom]
 
+class TrumpCard(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TRUMP_CARD_UNSPECIFIED: _ClassVar[TrumpCard]
+    TRUMP_CARD_FIRST_PACKET: _ClassVar[TrumpCard]
+    TRUMP_CARD_LATER: _ClassVar[TrumpCard]
+
+class Decline(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    DECLINE_UNSPECIFIED: _ClassVar[Decline]
+    DECLINE_NONE: _ClassVar[Decline]
+    DECLINE_SECOND_PACKET: _ClassVar[Decline]
+
 class MakerDiscard(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     MAKER_DISCARD_UNSPECIFIED: _ClassVar[MakerDiscard]
@@ -229,6 +241,12 @@ REVEAL_ON_PLAY: Reveal
 HIDE_FROM_UNSPECIFIED: HideFrom
 HIDE_FROM_FIRST_PACKET: HideFrom
 HIDE_FROM_FULL_HAND: HideFrom
+TRUMP_CARD_UNSPECIFIED: TrumpCard
+TRUMP_CARD_FIRST_PACKET: TrumpCard
+TRUMP_CARD_LATER: TrumpCard
+DECLINE_UNSPECIFIED: Decline
+DECLINE_NONE: Decline
+DECLINE_SECOND_PACKET: Decline
 MAKER_DISCARD_UNSPECIFIED: MakerDiscard
 MAKER_DISCARD_OPEN: MakerDiscard
 MAKER_DISCARD_FACE_DOWN: MakerDiscard
@@ -460,7 +478,7 @@ class MatchFormat(_message.Message):
     def __init__(self, kind: _Optional[_Union[MatchFormatKind, str]] = ..., count: _Optional[int] = ...) -> None: ...
 
 class Rules(_message.Message):
-    __slots__ = ("direction", "deck", "trump", "reveal", "capture", "sweep_limits", "hand_result", "two_two", "bonus_aces", "mendikot_bonus", "kot_bonus", "early_end", "maker_discard", "hide_from")
+    __slots__ = ("direction", "deck", "trump", "reveal", "capture", "sweep_limits", "hand_result", "two_two", "bonus_aces", "mendikot_bonus", "kot_bonus", "early_end", "maker_discard", "hide_from", "hidden_blind", "trump_card", "trump_card_index", "decline")
     DIRECTION_FIELD_NUMBER: _ClassVar[int]
     DECK_FIELD_NUMBER: _ClassVar[int]
     TRUMP_FIELD_NUMBER: _ClassVar[int]
@@ -475,6 +493,10 @@ class Rules(_message.Message):
     EARLY_END_FIELD_NUMBER: _ClassVar[int]
     MAKER_DISCARD_FIELD_NUMBER: _ClassVar[int]
     HIDE_FROM_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_BLIND_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_CARD_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_CARD_INDEX_FIELD_NUMBER: _ClassVar[int]
+    DECLINE_FIELD_NUMBER: _ClassVar[int]
     direction: Direction
     deck: DeckKind
     trump: TrumpMethod
@@ -489,7 +511,11 @@ class Rules(_message.Message):
     early_end: bool
     maker_discard: MakerDiscard
     hide_from: HideFrom
-    def __init__(self, direction: _Optional[_Union[Direction, str]] = ..., deck: _Optional[_Union[DeckKind, str]] = ..., trump: _Optional[_Union[TrumpMethod, str]] = ..., reveal: _Optional[_Union[Reveal, str]] = ..., capture: _Optional[_Union[Capture, str]] = ..., sweep_limits: _Optional[_Union[SweepLimits, str]] = ..., hand_result: _Optional[_Union[HandResultRule, str]] = ..., two_two: _Optional[_Union[TwoTwo, str]] = ..., bonus_aces: _Optional[bool] = ..., mendikot_bonus: _Optional[int] = ..., kot_bonus: _Optional[int] = ..., early_end: _Optional[bool] = ..., maker_discard: _Optional[_Union[MakerDiscard, str]] = ..., hide_from: _Optional[_Union[HideFrom, str]] = ...) -> None: ...
+    hidden_blind: bool
+    trump_card: TrumpCard
+    trump_card_index: int
+    decline: Decline
+    def __init__(self, direction: _Optional[_Union[Direction, str]] = ..., deck: _Optional[_Union[DeckKind, str]] = ..., trump: _Optional[_Union[TrumpMethod, str]] = ..., reveal: _Optional[_Union[Reveal, str]] = ..., capture: _Optional[_Union[Capture, str]] = ..., sweep_limits: _Optional[_Union[SweepLimits, str]] = ..., hand_result: _Optional[_Union[HandResultRule, str]] = ..., two_two: _Optional[_Union[TwoTwo, str]] = ..., bonus_aces: _Optional[bool] = ..., mendikot_bonus: _Optional[int] = ..., kot_bonus: _Optional[int] = ..., early_end: _Optional[bool] = ..., maker_discard: _Optional[_Union[MakerDiscard, str]] = ..., hide_from: _Optional[_Union[HideFrom, str]] = ..., hidden_blind: _Optional[bool] = ..., trump_card: _Optional[_Union[TrumpCard, str]] = ..., trump_card_index: _Optional[int] = ..., decline: _Optional[_Union[Decline, str]] = ...) -> None: ...
 
 class Cards(_message.Message):
     __slots__ = ("cards",)
@@ -508,16 +534,18 @@ class Play(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[Card, str]] = ..., face_down: _Optional[bool] = ...) -> None: ...
 
 class Action(_message.Message):
-    __slots__ = ("play_card", "call_trump", "hide_trump", "reveal_trump")
+    __slots__ = ("play_card", "call_trump", "hide_trump", "reveal_trump", "decline_trump")
     PLAY_CARD_FIELD_NUMBER: _ClassVar[int]
     CALL_TRUMP_FIELD_NUMBER: _ClassVar[int]
     HIDE_TRUMP_FIELD_NUMBER: _ClassVar[int]
     REVEAL_TRUMP_FIELD_NUMBER: _ClassVar[int]
+    DECLINE_TRUMP_FIELD_NUMBER: _ClassVar[int]
     play_card: PlayCard
     call_trump: CallTrump
     hide_trump: HideTrump
     reveal_trump: RevealTrump
-    def __init__(self, play_card: _Optional[_Union[PlayCard, _Mapping]] = ..., call_trump: _Optional[_Union[CallTrump, _Mapping]] = ..., hide_trump: _Optional[_Union[HideTrump, _Mapping]] = ..., reveal_trump: _Optional[_Union[RevealTrump, _Mapping]] = ...) -> None: ...
+    decline_trump: DeclineTrump
+    def __init__(self, play_card: _Optional[_Union[PlayCard, _Mapping]] = ..., call_trump: _Optional[_Union[CallTrump, _Mapping]] = ..., hide_trump: _Optional[_Union[HideTrump, _Mapping]] = ..., reveal_trump: _Optional[_Union[RevealTrump, _Mapping]] = ..., decline_trump: _Optional[_Union[DeclineTrump, _Mapping]] = ...) -> None: ...
 
 class PlayCard(_message.Message):
     __slots__ = ("card", "face_down")
@@ -540,6 +568,10 @@ class HideTrump(_message.Message):
     def __init__(self, card: _Optional[_Union[Card, str]] = ...) -> None: ...
 
 class RevealTrump(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class DeclineTrump(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
