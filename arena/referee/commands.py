@@ -37,7 +37,8 @@ from arena.sandbox import Runner, RunnerKind, SandboxError, runner_for
 LOCAL_RECORDS = "local-matches"
 """The data folder's subfolder for ``dehla match`` records (the ladder's go to ``matches/``)."""
 MAX_CONCURRENCY = 64
-"""Tables at once: each runs four bot processes."""
+"""Tables at once in each of a duplicate match's two rooms (each runs four bot processes), or
+tournament matches at once."""
 MAX_SPRT_DEALS = 1_000_000
 MAX_EFFECT = 10.0
 """Standard deviations per deal pair: an effect beyond this is a typo."""
@@ -71,8 +72,8 @@ def default_records(data: Path | None) -> Path:
               show_default=True, envvar="DEHLA_RUNNER",
               help="How bots are started: local processes, bubblewrap sandboxes (root) or docker containers.")
 @click.option("--concurrency", type=click.IntRange(min=1, max=MAX_CONCURRENCY), default=1, show_default=True,
-              help="Tables playing deal pairs at once, each with its own four bots (duplicate format only); "
-                   "the result and the record do not depend on it.")
+              help="Tables at once in each of the two rooms, each with its own four bots (duplicate format "
+                   "only: 8 x K bots); the result and the record do not depend on it.")
 @click.option("--sprt", is_flag=True,
               help="Play until a sequential test decides whether A is better than B (docs/writing-a-bot.md).")
 @click.option("--alpha", type=OPEN_UNIT, default=SprtSettings().alpha, show_default=True,

@@ -1,7 +1,9 @@
 """Local head-to-head matches: start the bots with a runner, play, clean up.
 
-Partnership A sits at seats 0 and 2, partnership B at 1 and 3. Each bot serves on a unix
-socket in its own folder of a private temporary folder; its log goes next to the match record.
+Partnership A sits at seats 0 and 2, partnership B at 1 and 3. A duplicate match is played in
+two rooms, each with its own four bots (``arena.referee.deal_pairs``), so no bot process plays
+both plays of a deal. Each bot serves on a unix socket in its own folder of a private temporary
+folder; its log goes next to the match record.
 The runner decides how bots are started: plain processes (``local``, the default for an
 author's own machine), bubblewrap sandboxes (``sandbox``) or docker containers (``docker``).
 Sandboxed bots get their manifest's resources and a CPU-time budget sized for this match.
@@ -22,16 +24,18 @@ from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.launcher import BotCommand, BotProcess
 from arena.referee.match_recorder import MatchRecorder
 from arena.referee.referee_clock import MONOTONIC, SHARED_LOOP
+from arena.referee.rooms import seat_log_name
 from arena.referee.table import NOTIFY_TIMEOUT, Table
 from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.sandbox import Limits, LocalRunner, Runner, match_cpu_seconds
 
 
 def match_hands(config: TableConfig) -> int:
-    """The most hands the match can last."""
+    """The most hands one bot process plays in the match: a duplicate match's count of deals (its
+    room plays one play of each), else the most hands the match can last."""
     match_format = config.match_format
     if match_format.kind is FormatKind.DUPLICATE:
-        return 2 * match_format.count
+        return match_format.count
     if match_format.kind is FormatKind.HANDS:
         return match_format.count
     return config.max_hands
@@ -53,7 +57,11 @@ async def play_local_match(
     on_hand: Callable[[int, HandResult], None] | None = None,
     runner: Runner | None = None,
 ) -> MatchOutcome:
-    """Run one match between two partnerships of bots started by ``runner`` (default: local)."""
+    """Run one match between two partnerships of bots started by ``runner`` (default: local): a
+    duplicate match in two rooms of four bots each (``play_local_pairs``), any other format at
+    one table."""
+    if config.match_format.kind is FormatKind.DUPLICATE:
+        return await play_local_pairs(partnership_a, partnership_b, config, records, 1, None, on_hand, runner)
     sockets = Path(tempfile.mkdtemp(prefix="dehla-"))
     seats: list[GrpcSeat] = []
     try:
@@ -75,36 +83,41 @@ async def play_local_pairs(
     on_hand: Callable[[int, HandResult], None] | None = None,
     runner: Runner | None = None,
 ) -> MatchOutcome:
-    """A duplicate match played as deal pairs by ``tables`` tables, each with its own four bots
-    (``arena.referee.deal_pairs``); table 0's bots log where ``play_local_match``'s do, table K's
-    to ``MATCH.tableK.seatN.log``. The tables share this event loop, so several hold a
-    ``slot-end`` move on the loop's timer (``SHARED_LOOP``), not the precise, blocking hold."""
+    """A duplicate match played as deal pairs in two rooms of ``tables`` tables each, every table
+    with its own four bots (``arena.referee.deal_pairs``): 8 x ``tables`` bots, and no bot plays
+    both plays of a deal. Room 0's first table's bots log where ``play_local_match``'s do, the
+    others' as ``arena.referee.rooms.seat_log_name`` says (``MATCH.room1.seatN.log``, ...).
+    The tables share this event loop: with one table a room, a ``slot-end`` move is held
+    precisely (blocking the loop for its last few ms, which may delay the other room's by as
+    much: ``PRECISE_HOLD``); with more, on the loop's timer (``SHARED_LOOP``)."""
     sockets = Path(tempfile.mkdtemp(prefix="dehla-"))
-    seats: list[list[GrpcSeat]] = []
+    rooms: list[list[list[GrpcSeat]]] = [[], []]
     try:
-        for table in range(tables):
-            folder = sockets / f"table{table}"
-            folder.mkdir()
-            seats.append(table_seats(partnership_a, partnership_b, config, records, folder,
-                                     runner or LocalRunner(), "" if table == 0 else f".table{table}"))
+        for room, tables_in_room in enumerate(rooms):
+            for table in range(tables):
+                folder = sockets / f"room{room}.table{table}"
+                folder.mkdir()
+                tables_in_room.append(table_seats(partnership_a, partnership_b, config, records, folder,
+                                                  runner or LocalRunner(), room, table))
         recorder = MatchRecorder(records / f"{config.match_id}.jsonl")
         clock = MONOTONIC if tables == 1 else SHARED_LOOP
-        return await play_deal_pairs(config, seats, recorder, on_pair, on_hand, clock)
+        return await play_deal_pairs(config, rooms, recorder, on_pair, on_hand, clock)
     finally:
-        await close_all([seat for table in seats for seat in table])
+        await close_all([seat for room in rooms for table in room for seat in table])
         shutil.rmtree(sockets, ignore_errors=True)
 
 
 def table_seats(partnership_a: tuple[BotCommand, BotCommand], partnership_b: tuple[BotCommand, BotCommand],
-                config: TableConfig, records: Path, sockets: Path, runner: Runner, log_tag: str = "") -> list[GrpcSeat]:
+                config: TableConfig, records: Path, sockets: Path, runner: Runner, room: int = 0,
+                table: int = 0) -> list[GrpcSeat]:
     """One table's four seats (A at 0 and 2), each bot to be started by ``runner`` on a socket
-    in its own folder under ``sockets``, logging next to the record."""
+    in its own folder under ``sockets``, logging next to the record (``seat_log_name``)."""
     commands = [partnership_a[0], partnership_b[0], partnership_a[1], partnership_b[1]]
     seats = []
     for seat, command in enumerate(commands):
         folder = sockets / f"seat{seat}"
         folder.mkdir()
-        log = records / f"{config.match_id}{log_tag}.seat{seat}.log"
+        log = records / seat_log_name(config.match_id, seat, room, table)
         process = BotProcess(command, f"unix:{folder}/bot.sock", log, runner=runner,
                              limits=seat_limits(command, config))
         seats.append(GrpcSeat(command.name, process.address, process))

@@ -90,13 +90,17 @@ class DecisionEntry(_Part):
 
 
 class HandLine(_Line):
-    """One hand: its index (from 0), whether it finished, its hand record and every decision."""
+    """One hand: its index (from 0), whether it finished, its hand record, every decision and its room."""
 
     type: Literal["hand"] = "hand"
     index: int
     complete: bool | None = None
     record: dict[str, Any] = Field(description="A hand record (hand-record.schema.json), replayed when read.")
     decisions: list[DecisionEntry]
+    room: Literal[0, 1] | None = Field(None, description="Which room's bots played the hand in a duplicate match "
+                                                        "played in two rooms (0: every deal's first play, hand 2N; "
+                                                        "1: its second, 2N + 1); null or missing: the match had one "
+                                                        "room (other formats, and records written before rooms)")
 
 
 class FaultEntry(_Part):

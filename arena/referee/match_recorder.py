@@ -2,8 +2,8 @@
 
 Lines, each an object with a ``type``:
 - ``match_start``: match id, seed, preset, rules, format, time control, policy, seat names;
-- ``hand``: index, the full hand record (replayable by ``dehla score``), and every decision
-  with its request id, action, time taken, remaining bank and fault;
+- ``hand``: index, the full hand record (replayable by ``dehla score``), every decision
+  with its request id, action, time taken, remaining bank and fault, and the room that played it;
 - ``match_end``: the outcome (status, winner, score, faults, substitutions).
 Each line is written through its model (``arena.referee.match_record_lines``), so what is written is
 what the published schema says. A match that dies midway still leaves every finished hand on disk.
@@ -43,11 +43,13 @@ class HandRecorder(Protocol):
     def match_end(self, outcome: MatchOutcome) -> None: ...
 
 
-def hand_line(index: int, state: HandState, decisions: Sequence[DecisionLog]) -> dict[str, Any]:
-    """A record's ``hand`` line: the hand (finished or not) and every decision in it."""
+def hand_line(index: int, state: HandState, decisions: Sequence[DecisionLog],
+              room: int | None = None) -> dict[str, Any]:
+    """A record's ``hand`` line: the hand (finished or not), every decision in it, and the room
+    whose bots played it (a duplicate match's two rooms; None: the match has one)."""
     return written(HandLine, {
         "type": "hand", "index": index, "complete": state.is_over, "record": hand_record(state),
-        "decisions": [written(DecisionEntry, d.to_json()) for d in decisions],
+        "decisions": [written(DecisionEntry, d.to_json()) for d in decisions], "room": room,
     })
 
 

@@ -2,7 +2,10 @@
 
 Bots keep their seats for the whole match (partnership A at seats 0 and 2). In ``duplicate``
 format each deal is played a second time rotated one seat on, dealer included, so the other
-partnership holds the same cards in the same relation to the dealer.
+partnership holds the same cards in the same relation to the dealer. A table given no
+``PairSource`` plays both plays with the same four bots (one room: a bot that remembers the
+first play knows every hand in the second); real matches play duplicate in two rooms through
+``arena.referee.deal_pairs``, each table then playing one play of each deal.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from arena.engine.rules import Rules
 from arena.referee.match_recorder import HandRecorder
 from arena.referee.referee_clock import MONOTONIC, RefereeClock
 from arena.referee.seeds import seat_seed
-from arena.referee.table_values import DecisionLog, MatchOutcome, PairSource, PlayedPair, TableConfig
+from arena.referee.table_values import DealPlays, DecisionLog, MatchOutcome, PairSource, TableConfig
 from arena.referee.tally import duplicate_tally
 
 NOTIFY_TIMEOUT = 2.0
@@ -86,8 +89,8 @@ class Table:
                  recorder: HandRecorder | None = None,
                  on_hand: Callable[[int, HandResult], None] | None = None,
                  clock: RefereeClock = MONOTONIC, pairs: PairSource | None = None) -> None:
-        """``pairs``: play the deal pairs it hands out (a duplicate match shared by several tables)
-        instead of the match format's deals."""
+        """``pairs``: play the deals it hands out, the plays it says (a duplicate match shared by
+        several tables, in one room or two) instead of the match format's deals."""
         if len(endpoints) != 4:
             raise ValueError("a table needs four seat endpoints")
         self.config = config
@@ -177,27 +180,26 @@ class Table:
             self.outcome.score = (float(tally.points[0]), float(tally.points[1]))
 
     async def _run_pairs(self, pairs: PairSource) -> None:
-        """Deal pairs as ``pairs`` hands them out, each on its own: hand ``2N`` and ``2N + 1`` are
-        deal N's two plays (dealers as in ``_run_duplicate``), and the tally the bots see counts
-        this pair only, so what a bot sees of a pair does not depend on which pairs this table
-        played before it."""
+        """Deals as ``pairs`` hands them out, each on its own, playing ``pairs.rotations`` of each:
+        hand ``2N + rotation`` is deal N's play ``rotation`` (dealers as in ``_run_duplicate``).
+        The tally the bots see counts this table's plays of this deal only (both in one room,
+        the room's one in two), so what a bot sees of a deal does not depend on which deals this
+        table played before it, nor on what the other room did."""
         config = self.config
         while (number := pairs.take()) is not None:
             deal = Deal.from_seed(config.rules, derive_seed(config.seed, "deal", number))
             first = len(self.outcome.hands)
             substituted = list(self.outcome.substitutions)
-            tally = MatchScore(dealer=number % 4)
-            for rotation in (0, 1):
+            tally = MatchScore(dealer=(number + pairs.rotations[0]) % 4)
+            for rotation in pairs.rotations:
                 dealer = (number + rotation) % 4
                 before = replace(tally, dealer=dealer)
                 counted = partial(_duplicate_after, config.rules, before, (number + 1) % 4)
                 _, tally = await self._play_hand(2 * number + rotation, deal.rotated(rotation), dealer, before,
                                                  counted)
             subs = [now - then for now, then in zip(self.outcome.substitutions, substituted, strict=True)]
-            pair = PlayedPair(number, tuple(self.outcome.hands[first:]), tuple(self.outcome.hand_values[first:]),
-                              tally, (subs[0], subs[1], subs[2], subs[3]))
-            self.outcome.deal_scores.append(pair.score)
-            pairs.played(pair)
+            pairs.played(DealPlays(number, pairs.rotations, tuple(self.outcome.hands[first:]),
+                                   tuple(self.outcome.hand_values[first:]), (subs[0], subs[1], subs[2], subs[3])))
 
     async def _run_match(self) -> None:
         config = self.config

@@ -94,8 +94,23 @@ class MatchOutcome:
 
 
 @dataclass(frozen=True, slots=True)
+class DealPlays:
+    """What one table played of one deal: both plays (one room) or its room's one (two rooms)."""
+
+    number: int
+    rotations: tuple[int, ...]
+    """The plays, in play order: 0 has partnership A at seats 0 and 2 holding hands 0 and 2, 1
+    the same deal rotated one seat on; hand ``2 * number + rotation`` of the match."""
+    hands: tuple[HandResult, ...]
+    hand_values: tuple[float, ...]
+    substitutions: tuple[int, int, int, int]
+    """Moves the referee played for each seat in these plays."""
+
+
+@dataclass(frozen=True, slots=True)
 class PlayedPair:
-    """One deal played twice at one table, the seats swapped: its two hands in play order."""
+    """One deal played twice, the seats swapped (at one table, or one play in each room): its two
+    hands in play order."""
 
     number: int
     hands: tuple[HandResult, ...]
@@ -112,9 +127,13 @@ class PlayedPair:
 
 
 class PairSource(Protocol):
-    """Where a table playing deal pairs takes its next deal number and hands each pair back."""
+    """Where a table playing deal pairs takes its next deal number and hands each deal's plays back."""
+
+    @property
+    def rotations(self) -> tuple[int, ...]:
+        """The plays of each deal this table plays: ``(0, 1)`` in one room, ``(room,)`` in two."""
 
     def take(self) -> int | None:
         """The next deal to play, or None: stop."""
 
-    def played(self, pair: PlayedPair) -> None: ...
+    def played(self, plays: DealPlays) -> None: ...

@@ -2,10 +2,11 @@
 
 A worker plays each attempt into a private temporary folder of its own and sends back the files
 the referee wrote there under the names it knows (``m000042.jsonl``, ``m000042.seat0.log`` ..
-``seat3.log``), each capped (``RECORD_CAP``, ``LOG_CAP``). The coordinator stores them with the
-match in the transaction that counts the attempt (``ladder/store/match_files.py``); a late or stale
-attempt stores nothing. The names in a report are never used as paths: the coordinator keeps
-only the names it expects for that match and stores them as rows.
+``seat3.log``, the second room's ``m000042.room1.seat0.log`` .. ``room1.seat3.log``), each capped
+(``RECORD_CAP``, ``LOG_CAP``). The coordinator stores them with the match in the transaction that
+counts the attempt (``ladder/store/match_files.py``); a late or stale attempt stores nothing. The
+names in a report are never used as paths: the coordinator keeps only the names it expects for
+that match and stores them as rows.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.referee.launcher import DEFAULT_LOG_CAP
+from arena.referee.rooms import seat_log_name
 
 RECORD_CAP = 16 * 1024 * 1024
 """A match record's bytes: far above what the referee writes (a 16-deal duplicate match is about
@@ -24,6 +26,7 @@ LOG_CAP = 2 * DEFAULT_LOG_CAP
 """A seat log's bytes: twice the referee's own cap on what it keeps of a bot's output; the rest
 is cut."""
 SEATS = 4
+ROOMS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,13 +45,15 @@ def record_name(match_id: int) -> str:
     return f"{match_key(match_id)}.jsonl"
 
 
-def log_name(match_id: int, seat: int) -> str:
-    return f"{match_key(match_id)}.seat{seat}.log"
+def log_name(match_id: int, seat: int, room: int = 0) -> str:
+    """The log of the bot at ``seat`` in ``room`` (a duplicate match has two rooms of four bots)."""
+    return seat_log_name(match_key(match_id), seat, room)
 
 
 def expected_files(match_id: int) -> dict[str, int]:
-    """The names of a match's files and each one's cap."""
-    return {record_name(match_id): RECORD_CAP, **{log_name(match_id, seat): LOG_CAP for seat in range(SEATS)}}
+    """The names of a match's files and each one's cap: the record, then room 0's logs, then room 1's."""
+    logs = {log_name(match_id, seat, room): LOG_CAP for room in range(ROOMS) for seat in range(SEATS)}
+    return {record_name(match_id): RECORD_CAP, **logs}
 
 
 def collect(folder: Path, match_id: int) -> tuple[ReportFile, ...]:

@@ -36,6 +36,7 @@ from arena.engine.errors import ArenaError
 from arena.engine.match import FormatKind, MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand, resolve_bot
+from arena.referee.rooms import hand_room, seat_log_name
 from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.sandbox.runner import RunnerKind
 from ladder.execution.runners import ladder_runner, make_runner
@@ -106,7 +107,8 @@ def _judge(check: str, outcome: MatchOutcome, records: Path, key: str, bot_seats
     mine = [f for f in outcome.faults if f.seat in bot_seats]
     if mine:
         fault = mine[0]
-        tail = _tail(records / f"{key}.seat{fault.seat}.log")
+        room = 0 if fault.hand is None else hand_room(fault.hand)  # a validation match is duplicate: two rooms
+        tail = _tail(records / seat_log_name(key, fault.seat, room))
         raise SubmissionRejected(check, f"seat {fault.seat} {fault.kind.value}: {fault.detail}", tail)
     if outcome.status is OutcomeStatus.VOID:
         raise SubmissionRejected(check, f"the match was void (platform fault, not the bot's): {outcome.void_reason}; "

@@ -192,7 +192,8 @@ def test_the_negative_control_the_same_job_untampered_runs_its_bots_and_reports_
     report = play_match_job(job)
     assert sorted(p.name for p in marks.iterdir()) == ["ma", "mb"]
     assert report.status == "done", report
-    assert [f.name for f in report.files] == [record_name(1), *(log_name(1, seat) for seat in range(4))]
+    assert [f.name for f in report.files] == [record_name(1), *(log_name(1, seat, room) for room in (0, 1)
+                                                                for seat in range(4))]
     assert report.files[0].data.startswith(b'{"type":"match_start"') or b"match_start" in report.files[0].data
     assert not (store.data.root / "matches").exists(), "the worker wrote nothing under the data folder"
 
@@ -373,6 +374,7 @@ def test_a_fake_ladder_counts_without_files_and_keeps_none(tmp_path: Path) -> No
 
 
 NAMES = st.one_of(st.sampled_from(["m000003.jsonl", *(f"m000003.seat{seat}.log" for seat in range(6)),
+                                   *(f"m000003.room{room}.seat{seat}.log" for room in range(3) for seat in range(5)),
                                    "m000004.jsonl", "../m000003.jsonl", "m000003.jsonl/x"]), st.text(max_size=30))
 
 
@@ -382,7 +384,7 @@ def test_what_the_coordinator_keeps_of_any_report_is_expected_names_within_their
         files: list[tuple[str, int]]) -> None:
     """Of each expected name, the first copy within its cap; nothing else, in a fixed order."""
     report = tuple(ReportFile(name, b"x" * size) for name, size in files)
-    expected = [record_name(3), *(log_name(3, seat) for seat in range(4))]
+    expected = [record_name(3), *(log_name(3, seat, room) for room in (0, 1) for seat in range(4))]
     firsts: dict[str, ReportFile] = {}
     for file in report:
         cap = RECORD_CAP if file.name.endswith(".jsonl") else LOG_CAP

@@ -1,5 +1,6 @@
-"""Deal pairs on one or several tables (in-process bots): the same pairs, the same record, in deal
-order, whatever the number of tables; a stop or a forfeit ends the match at the same deal."""
+"""Deal pairs on one or several tables, in one room or two (in-process bots): the same pairs, the
+same record, in deal order, whatever the number of tables and rooms; a stop or a forfeit ends the
+match at the same deal."""
 
 from __future__ import annotations
 
@@ -55,10 +56,16 @@ def config(deals: int, seed: int = 3, policy: FaultPolicy = FaultPolicy.FORFEIT)
 
 
 def play(tables: int, deals: int, record: Path, make_b: Callable[[], Bot] = LowestBot,
-         on_pair: Callable[[PlayedPair], bool] | None = None, seed: int = 3) -> MatchOutcome:
-    seats = [[InProcessSeat(HeuristicBot()), InProcessSeat(make_b()), InProcessSeat(HeuristicBot()),
-              InProcessSeat(make_b())] for _ in range(tables)]
+         on_pair: Callable[[PlayedPair], bool] | None = None, seed: int = 3, rooms: int = 1) -> MatchOutcome:
+    """``tables`` tables in each of ``rooms`` rooms, each with its own four bots."""
+    seats = [[[InProcessSeat(HeuristicBot()), InProcessSeat(make_b()), InProcessSeat(HeuristicBot()),
+               InProcessSeat(make_b())] for _ in range(tables)] for _ in range(rooms)]
     return asyncio.run(play_deal_pairs(config(deals, seed), seats, MatchRecorder(record), on_pair))
+
+
+def rooms_of(record: Path) -> list[int | None]:
+    """Each hand line's room, in record order."""
+    return [line.get("room") for line in map(json.loads, record.read_text().splitlines()) if line["type"] == "hand"]
 
 
 def hands(record: Path) -> list[dict[str, Any]]:
@@ -80,6 +87,20 @@ def test_more_tables_give_the_same_pairs_and_record_in_deal_order(tmp_path: Path
     assert [h["index"] for h in hands(tmp_path / "many.jsonl")] == list(range(14))
 
 
+@pytest.mark.parametrize("tables", [1, 2])
+def test_two_rooms_give_the_pairs_and_record_of_one_each_hand_naming_its_room(tmp_path: Path, tables: int) -> None:
+    """Bots whose moves depend only on what they see play the same hands in two rooms as at one
+    table: the rooms change who plays, never the deals, the dealers or the pair arithmetic."""
+    one = play(1, 7, tmp_path / "one.jsonl")
+    two = play(tables, 7, tmp_path / "two.jsonl", rooms=2)
+    assert two.deal_scores == one.deal_scores and len(one.deal_scores) == 7
+    assert (two.score, two.winner_team, two.hand_values) == (one.score, one.winner_team, one.hand_values)
+    assert two.final == one.final
+    assert hands(tmp_path / "two.jsonl") == hands(tmp_path / "one.jsonl")
+    assert rooms_of(tmp_path / "two.jsonl") == [0, 1] * 7
+    assert rooms_of(tmp_path / "one.jsonl") == [None] * 14
+
+
 def test_pairs_are_the_duplicate_formats_deals(tmp_path: Path) -> None:
     """Deal N's two plays are the same deals and dealers as a one-table duplicate match's."""
     play(2, 5, tmp_path / "pairs.jsonl")
@@ -90,15 +111,15 @@ def test_pairs_are_the_duplicate_formats_deals(tmp_path: Path) -> None:
     assert paired == single
 
 
-@pytest.mark.parametrize("tables", [1, 2, 3])
-def test_a_stop_ends_the_match_after_that_pair_whatever_the_tables(tmp_path: Path, tables: int) -> None:
+@pytest.mark.parametrize(("tables", "rooms"), [(1, 1), (2, 1), (3, 1), (1, 2), (2, 2)])
+def test_a_stop_ends_the_match_after_that_pair_whatever_the_tables(tmp_path: Path, tables: int, rooms: int) -> None:
     seen: list[int] = []
 
     def stop_after_four(pair: PlayedPair) -> bool:
         seen.append(pair.number)
         return pair.number < 3
 
-    outcome = play(tables, 20, tmp_path / "m.jsonl", on_pair=stop_after_four)
+    outcome = play(tables, 20, tmp_path / "m.jsonl", on_pair=stop_after_four, rooms=rooms)
     assert seen == [0, 1, 2, 3]
     assert len(outcome.deal_scores) == 4 and len(outcome.hands) == 8
     indexes = [h["index"] for h in hands(tmp_path / "m.jsonl")]
@@ -107,9 +128,11 @@ def test_a_stop_ends_the_match_after_that_pair_whatever_the_tables(tmp_path: Pat
     assert json.loads(lines[-1])["deal_scores"] == outcome.deal_scores
 
 
-def test_a_forfeit_ends_the_match_at_its_deal_whatever_the_tables(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("tables", "rooms"), [(2, 1), (1, 2), (2, 2)])
+def test_a_forfeit_ends_the_match_at_its_deal_whatever_the_tables(tmp_path: Path, tables: int, rooms: int) -> None:
+    """In two rooms too: the other room plays every hand before the forfeited one and no other."""
     one = play(1, 30, tmp_path / "one.jsonl", RaisesOnAceBot)
-    two = play(2, 30, tmp_path / "two.jsonl", RaisesOnAceBot)
+    two = play(tables, 30, tmp_path / "two.jsonl", RaisesOnAceBot, rooms=rooms)
     assert one.forfeit_team == 1 and one.winner_team == 0
     assert 0 < len(one.deal_scores) < 30  # the fault comes at a later deal, not the first
     assert (two.forfeit_team, two.deal_scores) == (one.forfeit_team, one.deal_scores)
@@ -120,9 +143,10 @@ def test_a_forfeit_ends_the_match_at_its_deal_whatever_the_tables(tmp_path: Path
     assert one.status is OutcomeStatus.DONE
 
 
-def test_no_tables_is_refused() -> None:
-    with pytest.raises(ValueError, match="at least one table"):
-        asyncio.run(play_deal_pairs(config(1), []))
+@pytest.mark.parametrize("rooms", [[], [[]], [[], []], [[], [], []]])
+def test_no_tables_or_a_third_room_is_refused(rooms: list[list[list[InProcessSeat]]]) -> None:
+    with pytest.raises(ValueError, match="one room or two, each with at least one table"):
+        asyncio.run(play_deal_pairs(config(1), rooms))
 
 
 def test_an_interrupted_match_keeps_every_pair_released_before_it(tmp_path: Path) -> None:
@@ -139,8 +163,8 @@ def test_an_interrupted_match_keeps_every_pair_released_before_it(tmp_path: Path
                 task.cancel()
             return True
 
-        seats = [[InProcessSeat(HeuristicBot()), InProcessSeat(LowestBot()), InProcessSeat(HeuristicBot()),
-                  InProcessSeat(LowestBot())] for _ in range(2)]
+        seats = [[[InProcessSeat(HeuristicBot()), InProcessSeat(LowestBot()), InProcessSeat(HeuristicBot()),
+                   InProcessSeat(LowestBot())]] for _ in range(2)]
         await play_deal_pairs(config(20), seats, MatchRecorder(record), cancel_at_three)
 
     with pytest.raises(asyncio.CancelledError):

@@ -84,13 +84,13 @@ def test_seat_limits_are_sized_for_the_match_format() -> None:
     def config(text: str) -> TableConfig:
         return TableConfig("m", rules_for("dehla-pakad"), "dehla-pakad", MatchFormat.parse(text), 1,
                            TimeControl(per_move=0.5, bank=5, startup=5))
-    assert match_hands(config("duplicate:10")) == 20
+    assert match_hands(config("duplicate:10")) == 10  # each room's bots play one play of each deal
     assert match_hands(config("hands:7")) == 7
     assert match_hands(config("kots:3")) == config("kots:3").max_hands
     bot = BotCommand("b", ("x",), resources=Resources(memory_mb=100, cpus=2.0))
     limits = seat_limits(bot, config("duplicate:10"))
     assert limits.memory_mb == 100 and limits.cpus == 2.0
-    assert limits.cpu_seconds == match_cpu_seconds(2.0, 20, 0.5 + 0.05, 5, 5)
+    assert limits.cpu_seconds == match_cpu_seconds(2.0, 10, 0.5 + 0.05, 5, 5)
 
 
 # ---------------------------------------------------------------------- reports
