@@ -4,7 +4,8 @@ A bot's output (its log file, and the log tail and status text a fault keeps as 
 match record) may hold anything: its strategy, its opponents' behaviour it noticed, secrets it
 was given. So it is shown only to the author who owns the bot and to operators; a bot with no
 owner (submitted on the arena's machine) only to operators. A match's seat logs are stored with
-its record (``m000042.seat0.log`` beside ``m000042.jsonl``, ``ladder/store/match_files.py``); a
+its record (``m000042.seat0.log`` beside ``m000042.jsonl``, ``ladder/store/match_files.py``, and
+in a duplicate match the second room's ``m000042.room1.seat0.log``, shown after the first); a
 version's validation logs are files under ``validation/HASH12/`` (``ladder/submission/submit.py``).
 """
 
@@ -15,9 +16,10 @@ from enum import StrEnum
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from arena.referee.rooms import seat_log_name
 from ladder.admin.authors import AuthorView
 from ladder.store.database import Store
-from ladder.store.match_files import DamagedFileError, read_stored, stored_name
+from ladder.store.match_files import DamagedFileError, StoredFile, read_stored, stored_name
 from ladder.store.paths import ArenaData
 from ladder.store.schema import Bot, BotVersion, Match
 from ladder.submission.intake import log_path, upload_of, uploads_folder
@@ -91,14 +93,29 @@ def match_log(session: Session, viewer: AuthorView | None, match_id: int, seat: 
     source = f"match {match_id}, seat {seat}"
     if match.record_path is None:
         raise NotFoundError(f"{source}: the match has no record or logs yet")
-    name = f"{stored_name(match.record_path).removesuffix('.jsonl')}.seat{seat}.log"
+    stem = stored_name(match.record_path).removesuffix('.jsonl')
     try:
-        stored = read_stored(session, match_id, name, LOG_SHOWN_BYTES)
+        stored = [read_stored(session, match_id, seat_log_name(stem, seat, room), LOG_SHOWN_BYTES) for room in (0, 1)]
     except DamagedFileError as exc:
         raise NotFoundError(f"{source}: its log {exc}") from None
-    if stored is None:
+    first, second = stored
+    if first is None:
         raise NotFoundError(f"{source}: its log is not in the store")
-    return _log_model(stored.content, stored.size, bot, source)
+    if second is None:  # one room: a match played before rooms, or not in duplicate
+        return _log_model(first.content, first.size, bot, source)
+    return _rooms_log(first, second, bot, source)
+
+
+ROOM_HEADINGS = (b"== room 0: each deal's first play ==\n", b"\n== room 1: each deal's second play ==\n")
+"""What separates a seat's two logs in a duplicate match (two processes of the same bot, one a room)."""
+
+
+def _rooms_log(first: StoredFile, second: StoredFile, bot: str, source: str) -> BotLogModel:
+    """A seat's two rooms' logs, one after the other under a heading each (the same bot's, so the
+    same owner's); cut where either was."""
+    content = ROOM_HEADINGS[0] + first.content + ROOM_HEADINGS[1] + second.content
+    size = len(ROOM_HEADINGS[0]) + first.size + len(ROOM_HEADINGS[1]) + second.size
+    return _log_model(content, size, bot, source)
 
 
 def validation_log(session: Session, data: ArenaData, viewer: AuthorView | None, version_id: int,

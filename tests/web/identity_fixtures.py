@@ -22,6 +22,8 @@ from tests.web_helpers import copied_ladder, match_file, put_match_file, serving
 
 SCRIPT = '<script>alert("dehla")</script>'
 LOG_LINE = f"asha's secret plan {SCRIPT}"
+ROOM1_LOG_LINE = f"asha's secret plan, second plays {SCRIPT}"
+"""Her bot's log in the match's second room (a duplicate match has two: the same seat, another process)."""
 EVIDENCE = f"log tail: asha's evidence {SCRIPT}"
 OTHER_EVIDENCE = "log tail: the unowned bot's evidence"
 UPLOAD_OUTPUT = f"asha's upload output {SCRIPT}"
@@ -78,6 +80,8 @@ def authored_ladder(played: ArenaData, root: Path, extra_authors: tuple[str, ...
         ids = (match.id, version.id, version.content_hash, rejected.id)
     store.close()
     put_match_file(data, ids[0], f"{record.removesuffix('.jsonl')}.seat{asha_seat}.log", (LOG_LINE + "\n").encode())
+    put_match_file(data, ids[0], f"{record.removesuffix('.jsonl')}.room1.seat{asha_seat}.log",
+                   (ROOM1_LOG_LINE + "\n").encode())
     (data.validation / ids[2][:12] / "validate-self.seat0.log").write_text(f"validation says {SCRIPT}\n")
     log_path(data, ids[3]).parent.mkdir(parents=True, exist_ok=True)
     log_path(data, ids[3]).write_text(UPLOAD_OUTPUT + "\n")

@@ -13,7 +13,8 @@ from playwright.sync_api import Dialog, Page, expect
 from ladder.admin.authors import rotate_token
 from ladder.store.database import Store
 from ladder.store.paths import ArenaData
-from tests.web.identity_fixtures import LOG_LINE, SCRIPT, Served, served_ladder
+from ladder.web.bot_logs import ROOM_HEADINGS
+from tests.web.identity_fixtures import LOG_LINE, ROOM1_LOG_LINE, SCRIPT, Served, served_ladder
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +56,8 @@ def test_sign_in_see_my_bots_uploads_and_a_log_then_sign_out(served_authors: Ser
 
     row = page.locator(f"table#my-matches tr[data-match-id='{ladder.match_id}']")
     row.locator(f"a[data-log='seat {ladder.asha_seat}']").click()
-    expect(page.locator("#bot-log-text")).to_have_text(LOG_LINE + "\n")
+    expect(page.locator("#bot-log-text")).to_have_text(ROOM_HEADINGS[0].decode() + LOG_LINE + "\n"
+                                                       + ROOM_HEADINGS[1].decode() + ROOM1_LOG_LINE + "\n")
     page.screenshot(path=str(artifacts / "identity-log.png"), full_page=True)
     assert page.locator("#bot-log-text script").count() == 0
 

@@ -13,12 +13,13 @@ import httpx2 as httpx
 import pytest
 
 from ladder.store.paths import ArenaData
-from ladder.web.bot_logs import LOG_SHOWN_BYTES
+from ladder.web.bot_logs import LOG_SHOWN_BYTES, ROOM_HEADINGS
 from tests.web.identity_fixtures import (
     EVIDENCE,
     LOG_LINE,
     OTHER_EVIDENCE,
     QUEUE_OFF,
+    ROOM1_LOG_LINE,
     SCRIPT,
     Ladder,
     authored_ladder,
@@ -27,6 +28,8 @@ from tests.web.identity_fixtures import (
 from tests.web_helpers import match_file, serving
 
 ESCAPED = "&lt;script&gt;alert(&#34;dehla&#34;)&lt;/script&gt;"
+BOTH_ROOMS = (ROOM_HEADINGS[0].decode() + LOG_LINE + "\n" + ROOM_HEADINGS[1].decode() + ROOM1_LOG_LINE + "\n")
+"""A seat's log in a duplicate match: its room 0 process's, then its room 1 process's."""
 OUTSIDE = "/etc/passwd"
 UPLOAD_SECRET = "asha's upload output"
 """An upload's validation output is its author's alone (not even an operator's: it is no match)."""
@@ -141,14 +144,14 @@ def test_a_raw_log_is_plain_utf8_text_never_sniffed_as_a_page(served_logs: Serve
     assert raw.headers["content-type"] == "text/plain; charset=utf-8"
     assert raw.headers["x-content-type-options"] == "nosniff"
     assert raw.headers["content-security-policy"] == "default-src 'none'"
-    assert raw.text == LOG_LINE + "\n"
+    assert raw.text == BOTH_ROOMS
 
 
 def test_the_api_gives_a_log_to_its_owner_only(served_logs: Served) -> None:
     lad = served_logs.ladder
     path = f"/api/matches/{lad.match_id}/logs/{lad.asha_seat}"
     log = served_logs.api("asha", path).json()
-    assert log["text"] == LOG_LINE + "\n" and log["bot"] == "random" and not log["truncated"]
+    assert log["text"] == BOTH_ROOMS and log["bot"] == "random" and not log["truncated"]
     assert served_logs.api("bilal", path).status_code == 403
     assert served_logs.api(None, path).status_code == 401
     assert served_logs.api("asha", f"/api/matches/{lad.match_id}/logs/{lad.other_seat}").status_code == 403
