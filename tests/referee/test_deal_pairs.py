@@ -56,11 +56,12 @@ def config(deals: int, seed: int = 3, policy: FaultPolicy = FaultPolicy.FORFEIT)
 
 
 def play(tables: int, deals: int, record: Path, make_b: Callable[[], Bot] = LowestBot,
-         on_pair: Callable[[PlayedPair], bool] | None = None, seed: int = 3, rooms: int = 1) -> MatchOutcome:
+         on_pair: Callable[[PlayedPair], bool] | None = None, seed: int = 3, rooms: int = 1,
+         policy: FaultPolicy = FaultPolicy.FORFEIT) -> MatchOutcome:
     """``tables`` tables in each of ``rooms`` rooms, each with its own four bots."""
     seats = [[[InProcessSeat(HeuristicBot()), InProcessSeat(make_b()), InProcessSeat(HeuristicBot()),
                InProcessSeat(make_b())] for _ in range(tables)] for _ in range(rooms)]
-    return asyncio.run(play_deal_pairs(config(deals, seed), seats, MatchRecorder(record), on_pair))
+    return asyncio.run(play_deal_pairs(config(deals, seed, policy), seats, MatchRecorder(record), on_pair))
 
 
 def rooms_of(record: Path) -> list[int | None]:
@@ -99,6 +100,27 @@ def test_two_rooms_give_the_pairs_and_record_of_one_each_hand_naming_its_room(tm
     assert hands(tmp_path / "two.jsonl") == hands(tmp_path / "one.jsonl")
     assert rooms_of(tmp_path / "two.jsonl") == [0, 1] * 7
     assert rooms_of(tmp_path / "one.jsonl") == [None] * 14
+
+
+def test_under_substitute_a_crash_silences_the_seat_in_its_own_room_only(tmp_path: Path) -> None:
+    """Each room runs its own copy of a bot: the copy that crashed has its moves played by the
+    referee for the rest of its room's hands, while the other room's copy plays on."""
+    record = tmp_path / "m.jsonl"
+    outcome = play(1, 30, record, RaisesOnAceBot, rooms=2, policy=FaultPolicy.SUBSTITUTE)
+    assert outcome.forfeit_team is None and len(outcome.deal_scores) == 30
+    crashed: dict[tuple[int, int], int] = {}  # (room, seat): the hand its copy crashed in
+    for fault in sorted(outcome.faults, key=lambda f: f.hand or 0):
+        assert fault.hand is not None
+        crashed.setdefault((fault.hand % 2, fault.seat), fault.hand)
+    assert any((1 - room, seat) not in crashed for room, seat in crashed), "a crash in one room only"
+    lines = [json.loads(line) for line in record.read_text().splitlines()[1:-1]]
+    for line in lines:
+        for decision in line["decisions"]:
+            crash = crashed.get((line["room"], decision["seat"]))
+            if crash is None or line["index"] < crash:
+                assert not decision["substituted"], (line["index"], decision)
+            elif line["index"] > crash:
+                assert decision["substituted"], (line["index"], decision)
 
 
 def test_pairs_are_the_duplicate_formats_deals(tmp_path: Path) -> None:
