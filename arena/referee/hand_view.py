@@ -195,7 +195,8 @@ def _hand_heading(line: HandLine, replay: HandReplay, context: HandContext) -> T
     if duplicate:
         table = line.index % 2 + 1
         turned = ", the cards turned one seat on" if table == 2 else ""
-        heading.append(f" | deal {line.index // 2 + 1}, table {table}{turned}", style="")
+        room = "" if line.room is None else f", played by room {line.room}'s bots"  # None: one room
+        heading.append(f" | deal {line.index // 2 + 1}, table {table}{turned}{room}", style="")
     heading.append(f" | dealer seat {replay.dealer}", style="")
     return heading
 

@@ -87,6 +87,16 @@ def test_the_whole_record_ends_with_the_running_score_and_the_recorded_result() 
     assert end.score == [1, 2]  # the running score ends where the referee's tally did
 
 
+def test_a_hand_played_in_a_room_names_the_room() -> None:
+    """A two-room record's hand lines carry their room; the fixed record (one room) has none."""
+    lines = [line.model_copy(update={"room": line.index % 2}) if isinstance(line, HandLine) else line
+             for line in fixed_record()]
+    assert shown(lines, ViewOptions(hand=2))[3] == ("hand 2 of 2 | deal 1, table 2, the cards turned one seat on, "
+                                                    "played by room 1's bots | dealer seat 1")
+    assert shown(lines, ViewOptions(hand=1))[3] == ("hand 1 of 2 | deal 1, table 1, played by room 0's bots | "
+                                                    "dealer seat 0")
+
+
 def test_the_second_table_of_a_deal_says_so_and_holds_the_cards_one_seat_on() -> None:
     text = shown(fixed_record(), ViewOptions(hand=2))
     assert text[3] == "hand 2 of 2 | deal 1, table 2, the cards turned one seat on | dealer seat 1"
