@@ -190,11 +190,15 @@ class Table:
             deal = Deal.from_seed(config.rules, derive_seed(config.seed, "deal", number))
             first = len(self.outcome.hands)
             substituted = list(self.outcome.substitutions)
-            tally = MatchScore(dealer=(number + pairs.rotations[0]) % 4)
+            first_play = pairs.rotations[0]
+            tally = MatchScore(dealer=(number + first_play) % 4)
+            # The next hand this table plays is deal N + 1's first play of its own (dealer N + 1,
+            # or N + 2 in room 1); between one room's two plays, the second (dealer N + 1).
+            next_dealer = (number + 1 + first_play) % 4
             for rotation in pairs.rotations:
                 dealer = (number + rotation) % 4
                 before = replace(tally, dealer=dealer)
-                counted = partial(_duplicate_after, config.rules, before, (number + 1) % 4)
+                counted = partial(_duplicate_after, config.rules, before, next_dealer)
                 _, tally = await self._play_hand(2 * number + rotation, deal.rotated(rotation), dealer, before,
                                                  counted)
             subs = [now - then for now, then in zip(self.outcome.substitutions, substituted, strict=True)]

@@ -23,6 +23,7 @@ from arena.referee.in_process import InProcessSeat, play_in_process
 from arena.referee.match_recorder import MatchRecorder
 from arena.referee.table_values import MatchOutcome, PlayedPair, TableConfig
 from sample_bots.heuristic.bot import HeuristicBot
+from sdk import HandEnd
 from sdk.bot import Bot, BotView
 
 ACE_OF_SPADES = Card.parse("AS")
@@ -121,6 +122,35 @@ def test_under_substitute_a_crash_silences_the_seat_in_its_own_room_only(tmp_pat
                 assert not decision["substituted"], (line["index"], decision)
             elif line["index"] > crash:
                 assert decision["substituted"], (line["index"], decision)
+
+
+class DealerNotingBot(LowestBot):
+    """Notes each hand's dealer and what ``EndHand`` said the next dealer would be."""
+
+    name = "dealer-noting"
+
+    def __init__(self) -> None:
+        self.dealers: list[int] = []
+        self.announced: list[int] = []
+
+    def play(self, view: BotView) -> Card:
+        if not self.dealers or len(self.dealers) == len(self.announced):
+            self.dealers.append(view.observation.dealer)
+        return super().play(view)
+
+    def on_hand_end(self, end: HandEnd) -> None:
+        assert end.score is not None
+        self.announced.append(end.score.dealer)
+
+
+@pytest.mark.parametrize("rooms", [1, 2])
+def test_the_tally_after_a_hand_names_the_dealer_of_the_tables_next_hand(rooms: int) -> None:
+    bots = [[DealerNotingBot() for _ in range(4)] for _ in range(rooms)]
+    asyncio.run(play_deal_pairs(config(6), [[[InProcessSeat(bot) for bot in room]] for room in bots]))
+    for room in bots:
+        for bot in room:
+            assert len(bot.dealers) == len(bot.announced) == 12 // rooms
+            assert bot.announced[:-1] == bot.dealers[1:]
 
 
 def test_pairs_are_the_duplicate_formats_deals(tmp_path: Path) -> None:
