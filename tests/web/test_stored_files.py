@@ -22,6 +22,7 @@ from ladder.store.database import Store
 from ladder.store.paths import ArenaData
 from ladder.store.schema import MatchFile, Role
 from ladder.web.app import create_app
+from ladder.web.bot_logs import ROOM_HEADINGS
 from tests.cli_helpers import run_dehla
 from tests.database import database_env
 from tests.web.identity_fixtures import CSRF_INPUT
@@ -74,7 +75,11 @@ def test_every_reader_gives_the_same_from_the_store_and_from_a_legacy_file(
     legacy = copied_ladder(played, tmp_path / "legacy")
     as_legacy_files(legacy)
     assert (legacy.root / "matches" / RECORD).exists()
-    assert readers(operator_client(legacy)) == from_store
+    from_legacy = readers(operator_client(legacy))
+    # A store from before the migration predates the rooms too: it moves in each seat's one log,
+    # which the store now shows first, above the second room's.
+    assert from_store["log"].startswith(ROOM_HEADINGS[0] + from_legacy["log"] + ROOM_HEADINGS[1])
+    assert {**from_legacy, "log": b""} == {**from_store, "log": b""}
 
 
 def test_the_stored_row_is_read_not_a_file_at_the_legacy_place(played: ArenaData, tmp_path: Path) -> None:
