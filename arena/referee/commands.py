@@ -19,6 +19,7 @@ from arena.console.text import visible
 from arena.contract.faults import FaultKind, FaultPolicy
 from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import MoveRelease, TimeControl
+from arena.engine.bidding_rules import BIDDING_PRESETS, bidding_rules_for
 from arena.engine.errors import ArenaError
 from arena.engine.match import FormatKind, MatchFormat
 from arena.engine.outcome import HandResult
@@ -104,7 +105,8 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
         a = resolve_partnership(partnership_a, lookups)
         b = resolve_partnership(partnership_b, lookups)
         name_a, name_b = partnership_name(partnership_a, a), partnership_name(partnership_b, b)
-        rules = rules_for(preset, dict(parse_option(o) for o in options))
+        overrides = dict(parse_option(o) for o in options)
+        rules = bidding_rules_for(preset, overrides) if preset in BIDDING_PRESETS else rules_for(preset, overrides)
         match_format = MatchFormat.parse(f"duplicate:{deals}" if format_text == "duplicate" else format_text)
         match_format.check(rules)
     except ArenaError as exc:

@@ -21,6 +21,7 @@ from typing import Any
 from arena.contract.faults import Fault
 from arena.contract.messages import SeatEndpoint
 from arena.contract.status import OutcomeStatus
+from arena.engine.bidding_hand import BiddingHand
 from arena.engine.hand import HandState
 from arena.engine.match import MatchScore
 from arena.engine.outcome import HandResult
@@ -89,7 +90,7 @@ class _TableShare:
     def match_start(self, config: TableConfig, seats: Sequence[str]) -> None:
         return None  # written once for the match
 
-    def hand(self, index: int, state: HandState, decisions: Sequence[DecisionLog]) -> None:
+    def hand(self, index: int, state: HandState | BiddingHand, decisions: Sequence[DecisionLog]) -> None:
         self.schedule.lines.setdefault(index // 2, []).append(hand_line(index, state, decisions))
 
     def match_end(self, outcome: MatchOutcome) -> None:

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from arena.console.files import read_record_text
+from arena.engine.bidding_hand import BiddingHand
+from arena.engine.bidding_records import bidding_hand_record
 from arena.engine.errors import RecordError
 from arena.engine.hand import HandState
 from arena.engine.hand_records import hand_record, parse_json
@@ -38,15 +40,16 @@ class HandRecorder(Protocol):
 
     def match_start(self, config: TableConfig, seats: Sequence[str]) -> None: ...
 
-    def hand(self, index: int, state: HandState, decisions: Sequence[DecisionLog]) -> None: ...
+    def hand(self, index: int, state: HandState | BiddingHand, decisions: Sequence[DecisionLog]) -> None: ...
 
     def match_end(self, outcome: MatchOutcome) -> None: ...
 
 
-def hand_line(index: int, state: HandState, decisions: Sequence[DecisionLog]) -> dict[str, Any]:
+def hand_line(index: int, state: HandState | BiddingHand, decisions: Sequence[DecisionLog]) -> dict[str, Any]:
     """A record's ``hand`` line: the hand (finished or not) and every decision in it."""
+    record = bidding_hand_record(state) if isinstance(state, BiddingHand) else hand_record(state)
     return written(HandLine, {
-        "type": "hand", "index": index, "complete": state.is_over, "record": hand_record(state),
+        "type": "hand", "index": index, "complete": state.is_over, "record": record,
         "decisions": [written(DecisionEntry, d.to_json()) for d in decisions],
     })
 
@@ -71,7 +74,7 @@ class MatchRecorder:
         )
         self._write(line.model_dump(mode="json"))
 
-    def hand(self, index: int, state: HandState, decisions: Sequence[DecisionLog]) -> None:
+    def hand(self, index: int, state: HandState | BiddingHand, decisions: Sequence[DecisionLog]) -> None:
         self._write(hand_line(index, state, decisions))
 
     def hand_line(self, line: dict[str, Any]) -> None:

@@ -9,19 +9,21 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from arena.contract.faults import Fault, FaultKind, FaultPolicy
+from arena.contract.messages import AnyRules, Move
 from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import TimeControl
-from arena.engine.actions import Action
+from arena.engine.bidding_hand import BiddingDecision
+from arena.engine.bidding_outcome import BiddingResult
 from arena.engine.hand import Decision
 from arena.engine.match import MatchFormat, MatchScore
 from arena.engine.outcome import HandResult
-from arena.engine.rules import Rules
 
 
 @dataclass(frozen=True, slots=True)
 class TableConfig:
     match_id: str
-    rules: Rules
+    rules: AnyRules
+    """A trick-taking game's rules, or a bidding game's (Twenty-eight, Twenty-nine)."""
     preset: str
     match_format: MatchFormat
     seed: int
@@ -42,9 +44,9 @@ class DecisionLog:
     hand: int
     seat: int
     request_id: str
-    decision: Decision
+    decision: Decision | BiddingDecision
     legal: int
-    action: Action | None
+    action: Move | None
     """What was played: the bot's move, or the one substituted for it; None: the seat forfeited here."""
     elapsed: float
     bank_left: float
@@ -72,7 +74,7 @@ class MatchOutcome:
     score: tuple[float, float]
     final: MatchScore | None = None
     """The match score at the end (duplicate: hands won and their values per team)."""
-    hands: list[HandResult] = field(default_factory=list)
+    hands: list[HandResult | BiddingResult] = field(default_factory=list)
     hand_values: list[float] = field(default_factory=list)
     """Each hand's value for team 0 (+ won, - lost; 1 per hand plus 1 per kot, or points)."""
     deal_scores: list[float] = field(default_factory=list)
@@ -98,7 +100,7 @@ class PlayedPair:
     """One deal played twice at one table, the seats swapped: its two hands in play order."""
 
     number: int
-    hands: tuple[HandResult, ...]
+    hands: tuple[HandResult | BiddingResult, ...]
     hand_values: tuple[float, ...]
     tally: MatchScore
     """The duplicate tally of this pair alone (hands won, their values, kots per team)."""

@@ -28,12 +28,13 @@ from dataclasses import dataclass
 
 from arena.engine import play_key, play_orders, trick_best
 from arena.engine.actions import REVEAL, Action, DeclineTrump, PlayCard, RevealTrump
+from arena.engine.bidding_hand import BiddingAction
 from arena.engine.cards import SUIT_MASKS, TENS, Card, Rank, Suit
 from arena.engine.hand import HandState
 from arena.engine.rules import Capture, HandResultRule, Rules
 from sample_bots.heuristic.bot import HeuristicBot, Thinking
 from sdk import MatchStart, MoveRelease
-from sdk.bot import Bot, BotView, seeded_rng
+from sdk.bot import BiddingView, Bot, BotView, seeded_rng
 from sdk.sampling import Sampler
 
 TEN_RANK = int(Rank.TEN)
@@ -98,6 +99,11 @@ class SearchBot(Bot):
 
     def hide_trump(self, view: BotView) -> Card:
         return self._heuristic.hide_trump(view)
+
+    def decide_bidding(self, view: BiddingView) -> BiddingAction:
+        """Twenty-eight and Twenty-nine: the heuristic's auction and play (the sampler cannot yet
+        restore a bidding hand to search it)."""
+        return self._heuristic.decide_bidding(view)
 
     def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
         start = time.perf_counter()

@@ -64,9 +64,10 @@ def test_selfplay_rejects_an_unknown_preset() -> None:
     assert "unknown preset 'bridge'" in out.stderr
 
 
-def test_selfplay_refuses_the_bidding_presets_until_the_protocol_has_a_bid() -> None:
+def test_selfplay_refuses_the_bidding_presets_which_only_dehla_match_plays() -> None:
     out = dehla("selfplay", "--preset", "twenty-nine")
-    assert out.returncode == 2 and out.stderr.strip() == "error: twenty-nine: not yet playable over the protocol"
+    assert out.returncode == 2
+    assert out.stderr.strip() == "error: twenty-nine: a bidding game, played only by `dehla match` so far"
 
 
 @pytest.fixture
