@@ -109,3 +109,27 @@ def test_every_call_round_trips_and_a_bad_bid_names_its_field() -> None:
 def test_older_bots_are_told_the_bidding_games_need_1_6() -> None:
     assert convert.minor_needed(bidding_rules_for("twenty-nine"), "twenty-nine") == (6, "the bidding game twenty-nine")
     assert convert.minor_needed(rules_for("dehla-pakad")) is None
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, database=None)
+@given(seed=st.integers(0, 10**6))
+def test_the_face_down_card_reaches_only_the_bidder_on_the_wire(seed: int) -> None:
+    """Whichever of its four cards the bidder puts face down (any suit), every other seat's
+    request is the same bytes; the bidder's own names the card."""
+    hand = new_hand(RULES["twenty-eight"], seed, seed % 4)
+    rng = random.Random(seed)
+    while hand.contract is None:
+        hand.apply(rng.choice(hand.legal_actions()))
+    bidder = hand.contract.bidder
+    seen: dict[int, set[bytes]] = {seat: set() for seat in range(4)}
+    for choice in hand.legal_actions():
+        after = hand.clone()
+        after.apply(choice)
+        for seat in range(4):
+            request = BiddingDecisionRequest("r", 0, observe_bidding(after, seat), 1.0, 1.0)
+            message = convert.decision_to_pb(request, "m")
+            seen[seat].add(message.SerializeToString(deterministic=True))
+            if seat == bidder:
+                assert message.bidding_observation.hidden_trump_card == convert.card_to_pb(choice.card)  # type: ignore[union-attr]
+    assert len(seen[bidder]) == 4
+    assert all(len(seen[seat]) == 1 for seat in range(4) if seat != bidder)
