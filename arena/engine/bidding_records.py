@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from arena.engine.actions import parse_action
 from arena.engine.auction import parse_call
@@ -48,7 +48,9 @@ class RecordedBiddingResult(_Part):
 
 
 class BiddingHandRecord(_Part):
-    """One Twenty-eight or Twenty-nine hand."""
+    """One Twenty-eight or Twenty-nine hand (``docs/hand-record.md``)."""
+
+    model_config = ConfigDict(title="Dehla bidding hand record")
 
     format: Literal["dehla-hand-record"] = RECORD_FORMAT
     version: Literal[1] = RECORD_VERSION
