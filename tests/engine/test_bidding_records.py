@@ -14,6 +14,8 @@ from arena.engine.bidding_records import bidding_hand_record, is_bidding_record,
 from arena.engine.bidding_rules import bidding_rules_for
 from arena.engine.errors import RecordError
 from arena.engine.hand_records import hand_record
+from arena.engine.rules import rules_for
+from arena.engine.selfplay import selfplay_hands
 
 
 def finished(preset: str, seed: int) -> BiddingHand:
@@ -55,8 +57,5 @@ def test_a_record_is_checked_not_trusted() -> None:
 
 
 def test_a_trick_taking_record_is_not_a_bidding_one() -> None:
-    from arena.engine.rules import rules_for
-    from arena.engine.selfplay import selfplay_hands
-
     state, _ = next(iter(selfplay_hands(rules_for("dehla-pakad"), 1, seed=2)))
     assert not is_bidding_record(hand_record(state))
