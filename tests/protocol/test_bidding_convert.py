@@ -5,8 +5,11 @@ bid from a bot names its field."""
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import pytest
+from google.protobuf import text_format
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,6 +33,7 @@ from arena.engine.rules import rules_for
 from protocol import PROTOCOL_VERSION, convert
 from protocol.gen.dehla.arena.v1 import arena_pb2 as pb
 
+ROOT = Path(__file__).resolve().parents[2]
 RULES = {
     **{preset: bidding_rules_for(preset) for preset in BIDDING_PRESETS},
     "twenty-eight by_bid last_trick single_round": bidding_rules_for(
@@ -133,3 +137,16 @@ def test_the_face_down_card_reaches_only_the_bidder_on_the_wire(seed: int) -> No
                 assert message.bidding_observation.hidden_trump_card == convert.card_to_pb(choice.card)  # type: ignore[union-attr]
     assert len(seen[bidder]) == 4
     assert all(len(seen[seat]) == 1 for seat in range(4) if seat != bidder)
+
+
+def test_the_guide_s_bidding_example_is_the_engine_s_view() -> None:
+    """docs/protocol.md's BiddingObservation is what the referee sends for that hand (seed 17, dealer 2)."""
+    blocks = re.findall(r"```textproto\n(# message: dehla\.arena\.v1\.BiddingObservation.*?)```",
+                        (ROOT / "docs" / "protocol.md").read_text(), re.DOTALL)
+    (block,) = blocks
+    example = text_format.Parse(block, pb.BiddingObservation())
+    hand = new_hand(bidding_rules_for("twenty-eight"), 17, 2)
+    hand.apply(BID[14])
+    hand.apply(BID[16])
+    view = observe_bidding(hand, 3, BiddingMatchScore(dealer=2, hands_played=3, points=(1, 0)))
+    assert convert.bidding_observation_from_pb(example) == view
