@@ -15,7 +15,6 @@ from rich.text import Text
 
 from arena.console.text import plain
 from arena.engine.actions import HideTrump, PlayCard, RevealTrump
-from arena.engine.auction import Bid
 from arena.engine.bidding_hand import BiddingHand
 from arena.engine.bidding_records import replay_bidding_record
 from arena.engine.cards import format_cards
@@ -63,9 +62,8 @@ def bidding_hand_lines(line: HandLine, state: BiddingHand, names: Sequence[str],
             assert contract is not None
             out.append(Text(f"  seat {seat} bid {contract.bid} and puts {card} face down as the trump"))
         elif isinstance(action, RevealTrump):
-            reveal = state.reveal
-            shown_card = f" {reveal.card}" if reveal is not None and reveal.trick == trick_no else ""
-            out.append(Text(f"  trick {trick_no}: seat {seat} calls for the trump: exposed{shown_card}"))
+            exposed = f" {state.reveal.card}" if state.reveal is not None else ""  # public from the call on
+            out.append(Text(f"  trick {trick_no}: seat {seat} calls for the trump: exposed{exposed}"))
         elif isinstance(action, PlayCard):
             plays += 1
             if plays % 4 == 0:
@@ -74,8 +72,6 @@ def bidding_hand_lines(line: HandLine, state: BiddingHand, names: Sequence[str],
                     cards = " ".join(f"{s}:{c}" for s, c in zip(trick.seats, trick.cards, strict=True))
                     out.append(Text(f"  trick {trick_no}: {cards}  won by seat {trick.winner}"))
                 trick_no += 1
-        elif isinstance(action, Bid):
-            continue
     result = state.result
     if result is None:
         out.append(Text("  unfinished: the record ends here"))
