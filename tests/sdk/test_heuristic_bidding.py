@@ -11,7 +11,7 @@ from arena.referee.in_process import play_in_process
 from arena.referee.stats import mean_interval
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.random.bot import RandomBot
-from sample_bots.search.bot import SearchBot
+from sample_bots.search.bot import SearchBot, SearchBudget
 
 
 def test_the_heuristic_beats_random_on_twenty_eight_over_100_deals() -> None:
@@ -27,7 +27,7 @@ def test_the_heuristic_beats_random_on_twenty_eight_over_100_deals() -> None:
 
 @pytest.mark.parametrize("preset", ["twenty-eight", "twenty-nine"])
 def test_every_sample_bot_plays_the_bidding_games_legally(preset: str) -> None:
-    bots = [SearchBot(1), RandomBot(2), HeuristicBot(), RandomBot(4)]
+    bots = [SearchBot(1, SearchBudget(bidding_seconds=0.01)), RandomBot(2), HeuristicBot(), RandomBot(4)]
     outcome = play_in_process(bots, deals=6, seed=9, preset=preset, policy=FaultPolicy.SUBSTITUTE)
     assert outcome.faults == [] and outcome.substitutions == [0, 0, 0, 0]
     assert len(outcome.hands) == 12 and len(outcome.deal_scores) == 6
