@@ -24,11 +24,10 @@ from arena.contract.status import OutcomeStatus
 from arena.engine.bidding_hand import BiddingHand
 from arena.engine.hand import HandState
 from arena.engine.match import MatchScore
-from arena.engine.outcome import HandResult
 from arena.referee.match_recorder import MatchRecorder, hand_line
 from arena.referee.referee_clock import MONOTONIC, RefereeClock
 from arena.referee.table import Table
-from arena.referee.table_values import DecisionLog, MatchOutcome, PlayedPair, TableConfig
+from arena.referee.table_values import DecisionLog, MatchOutcome, OnHand, PlayedPair, TableConfig
 
 PairCallback = Callable[[PlayedPair], bool]
 """Told each pair in deal order; returns False to stop the match after it."""
@@ -102,7 +101,7 @@ async def play_deal_pairs(
     tables: Sequence[Sequence[SeatEndpoint]],
     recorder: MatchRecorder | None = None,
     on_pair: PairCallback | None = None,
-    on_hand: Callable[[int, HandResult], None] | None = None,
+    on_hand: OnHand | None = None,
     clock: RefereeClock = MONOTONIC,
 ) -> MatchOutcome:
     """Play ``config``'s duplicate deals (at most its count) on ``tables`` (four endpoints each,

@@ -12,18 +12,16 @@ from __future__ import annotations
 import asyncio
 import shutil
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
 from arena.engine.match import FormatKind
-from arena.engine.outcome import HandResult
 from arena.referee.deal_pairs import PairCallback, play_deal_pairs
 from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.launcher import BotCommand, BotProcess
 from arena.referee.match_recorder import MatchRecorder
 from arena.referee.referee_clock import MONOTONIC, SHARED_LOOP
 from arena.referee.table import NOTIFY_TIMEOUT, Table
-from arena.referee.table_values import MatchOutcome, TableConfig
+from arena.referee.table_values import MatchOutcome, OnHand, TableConfig
 from arena.sandbox import Limits, LocalRunner, Runner, match_cpu_seconds
 
 
@@ -50,7 +48,7 @@ async def play_local_match(
     partnership_b: tuple[BotCommand, BotCommand],
     config: TableConfig,
     records: Path,
-    on_hand: Callable[[int, HandResult], None] | None = None,
+    on_hand: OnHand | None = None,
     runner: Runner | None = None,
 ) -> MatchOutcome:
     """Run one match between two partnerships of bots started by ``runner`` (default: local)."""
@@ -72,7 +70,7 @@ async def play_local_pairs(
     records: Path,
     tables: int = 1,
     on_pair: PairCallback | None = None,
-    on_hand: Callable[[int, HandResult], None] | None = None,
+    on_hand: OnHand | None = None,
     runner: Runner | None = None,
 ) -> MatchOutcome:
     """A duplicate match played as deal pairs by ``tables`` tables, each with its own four bots

@@ -47,7 +47,7 @@ from arena.engine.rules import Rules
 from arena.referee.match_recorder import HandRecorder
 from arena.referee.referee_clock import MONOTONIC, RefereeClock
 from arena.referee.seeds import seat_seed
-from arena.referee.table_values import DecisionLog, MatchOutcome, PairSource, PlayedPair, TableConfig
+from arena.referee.table_values import DecisionLog, MatchOutcome, OnHand, PairSource, PlayedPair, TableConfig
 from arena.referee.tally import bidding_duplicate_tally, bidding_hand_value, duplicate_tally
 
 NOTIFY_TIMEOUT = 2.0
@@ -136,7 +136,7 @@ class Table:
 
     def __init__(self, config: TableConfig, endpoints: Sequence[SeatEndpoint],
                  recorder: HandRecorder | None = None,
-                 on_hand: Callable[[int, HandResult], None] | None = None,
+                 on_hand: OnHand | None = None,
                  clock: RefereeClock = MONOTONIC, pairs: PairSource | None = None) -> None:
         """``pairs``: play the deal pairs it hands out (a duplicate match shared by several tables)
         instead of the match format's deals."""
@@ -288,6 +288,8 @@ class Table:
         self.outcome.hand_values.append(bidding_hand_value(result))
         if self.recorder:
             self.recorder.hand(index, state, decisions)
+        if self.on_hand:
+            self.on_hand(index, result)
         after = score_after(result)
         ends = [BiddingHandEnd(index, result, deal.hands, observe_bidding(state, seat, score), after)
                 for seat in range(4)]

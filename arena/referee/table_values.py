@@ -5,8 +5,9 @@ plays the match."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 from arena.contract.faults import Fault, FaultKind, FaultPolicy
 from arena.contract.messages import AnyRules, Move
@@ -31,6 +32,13 @@ class TableConfig:
     policy: FaultPolicy = FaultPolicy.FORFEIT
     max_hands: int = 2000
     """Safety cap for ``kots:K`` and ``tens:N`` matches that take too long; the score then decides."""
+
+
+AnyResult: TypeAlias = HandResult | BiddingResult
+"""A finished hand's result: a trick-taking game's, or a bidding game's."""
+
+OnHand: TypeAlias = Callable[[int, AnyResult], None]
+"""Told each hand's index and result as the table finishes it (progress displays)."""
 
 
 NO_ACTION = "-"

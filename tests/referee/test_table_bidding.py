@@ -4,15 +4,21 @@ faulty seat and the match goes on."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 from arena.contract.faults import FaultKind, FaultPolicy
+from arena.contract.time_control import TimeControl
 from arena.engine.actions import CALL
 from arena.engine.auction import BID
 from arena.engine.bidding_hand import BiddingAction
+from arena.engine.bidding_rules import bidding_rules_for
 from arena.engine.cards import Suit
-from arena.referee.in_process import play_in_process
+from arena.engine.match import MatchFormat
+from arena.referee.in_process import InProcessSeat, play_in_process
+from arena.referee.table import Table
+from arena.referee.table_values import TableConfig
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.random.bot import RandomBot
 from sdk.bot import BiddingView
@@ -66,3 +72,13 @@ def test_a_trick_game_action_in_the_auction_is_illegal_and_says_why() -> None:
     (fault,) = outcome.faults
     assert (fault.seat, fault.kind) == (0, FaultKind.ILLEGAL_ACTION)
     assert fault.detail == "call S: not an action of this game (a bid, a pass, hide, reveal or play)"
+
+
+def test_the_table_tells_its_caller_each_bidding_hand() -> None:
+    """``on_hand`` (the progress display of ``dehla match --format hands:N``) hears every hand."""
+    heard: list[tuple[int, int]] = []
+    config = TableConfig("t", bidding_rules_for("twenty-eight"), "twenty-eight", MatchFormat.parse("hands:5"), 3,
+                         TimeControl())
+    seats = [InProcessSeat(bot) for bot in (HeuristicBot(), RandomBot(1), HeuristicBot(), RandomBot(3))]
+    outcome = asyncio.run(Table(config, seats, on_hand=lambda i, r: heard.append((i, r.tricks_played))).run())
+    assert [i for i, _ in heard] == list(range(len(outcome.hands))) and len(heard) >= 5
