@@ -31,6 +31,7 @@ from arena.engine.bidding_hand import BiddingAction, BiddingDecision, BiddingHan
 from arena.engine.bidding_observation import BiddingObservation, observe_bidding
 from arena.engine.bidding_outcome import BiddingMatchScore, BiddingResult
 from arena.engine.bidding_rules import (
+    BIDDING_PRESET_SUMMARIES,
     BIDDING_PRESETS,
     AuctionKind,
     BiddingRules,
@@ -140,6 +141,7 @@ __all__ = [
     "ACES",
     "BID",
     "BIDDING_PRESETS",
+    "BIDDING_PRESET_SUMMARIES",
     "CALL",
     "CARDS",
     "CARD_POINTS_28",
