@@ -26,6 +26,7 @@ from arena.console.errors import fail
 from arena.console.files import load_record
 from arena.console.options import is_utf8, writable_folder
 from arena.console.text import visible
+from arena.engine.bidding_rules import BIDDING_PRESET_SUMMARIES, BIDDING_PRESETS, bidding_rules_for
 from arena.engine.errors import ArenaError
 from arena.engine.hand_records import hand_record
 from arena.engine.rules import PRESET_SUMMARIES, PRESETS, Rules, parse_option, rules_for
@@ -136,8 +137,11 @@ def main(ctx: click.Context) -> None:
 @main.command("rules")
 @click.option("--json", "as_json", is_flag=True, help="Print the presets as JSON.")
 def rules_command(as_json: bool) -> None:
-    """List the rule presets and their options."""
+    """List the rule presets and their options (the bidding games, Twenty-eight and Twenty-nine,
+    last: only `dehla match` plays them so far)."""
     presets = {name: rules_for(name).options() for name in PRESETS}
+    presets |= {name: bidding_rules_for(name).options() for name in BIDDING_PRESETS}
+    summaries = PRESET_SUMMARIES | BIDDING_PRESET_SUMMARIES
     if as_json:
         click.echo(json.dumps(presets, indent=2))
         return
@@ -147,7 +151,7 @@ def rules_command(as_json: bool) -> None:
     table.add_column("what it is")
     table.add_column("options")
     for name, options in presets.items():
-        table.add_row(name, PRESET_SUMMARIES[name], "\n".join(f"{k}={v}" for k, v in options.items()))
+        table.add_row(name, summaries[name], "\n".join(f"{k}={v}" for k, v in options.items()))
     console.print(table)
 
 

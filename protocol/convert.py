@@ -17,11 +17,16 @@ from google.protobuf.message import DecodeError
 
 from arena.contract.faults import Fault, FaultKind, FaultPolicy
 from arena.contract.messages import (
+    AnyDecisionRequest,
+    AnyHandEnd,
+    BiddingDecisionRequest,
+    BiddingHandEnd,
     DecisionReply,
     DecisionRequest,
     HandEnd,
     MatchEnd,
     MatchStart,
+    Move,
     Termination,
 )
 from arena.contract.time_control import MoveRelease, TimeControl, TimeControlError
@@ -38,12 +43,18 @@ from arena.engine.actions import (
     HideTrump,
     PlayCard,
 )
+from arena.engine.auction import BID, PASS, Bid, Call, Pass
+from arena.engine.bidding_hand import BiddingAction, BiddingDecision, Contract
+from arena.engine.bidding_observation import BiddingObservation
+from arena.engine.bidding_outcome import BiddingMatchScore, BiddingResult
+from arena.engine.bidding_rules import AuctionKind, BiddingRules, GamePoints, NoExposure
 from arena.engine.cards import CARDS, Card, Suit
 from arena.engine.errors import ArenaError, RulesError
 from arena.engine.hand import Decision
 from arena.engine.match import FormatKind, MatchFormat, MatchScore
 from arena.engine.observation import Observation
 from arena.engine.outcome import HandOutcome, HandResult, Trick
+from arena.engine.ranking import CARD_POINTS_28, RankOrder
 from arena.engine.rules import (
     Capture,
     DeckKind,
@@ -60,7 +71,7 @@ from arena.engine.rules import (
     TwoTwo,
 )
 from arena.engine.trump import RevealReason, TrumpReveal, TrumpSetting
-from protocol import PROTOCOL_VERSION, TRUMP_VARIANTS_MINOR
+from protocol import BIDDING_MINOR, PROTOCOL_VERSION, TRUMP_VARIANTS_MINOR
 from protocol.gen.dehla.arena.v1 import arena_pb2 as pb
 from protocol.gen.dehla.arena.v1 import arena_pb2_grpc as pb_grpc
 
@@ -179,7 +190,7 @@ def _four(values: Sequence[int], where: str) -> tuple[int, int, int, int]:
 
 
 # ------------------------------------------------------------------------------ actions
-def action_to_pb(action: Action) -> pb.Action:
+def action_to_pb(action: Move) -> pb.Action:
     """A new message for ``action`` (the caller may change it)."""
     message = pb.Action()
     message.CopyFrom(_action_message(action))
@@ -187,7 +198,7 @@ def action_to_pb(action: Action) -> pb.Action:
 
 
 @functools.cache
-def _action_message(action: Action) -> pb.Action:
+def _action_message(action: Move) -> pb.Action:
     """Shared, never changed: the message of an action, built once (an observation lists up to
     13 legal actions each decision; a message field copies what it is given)."""
     if isinstance(action, PlayCard):
@@ -198,7 +209,24 @@ def _action_message(action: Action) -> pb.Action:
         return pb.Action(hide_trump=pb.HideTrump(card=card_to_pb(action.card)))
     if isinstance(action, DeclineTrump):
         return pb.Action(decline_trump=pb.DeclineTrump())
+    if isinstance(action, Bid):
+        return pb.Action(bid=pb.Bid(amount=action.amount))
+    if isinstance(action, Pass):
+        return pb.Action(pass_bid=pb.PassBid())
     return pb.Action(reveal_trump=pb.RevealTrump())
+
+
+def move_from_pb(message: pb.Action, where: str = "action") -> Move:
+    """Any action a bot may send: a trick-taking game's, or a bid or a pass (protocol 1.6)."""
+    kind = message.WhichOneof("kind")
+    if kind == "bid":
+        amount = message.bid.amount
+        if not 0 < amount < len(BID):
+            raise ConversionError(f"{where}.bid.amount: {amount} is not a bid (1..{len(BID) - 1})")
+        return BID[amount]
+    if kind == "pass_bid":
+        return PASS
+    return action_from_pb(message, where)
 
 
 def action_from_pb(message: pb.Action, where: str = "action") -> Action:
@@ -215,6 +243,8 @@ def action_from_pb(message: pb.Action, where: str = "action") -> Action:
         return REVEAL
     if kind == "decline_trump":
         return DECLINE
+    if kind in ("bid", "pass_bid"):
+        raise ConversionError(f"{where}: {kind} belongs to a bidding game's auction")
     raise ConversionError(f"{where}: no action is set")
 
 
@@ -323,22 +353,29 @@ def time_control_from_pb(message: pb.TimeControl) -> TimeControl:
 
 def start_to_pb(start: MatchStart) -> pb.StartMatchRequest:
     major, minor = PROTOCOL_VERSION
-    return pb.StartMatchRequest(
+    message = pb.StartMatchRequest(
         protocol_version=pb.ProtocolVersion(major=major, minor=minor),
         match_id=start.match_id, seat=start.seat, partner=start.partner, preset=start.preset,
-        rules=rules_to_pb(start.rules), match_format=match_format_to_pb(start.match_format),
+        match_format=match_format_to_pb(start.match_format),
         time_control=time_control_to_pb(start.time_control),
         fault_policy=_enum_to_pb(pb.FaultPolicy, "FAULT_POLICY", start.policy),
         seat_seed=start.seat_seed,
     )
+    if isinstance(start.rules, BiddingRules):
+        message.bidding_rules.CopyFrom(bidding_rules_to_pb(start.rules))
+    else:
+        message.rules.CopyFrom(rules_to_pb(start.rules))
+    return message
 
 
 def start_from_pb(message: pb.StartMatchRequest) -> MatchStart:
     policy = _enum_from_pb(pb.FaultPolicy, "FAULT_POLICY", message.fault_policy, FaultPolicy,
                            "fault_policy")
+    rules = (bidding_rules_from_pb(message.bidding_rules) if message.HasField("bidding_rules")
+             else rules_from_pb(message.rules))
     return MatchStart(
         match_id=message.match_id, seat=message.seat, partner=message.partner, preset=message.preset,
-        rules=rules_from_pb(message.rules), match_format=match_format_from_pb(message.match_format),
+        rules=rules, match_format=match_format_from_pb(message.match_format),
         time_control=time_control_from_pb(message.time_control),
         policy=policy or FaultPolicy.FORFEIT, seat_seed=message.seat_seed,
     )
@@ -552,15 +589,25 @@ def fault_from_pb(message: pb.Fault, where: str = "fault") -> Fault:
 
 
 # ------------------------------------------------------------------------------ the calls
-def decision_to_pb(request: DecisionRequest, match_id: str) -> pb.DecideRequest:
-    return pb.DecideRequest(
+def decision_to_pb(request: AnyDecisionRequest, match_id: str) -> pb.DecideRequest:
+    message = pb.DecideRequest(
         request_id=request.request_id, match_id=match_id, hand_number=request.hand_index + 1,
-        observation=observation_to_pb(request.observation), per_move_ms=_ms(request.per_move),
-        time_bank_ms=_ms(request.bank_left),
+        per_move_ms=_ms(request.per_move), time_bank_ms=_ms(request.bank_left),
     )
+    if isinstance(request, BiddingDecisionRequest):
+        message.bidding_observation.CopyFrom(bidding_observation_to_pb(request.observation))
+    else:
+        message.observation.CopyFrom(observation_to_pb(request.observation))
+    return message
 
 
-def decision_from_pb(message: pb.DecideRequest) -> DecisionRequest:
+def decision_from_pb(message: pb.DecideRequest) -> AnyDecisionRequest:
+    if message.HasField("bidding_observation"):
+        return BiddingDecisionRequest(
+            request_id=message.request_id, hand_index=message.hand_number - 1,
+            observation=bidding_observation_from_pb(message.bidding_observation),
+            per_move=message.per_move_ms / 1000, bank_left=message.time_bank_ms / 1000,
+        )
     return DecisionRequest(
         request_id=message.request_id, hand_index=message.hand_number - 1,
         observation=observation_from_pb(message.observation), per_move=message.per_move_ms / 1000,
@@ -595,10 +642,18 @@ def reply_from_pb(message: pb.DecideResponse) -> DecisionReply:
         raise ConversionError(f"request_id: longer than {MAX_REQUEST_ID} characters")
     if not message.HasField("action"):
         raise ConversionError("action: no action in the reply")
-    return DecisionReply(message.request_id, action_from_pb(message.action))
+    return DecisionReply(message.request_id, move_from_pb(message.action))
 
 
-def hand_end_to_pb(end: HandEnd, match_id: str) -> pb.EndHandRequest:
+def hand_end_to_pb(end: AnyHandEnd, match_id: str) -> pb.EndHandRequest:
+    if isinstance(end, BiddingHandEnd):
+        return pb.EndHandRequest(
+            match_id=match_id, hand_number=end.hand_index + 1,
+            deal=[pb.Cards(cards=[card_to_pb(c) for c in hand]) for hand in end.hands],
+            bidding_result=bidding_result_to_pb(end.result),
+            bidding_observation=bidding_observation_to_pb(end.observation),
+            bidding_match=bidding_score_to_pb(end.score),
+        )
     message = pb.EndHandRequest(
         match_id=match_id, hand_number=end.hand_index + 1, result=result_to_pb(end.result),
         deal=[pb.Cards(cards=[card_to_pb(c) for c in hand]) for hand in end.hands],
@@ -609,7 +664,14 @@ def hand_end_to_pb(end: HandEnd, match_id: str) -> pb.EndHandRequest:
     return message
 
 
-def hand_end_from_pb(message: pb.EndHandRequest) -> HandEnd:
+def hand_end_from_pb(message: pb.EndHandRequest) -> AnyHandEnd:
+    hands = tuple(_cards_from_pb(h.cards, f"deal[{i}]") for i, h in enumerate(message.deal))
+    if message.HasField("bidding_result"):
+        return BiddingHandEnd(
+            hand_index=message.hand_number - 1, result=bidding_result_from_pb(message.bidding_result),
+            hands=hands, observation=bidding_observation_from_pb(message.bidding_observation),
+            score=bidding_score_from_pb(message.bidding_match, "bidding_match"),
+        )
     return HandEnd(
         hand_index=message.hand_number - 1, result=result_from_pb(message.result),
         hands=tuple(_cards_from_pb(h.cards, f"deal[{i}]") for i, h in enumerate(message.deal)),
@@ -621,8 +683,12 @@ def hand_end_from_pb(message: pb.EndHandRequest) -> HandEnd:
 def match_end_to_pb(end: MatchEnd, match_id: str) -> pb.EndMatchRequest:
     result = pb.MatchResult(
         termination=_enum_to_pb(pb.Termination, "TERMINATION", end.termination),
-        score=score_to_pb(end.score), faults=[fault_to_pb(f) for f in end.faults],
+        faults=[fault_to_pb(f) for f in end.faults],
     )
+    if isinstance(end.score, BiddingMatchScore):
+        result.bidding_score.CopyFrom(bidding_score_to_pb(end.score))
+    else:
+        result.score.CopyFrom(score_to_pb(end.score))
     if end.winner_team is not None:
         result.winner = end.winner_team
     return pb.EndMatchRequest(match_id=match_id, result=result)
@@ -634,7 +700,8 @@ def match_end_from_pb(message: pb.EndMatchRequest) -> MatchEnd:
                                 "result.termination")
     return MatchEnd(
         termination=_required(termination, "result.termination"), winner_team=_opt(result, "winner"),
-        score=score_from_pb(result.score, "result.score"),
+        score=(bidding_score_from_pb(result.bidding_score, "result.bidding_score")
+               if result.HasField("bidding_score") else score_from_pb(result.score, "result.score")),
         faults=tuple(fault_from_pb(f, f"result.faults[{i}]") for i, f in enumerate(result.faults)),
     )
 
@@ -670,10 +737,13 @@ def start_response_from_pb(message: pb.StartMatchResponse) -> tuple[tuple[int, i
     return (version.major, version.minor), message.bot_name, message.bot_version
 
 
-def minor_needed(rules: Rules) -> tuple[int, str] | None:
+def minor_needed(rules: Rules | BiddingRules, preset: str = "") -> tuple[int, str] | None:
     """The protocol minor version a bot must speak to play ``rules``, with the options that need
     it, or ``None`` when any 1.x bot can: a bot older than the options would not see them on the
-    wire (unknown fields are skipped) and so would play other rules than the referee's."""
+    wire (unknown fields are skipped) and so would play other rules than the referee's. A
+    bidding game needs 1.6 (an older bot would see no rules and no decision it can read)."""
+    if isinstance(rules, BiddingRules):
+        return BIDDING_MINOR, f"the bidding game {preset}" if preset else "a bidding game"
     used = [
         f"{name}={str(value).lower() if isinstance(value, bool) else value}"
         for name, value in rules.options().items() if name in _TRUMP_VARIANT_OPTIONS
@@ -683,3 +753,152 @@ def minor_needed(rules: Rules) -> tuple[int, str] | None:
 
 _TRUMP_VARIANT_OPTIONS = frozenset({"hidden_blind", "trump_card", "trump_card_index", "decline"})
 """Seed 003's trump variants (protocol 1.5); ``Rules.options`` lists them only where set."""
+
+
+# ------------------------------------------------------------------ bidding games (1.6)
+_BIDDING_ENUMS: list[tuple[str, str, type[StrEnum], Any]] = [
+    ("direction", "DIRECTION", Direction, pb.Direction),
+    ("rank_order", "RANK_ORDER", RankOrder, pb.RankOrder),
+    ("auction", "AUCTION_KIND", AuctionKind, pb.AuctionKind),
+    ("no_exposure", "NO_EXPOSURE", NoExposure, pb.NoExposure),
+    ("game_points", "GAME_POINTS", GamePoints, pb.GamePoints),
+]
+_BIDDING_INTS = ("last_trick_points", "min_bid", "max_bid", "overbid_partner_min", "target")
+
+
+@functools.lru_cache(maxsize=16)
+def _bidding_rules_message(rules: BiddingRules) -> pb.BiddingRules:
+    message = pb.BiddingRules(card_points=CARD_POINTS_28)
+    for name in _BIDDING_INTS:
+        setattr(message, name, getattr(rules, name))
+    for name, prefix, _, wrapper in _BIDDING_ENUMS:
+        setattr(message, name, _enum_to_pb(wrapper, prefix, getattr(rules, name)))
+    return message
+
+
+def bidding_rules_to_pb(rules: BiddingRules) -> pb.BiddingRules:
+    message = pb.BiddingRules()
+    message.CopyFrom(_bidding_rules_message(rules))
+    return message
+
+
+def bidding_rules_from_pb(message: pb.BiddingRules, where: str = "bidding_rules") -> BiddingRules:
+    """Decode and validate a bidding game's rules (``card_points`` is informational)."""
+    return _bidding_rules_from_bytes(message.SerializeToString(deterministic=True), where)
+
+
+@functools.lru_cache(maxsize=16)
+def _bidding_rules_from_bytes(data: bytes, where: str) -> BiddingRules:
+    message = pb.BiddingRules.FromString(data)
+    values: dict[str, Any] = {name: getattr(message, name) for name in _BIDDING_INTS}
+    for name, prefix, engine, wrapper in _BIDDING_ENUMS:
+        values[name] = _required(_enum_from_pb(wrapper, prefix, getattr(message, name), engine, f"{where}.{name}"),
+                                 f"{where}.{name}")
+    try:
+        return BiddingRules(**values)
+    except RulesError as exc:
+        raise ConversionError(f"{where}: {exc}") from None
+
+
+def _calls_to_pb(calls: Sequence[tuple[int, Call]]) -> list[pb.SeatCall]:
+    return [pb.SeatCall(seat=seat, bid=call.amount) if isinstance(call, Bid) else pb.SeatCall(seat=seat)
+            for seat, call in calls]
+
+
+def _calls_from_pb(calls: Sequence[pb.SeatCall], where: str) -> tuple[tuple[int, Call], ...]:
+    out: list[tuple[int, Call]] = []
+    for i, call in enumerate(calls):
+        if not call.HasField("bid"):
+            out.append((call.seat, PASS))
+        elif 0 < call.bid < len(BID):
+            out.append((call.seat, BID[call.bid]))
+        else:
+            raise ConversionError(f"{where}[{i}].bid: {call.bid} is not a bid")
+    return tuple(out)
+
+
+def bidding_observation_to_pb(obs: BiddingObservation) -> pb.BiddingObservation:
+    message = pb.BiddingObservation(
+        rules=_bidding_rules_message(obs.rules), seat=obs.seat, dealer=obs.dealer,
+        first_player=obs.first_player,
+        decision=_enum_to_pb(pb.Decision, "DECISION", obs.decision),
+        legal_actions=[_action_message(a) for a in obs.legal_actions],
+        hand=[card_to_pb(c) for c in obs.hand], hand_sizes=obs.hand_sizes,
+        cards_to_come=obs.cards_to_come, calls=_calls_to_pb(obs.calls), trump=suit_to_pb(obs.trump),
+        hidden_trump_card=_optional_card(obs.hidden_trump_card), trump_led=obs.trump_led,
+        must_play_trump=obs.must_play_trump, trick_number=obs.trick_number,
+        current_trick=_plays_to_pb([s for s, _ in obs.current_trick], [c for _, c in obs.current_trick], ()),
+        tricks=[_trick_message(t) for t in obs.tricks], points=obs.points,
+    )
+    if obs.to_move is not None:
+        message.to_move = obs.to_move
+    if obs.hidden_trump_holder is not None:
+        message.hidden_trump_holder = obs.hidden_trump_holder
+    if obs.contract is not None:
+        message.contract.CopyFrom(pb.Contract(bidder=obs.contract.bidder, bid=obs.contract.bid))
+    if obs.reveal is not None:
+        message.reveal.CopyFrom(_reveal_to_pb(obs.reveal))
+    if obs.result is not None:
+        message.result.CopyFrom(bidding_result_to_pb(obs.result))
+    if obs.match is not None:
+        message.match.CopyFrom(bidding_score_to_pb(obs.match))
+    return message
+
+
+def _bidding_action(move: Move, where: str) -> BiddingAction:
+    if isinstance(move, CallTrump | DeclineTrump):
+        raise ConversionError(f"{where}: not an action of a bidding game")
+    return move
+
+
+def bidding_observation_from_pb(message: pb.BiddingObservation,
+                                where: str = "bidding_observation") -> BiddingObservation:
+    hidden = message.hidden_trump_card
+    current, _ = _plays_from_pb(message.current_trick, f"{where}.current_trick")
+    decision = _enum_from_pb(pb.Decision, "DECISION", message.decision, BiddingDecision, f"{where}.decision")
+    contract = (Contract(message.contract.bidder, message.contract.bid)
+                if message.HasField("contract") else None)
+    return BiddingObservation(
+        rules=bidding_rules_from_pb(message.rules, f"{where}.rules"), seat=message.seat,
+        dealer=message.dealer, first_player=message.first_player, to_move=_opt(message, "to_move"),
+        decision=decision,
+        legal_actions=tuple(_bidding_action(move_from_pb(a, f"{where}.legal_actions[{i}]"),
+                                            f"{where}.legal_actions[{i}]")
+                            for i, a in enumerate(message.legal_actions)),
+        hand=_cards_from_pb(message.hand, f"{where}.hand"),
+        hand_sizes=_four(message.hand_sizes, f"{where}.hand_sizes"),
+        cards_to_come=_four(message.cards_to_come, f"{where}.cards_to_come"),
+        calls=_calls_from_pb(message.calls, f"{where}.calls"), contract=contract,
+        trump=suit_from_pb(message.trump, f"{where}.trump"),
+        hidden_trump_holder=_opt(message, "hidden_trump_holder"),
+        hidden_trump_card=card_from_pb(hidden, f"{where}.hidden_trump_card") if hidden else None,
+        reveal=_reveal_from_pb(message.reveal, f"{where}.reveal") if message.HasField("reveal") else None,
+        trump_led=message.trump_led, must_play_trump=message.must_play_trump,
+        trick_number=message.trick_number,
+        current_trick=tuple(zip((p.seat for p in message.current_trick),
+                                (_required(c, f"{where}.current_trick") for c in current), strict=True)),
+        tricks=tuple(_trick_from_pb(t, f"{where}.tricks[{i}]") for i, t in enumerate(message.tricks)),
+        points=_pair(message.points, f"{where}.points"),
+        result=(bidding_result_from_pb(message.result, f"{where}.result")
+                if message.HasField("result") else None),
+        match=bidding_score_from_pb(message.match, f"{where}.match") if message.HasField("match") else None,
+    )
+
+
+def bidding_result_to_pb(result: BiddingResult) -> pb.BiddingResult:
+    return pb.BiddingResult(bidder=result.bidder, bid=result.bid, points=result.points, void=result.void,
+                            made=result.made, game_points=result.game_points,
+                            tricks_played=result.tricks_played)
+
+
+def bidding_result_from_pb(message: pb.BiddingResult, where: str = "bidding_result") -> BiddingResult:
+    return BiddingResult(message.bidder, message.bid, _pair(message.points, f"{where}.points"), message.void,
+                         message.made, message.game_points, message.tricks_played)
+
+
+def bidding_score_to_pb(score: BiddingMatchScore) -> pb.BiddingMatchScore:
+    return pb.BiddingMatchScore(dealer=score.dealer, hands_played=score.hands_played, points=score.points)
+
+
+def bidding_score_from_pb(message: pb.BiddingMatchScore, where: str = "bidding_match") -> BiddingMatchScore:
+    return BiddingMatchScore(message.dealer, message.hands_played, _pair(message.points, f"{where}.points"))

@@ -12,11 +12,12 @@ Example::
         run(MyBot())
 """
 
-from arena.contract.messages import HandEnd, MatchEnd, MatchStart
+from arena.contract.messages import BiddingHandEnd, HandEnd, MatchEnd, MatchStart
 from arena.contract.time_control import MoveRelease
-from sdk.bot import Bot, BotView, seeded_rng
+from sdk.bot import BiddingView, Bot, BotView, seeded_rng
 
-__all__ = ["Bot", "BotView", "HandEnd", "MatchEnd", "MatchStart", "MoveRelease", "run", "seeded_rng"]
+__all__ = ["BiddingHandEnd", "BiddingView", "Bot", "BotView", "HandEnd", "MatchEnd", "MatchStart", "MoveRelease",
+           "run", "seeded_rng"]
 """``MatchStart``, ``HandEnd`` and ``MatchEnd`` are what the referee tells a bot (the contract);
 ``MoveRelease`` is ``MatchStart.time_control.release`` (under ``slot-end`` the bank is all or
 nothing: ``docs/protocol.md``)."""

@@ -6,7 +6,7 @@ import abc
 import random
 from dataclasses import dataclass
 
-from arena.contract.messages import HandEnd, MatchEnd, MatchStart
+from arena.contract.messages import BiddingHandEnd, HandEnd, MatchEnd, MatchStart
 from arena.engine.actions import (
     CALL,
     DECLINE,
@@ -21,9 +21,14 @@ from arena.engine.actions import (
     PlayCard,
     RevealTrump,
 )
+from arena.engine.auction import BID, PASS, Bid
+from arena.engine.bidding_hand import BiddingAction, BiddingDecision
+from arena.engine.bidding_observation import BiddingObservation
+from arena.engine.bidding_rules import BiddingRules
 from arena.engine.cards import Card, Suit
 from arena.engine.hand import Decision
 from arena.engine.observation import Observation
+from arena.engine.ranking import strength
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +86,53 @@ class BotView:
         return REVEAL in self.observation.legal_actions
 
 
+@dataclass(frozen=True, slots=True)
+class BiddingView:
+    """What a bot gets for a decision of a bidding game (Twenty-eight, Twenty-nine; protocol
+    1.6): the seat's ``BiddingObservation`` plus its clock, with shortcuts."""
+
+    observation: BiddingObservation
+    per_move: float
+    bank_left: float
+
+    @property
+    def seat(self) -> int:
+        return self.observation.seat
+
+    @property
+    def rules(self) -> BiddingRules:
+        return self.observation.rules
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        return self.observation.hand
+
+    @property
+    def legal_bids(self) -> tuple[int, ...]:
+        """The amounts this seat may bid now, lowest first (empty outside the auction)."""
+        return tuple(a.amount for a in self.observation.legal_actions if isinstance(a, Bid))
+
+    @property
+    def may_pass(self) -> bool:
+        """False for the auction's opener, who must bid at least the minimum."""
+        return PASS in self.observation.legal_actions
+
+    @property
+    def legal_cards(self) -> tuple[Card, ...]:
+        """Cards that may be played (or, for the bidder, put face down as the trump) now."""
+        return tuple(a.card for a in self.observation.legal_actions if isinstance(a, PlayCard | HideTrump))
+
+    @property
+    def may_call_for_trump(self) -> bool:
+        """True when this seat may call for the face-down trump to be exposed (it cannot follow
+        suit while the trump is down); ``play_bidding`` may then return ``REVEAL``."""
+        return REVEAL in self.observation.legal_actions
+
+    def strength(self, card: Card) -> int:
+        """How high ``card`` ranks in its suit under these rules (J 9 A 10 K Q 8 7: 12 for the jack)."""
+        return strength(self.rules.rank_order, card)
+
+
 class Bot(abc.ABC):
     """Subclass it and implement ``play``; ``call_trump`` and ``hide_trump`` have sensible
     defaults (the longest suit of the cards held then). Exceptions are reported to the
@@ -112,6 +164,40 @@ class Bot(abc.ABC):
 
     def on_hand_end(self, end: HandEnd) -> None:
         """Called after each hand with its result and all four hands."""
+
+    # ------------------------------------------------ bidding games (protocol 1.6)
+    def bid(self, view: BiddingView) -> int | None:
+        """Bid an amount of ``view.legal_bids``, or ``None`` to pass (only if ``view.may_pass``:
+        the opener must bid). The default passes where it may, else bids the least."""
+        return None if view.may_pass else view.legal_bids[0]
+
+    def set_trump(self, view: BiddingView) -> Card:
+        """As the highest bidder, choose the card of ``view.hand`` (your first four) to put face
+        down; its suit is trumps. The default: the highest card of the longest suit."""
+        suit = longest_suit(view.hand)
+        return max((c for c in view.hand if c.suit == suit), key=view.strength)
+
+    def play_bidding(self, view: BiddingView) -> Card | RevealTrump:
+        """Play a card of ``view.legal_cards``, or return ``REVEAL`` when
+        ``view.may_call_for_trump`` to call for the trump (then a new decision follows). The
+        default plays the lowest legal card by the rules' rank order."""
+        return min(view.legal_cards, key=lambda c: (view.strength(c), c.suit))
+
+    def on_bidding_hand_end(self, end: BiddingHandEnd) -> None:
+        """Called after each hand of a bidding game with its result and all four hands."""
+
+    def decide_bidding(self, view: BiddingView) -> BiddingAction:
+        """Dispatch a bidding game's decision to ``bid``, ``set_trump`` or ``play_bidding``."""
+        decision = view.observation.decision
+        if decision is BiddingDecision.BID:
+            amount = self.bid(view)
+            return PASS if amount is None else BID[amount]
+        if decision is BiddingDecision.HIDE_TRUMP:
+            return HIDE[self.set_trump(view)]
+        answer = self.play_bidding(view)
+        if isinstance(answer, RevealTrump):
+            return REVEAL
+        return PLAY[answer]
 
     def on_match_end(self, end: MatchEnd) -> None:
         """Called once when the match is over."""

@@ -22,10 +22,10 @@ from typing import Any, TypeVar
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from arena.contract.messages import DecisionReply
+from arena.contract.messages import BiddingDecisionRequest, BiddingHandEnd, DecisionReply, Move
 from arena.engine.errors import ArenaError
 from protocol import ADDRESS_ARG, ADDRESS_ENV, PROTOCOL_VERSION, SERVICE_NAME, convert
-from sdk.bot import Bot, BotView
+from sdk.bot import BiddingView, Bot, BotView
 
 log = logging.getLogger("dehla.bot")
 R = TypeVar("R")
@@ -50,13 +50,21 @@ class BotServicer(convert.BotServiceServicer):
 
     def Decide(self, request: Any, context: Any) -> Any:  # noqa: N802
         decision = self._decode(context, convert.decision_from_pb, request)
-        view = BotView(decision.observation, decision.per_move, decision.bank_left)
-        action = self._call_bot(context, self.bot.decide, view)
+        action: Move
+        if isinstance(decision, BiddingDecisionRequest):
+            bidding = BiddingView(decision.observation, decision.per_move, decision.bank_left)
+            action = self._call_bot(context, self.bot.decide_bidding, bidding)
+        else:
+            view = BotView(decision.observation, decision.per_move, decision.bank_left)
+            action = self._call_bot(context, self.bot.decide, view)
         return convert.reply_to_pb(DecisionReply(decision.request_id, action))
 
     def EndHand(self, request: Any, context: Any) -> Any:  # noqa: N802
         end = self._decode(context, convert.hand_end_from_pb, request)
-        self._call_bot(context, self.bot.on_hand_end, end)
+        if isinstance(end, BiddingHandEnd):
+            self._call_bot(context, self.bot.on_bidding_hand_end, end)
+        else:
+            self._call_bot(context, self.bot.on_hand_end, end)
         return convert.end_hand_response()
 
     def EndMatch(self, request: Any, context: Any) -> Any:  # noqa: N802

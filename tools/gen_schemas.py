@@ -1,6 +1,7 @@
 """Write the published JSON Schemas of the hand record and the match record lines into docs/.
 
 The schemas are generated from the models (``arena.engine.hand_records.HandRecord``,
+``arena.engine.bidding_records.BiddingHandRecord`` (Twenty-eight, Twenty-nine),
 ``arena.referee.match_record_lines.MATCH_RECORD_LINE``) and never edited by hand;
 ``tests/engine/test_record_schema.py`` fails when a committed schema differs from this output.
 
@@ -17,6 +18,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from arena.engine.bidding_records import BiddingHandRecord  # noqa: E402
 from arena.engine.hand_records import HandRecord  # noqa: E402
 from arena.referee.match_record_lines import MATCH_RECORD_LINE  # noqa: E402
 
@@ -28,7 +30,9 @@ def schemas() -> dict[str, str]:
     """Each schema file's name and its exact text."""
     hand = {"$schema": DIALECT, **HandRecord.model_json_schema()}
     line = {"$schema": DIALECT, "title": "Dehla match record line", **MATCH_RECORD_LINE.json_schema()}
-    return {"hand-record.schema.json": _text(hand), "match-record.schema.json": _text(line)}
+    bidding = {"$schema": DIALECT, **BiddingHandRecord.model_json_schema()}
+    return {"hand-record.schema.json": _text(hand), "bidding-hand-record.schema.json": _text(bidding),
+            "match-record.schema.json": _text(line)}
 
 
 def _text(schema: dict[str, Any]) -> str:

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 from arena.engine.actions import RevealTrump
 from arena.engine.cards import Card
-from sdk import Bot, BotView, run
+from sdk import BiddingView, Bot, BotView, run
 
 
 class {cls}(Bot):
@@ -67,6 +67,20 @@ class {cls}(Bot):
     def play(self, view: BotView) -> Card | RevealTrump:
         """Play the lowest legal card. Start here: see docs/writing-a-bot.md."""
         return min(view.legal_cards, key=lambda card: card.rank)
+
+    # Twenty-eight and Twenty-nine (--preset twenty-eight): the auction, the face-down trump and
+    # the play; each has a default in sdk.Bot, so delete what you do not change.
+    def bid(self, view: BiddingView) -> int | None:
+        """Bid an amount of view.legal_bids, or None to pass (the opener must bid)."""
+        return None if view.may_pass else view.legal_bids[0]
+
+    def set_trump(self, view: BiddingView) -> Card:
+        """As the highest bidder: the card of your four to put face down (its suit is trumps)."""
+        return max(view.hand, key=view.strength)
+
+    def play_bidding(self, view: BiddingView) -> Card | RevealTrump:
+        """Play a legal card (or REVEAL, when view.may_call_for_trump, to have the trump exposed)."""
+        return min(view.legal_cards, key=view.strength)
 
 
 if __name__ == "__main__":
@@ -82,7 +96,7 @@ from arena.referee.in_process import play_in_process
 
 
 def test_plays_full_matches_without_faults() -> None:
-    for preset in ("dehla-pakad", "mendikot", "court-piece"):
+    for preset in ("dehla-pakad", "mendikot", "court-piece", "twenty-eight"):
         outcome = play_in_process([{cls}(), RandomBot(1), {cls}(), RandomBot(3)], deals=5, seed=1, preset=preset)
         assert outcome.status == "done"
         assert outcome.faults == []

@@ -9,16 +9,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
+from typing import Protocol, TypeAlias
 
 from arena.contract.faults import Fault, FaultKind, FaultPolicy
 from arena.contract.time_control import TimeControl
 from arena.engine.actions import Action
+from arena.engine.auction import Bid, Pass
+from arena.engine.bidding_observation import BiddingObservation
+from arena.engine.bidding_outcome import BiddingMatchScore, BiddingResult
+from arena.engine.bidding_rules import BiddingRules
 from arena.engine.cards import Card
 from arena.engine.match import MatchFormat, MatchScore
 from arena.engine.observation import Observation
 from arena.engine.outcome import HandResult
 from arena.engine.rules import Rules
+
+Move: TypeAlias = Action | Bid | Pass
+"""What a seat may answer: an action of the trick-taking games, or a call of a bidding game's
+auction (Twenty-eight, Twenty-nine: protocol 1.6)."""
+
+AnyRules: TypeAlias = Rules | BiddingRules
+"""The rules of a match: a trick-taking game's, or a bidding game's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +40,7 @@ class MatchStart:
     seat: int
     partner: int
     preset: str
-    rules: Rules
+    rules: AnyRules
     match_format: MatchFormat
     time_control: TimeControl
     policy: FaultPolicy = FaultPolicy.FORFEIT
@@ -50,9 +61,23 @@ class DecisionRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class BiddingDecisionRequest:
+    """One decision of a bidding game (Twenty-eight, Twenty-nine): as ``DecisionRequest``."""
+
+    request_id: str
+    hand_index: int
+    observation: BiddingObservation
+    per_move: float
+    bank_left: float
+
+
+AnyDecisionRequest: TypeAlias = DecisionRequest | BiddingDecisionRequest
+
+
+@dataclass(frozen=True, slots=True)
 class DecisionReply:
     request_id: str
-    action: Action
+    action: Move
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +90,21 @@ class HandEnd:
     hands: tuple[tuple[Card, ...], ...]
     observation: Observation
     score: MatchScore | None
+
+
+@dataclass(frozen=True, slots=True)
+class BiddingHandEnd:
+    """After each hand of a bidding game: as ``HandEnd``, with the auction's contract and card
+    points in ``result`` and game points in ``score``."""
+
+    hand_index: int
+    result: BiddingResult
+    hands: tuple[tuple[Card, ...], ...]
+    observation: BiddingObservation
+    score: BiddingMatchScore
+
+
+AnyHandEnd: TypeAlias = HandEnd | BiddingHandEnd
 
 
 class Termination(StrEnum):
@@ -80,7 +120,7 @@ class MatchEnd:
 
     termination: Termination
     winner_team: int | None
-    score: MatchScore
+    score: MatchScore | BiddingMatchScore
     faults: tuple[Fault, ...] = ()
 
 
@@ -103,9 +143,9 @@ class SeatEndpoint(Protocol):
 
     async def start(self, start: MatchStart, timeout: float) -> None: ...
 
-    async def decide(self, request: DecisionRequest, timeout: float) -> DecisionReply: ...
+    async def decide(self, request: AnyDecisionRequest, timeout: float) -> DecisionReply: ...
 
-    async def end_hand(self, end: HandEnd, timeout: float) -> None: ...
+    async def end_hand(self, end: AnyHandEnd, timeout: float) -> None: ...
 
     async def end_match(self, end: MatchEnd, timeout: float) -> None: ...
 

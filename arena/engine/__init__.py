@@ -26,6 +26,19 @@ from arena.engine.actions import (
     RevealTrump,
     parse_action,
 )
+from arena.engine.auction import BID, PASS, Auction, Bid, Call, Pass, parse_call
+from arena.engine.bidding_hand import BiddingAction, BiddingDecision, BiddingHand, Contract, new_hand
+from arena.engine.bidding_observation import BiddingObservation, observe_bidding
+from arena.engine.bidding_outcome import BiddingMatchScore, BiddingResult
+from arena.engine.bidding_rules import (
+    BIDDING_PRESET_SUMMARIES,
+    BIDDING_PRESETS,
+    AuctionKind,
+    BiddingRules,
+    GamePoints,
+    NoExposure,
+    bidding_rules_for,
+)
 from arena.engine.cards import (
     ACES,
     CARDS,
@@ -58,6 +71,7 @@ from arena.engine.hand import Decision, HandState, PublicHand
 from arena.engine.match import FormatKind, MatchFormat, MatchScore, next_dealer
 from arena.engine.observation import Observation, observe
 from arena.engine.outcome import HandOutcome, HandResult, Trick, decide_hand, hand_value
+from arena.engine.ranking import CARD_POINTS_28, RankOrder, strength
 from arena.engine.rules import (
     PRESET_SUMMARIES,
     PRESETS,
@@ -94,6 +108,7 @@ from arena.engine.trick import (
 from arena.engine.trump import RevealReason, TrumpReveal, TrumpSetting
 
 if TYPE_CHECKING:
+    from arena.engine.bidding_records import bidding_hand_record, is_bidding_record, replay_bidding_record
     from arena.engine.hand_records import (
         hand_record,
         parse_json,
@@ -107,7 +122,14 @@ _RECORD_FUNCTIONS = frozenset({"hand_record", "parse_json", "read_hand_record", 
                                "validation_message"})
 
 
+_BIDDING_RECORD_FUNCTIONS = frozenset({"bidding_hand_record", "is_bidding_record", "replay_bidding_record"})
+
+
 def __getattr__(name: str) -> Any:
+    if name in _BIDDING_RECORD_FUNCTIONS:
+        from arena.engine import bidding_records  # noqa: PLC0415 - on first use (module doc)
+
+        return getattr(bidding_records, name)
     if name in _RECORD_FUNCTIONS:
         from arena.engine import hand_records  # noqa: PLC0415 - on first use (module doc)
 
@@ -116,17 +138,134 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "ACES", "CALL", "CARDS", "DECLINE", "DOWN", "FULL_DECK", "HIDE", "NO_SUIT", "PLAY", "PRESETS", "PRESET_SUMMARIES",
-    "REVEAL", "SEATS", "SHORT_DECK", "SUIT_MASKS", "TENS", "TRUMP_BONUS", "Action", "ArenaError", "CallTrump",
-    "Capture", "Card", "CardMask", "Deal", "DealError", "Decision", "DeckKind", "Decline", "DeclineTrump", "Direction",
-    "FormatKind", "HandOutcome", "HandResult", "HandResultRule", "HandState", "HideFrom", "HideTrump",
-    "IllegalActionError", "InvalidActionError", "InvalidCardError", "MakerDiscard", "MatchFormat", "MatchFormatError",
-    "MatchScore", "Observation", "PlayCard", "PublicHand", "Rank", "RecordError", "Reveal", "RevealReason",
-    "RevealTrump", "Rules", "RulesError", "Seat", "SelfPlaySummary", "Suit", "SweepLimits", "Team", "Trick",
-    "TrickBest", "TrumpCard", "TrumpMethod", "TrumpReveal", "TrumpSetting", "TwoTwo", "cards_of", "choose_index",
-    "claims_pile", "decide_hand", "derive_seed", "format_cards", "hand_record", "hand_value", "make_rules", "mask_of",
-    "next_dealer", "next_seats", "observe", "parse_action", "parse_cards", "parse_json", "parse_option", "partner_of",
-    "play_key", "play_order", "play_orders", "play_randomly", "random_number", "read_hand_record", "readable_version",
-    "replay_record", "rules_for", "selfplay_hands", "shuffled", "team_of", "trick_best", "trump_counts_from",
-    "validation_message", "won_after_reveal", "won_with_trumps",
+    "ACES",
+    "BID",
+    "BIDDING_PRESETS",
+    "BIDDING_PRESET_SUMMARIES",
+    "CALL",
+    "CARDS",
+    "CARD_POINTS_28",
+    "DECLINE",
+    "DOWN",
+    "FULL_DECK",
+    "HIDE",
+    "NO_SUIT",
+    "PASS",
+    "PLAY",
+    "PRESETS",
+    "PRESET_SUMMARIES",
+    "REVEAL",
+    "SEATS",
+    "SHORT_DECK",
+    "SUIT_MASKS",
+    "TENS",
+    "TRUMP_BONUS",
+    "Action",
+    "ArenaError",
+    "Auction",
+    "AuctionKind",
+    "Bid",
+    "BiddingAction",
+    "BiddingDecision",
+    "BiddingHand",
+    "BiddingMatchScore",
+    "BiddingObservation",
+    "BiddingResult",
+    "BiddingRules",
+    "Call",
+    "CallTrump",
+    "Capture",
+    "Card",
+    "CardMask",
+    "Contract",
+    "Deal",
+    "DealError",
+    "Decision",
+    "DeckKind",
+    "Decline",
+    "DeclineTrump",
+    "Direction",
+    "FormatKind",
+    "GamePoints",
+    "HandOutcome",
+    "HandResult",
+    "HandResultRule",
+    "HandState",
+    "HideFrom",
+    "HideTrump",
+    "IllegalActionError",
+    "InvalidActionError",
+    "InvalidCardError",
+    "MakerDiscard",
+    "MatchFormat",
+    "MatchFormatError",
+    "MatchScore",
+    "NoExposure",
+    "Observation",
+    "Pass",
+    "PlayCard",
+    "PublicHand",
+    "Rank",
+    "RankOrder",
+    "RecordError",
+    "Reveal",
+    "RevealReason",
+    "RevealTrump",
+    "Rules",
+    "RulesError",
+    "Seat",
+    "SelfPlaySummary",
+    "Suit",
+    "SweepLimits",
+    "Team",
+    "Trick",
+    "TrickBest",
+    "TrumpCard",
+    "TrumpMethod",
+    "TrumpReveal",
+    "TrumpSetting",
+    "TwoTwo",
+    "bidding_hand_record",
+    "bidding_rules_for",
+    "cards_of",
+    "choose_index",
+    "claims_pile",
+    "decide_hand",
+    "derive_seed",
+    "format_cards",
+    "hand_record",
+    "hand_value",
+    "is_bidding_record",
+    "make_rules",
+    "mask_of",
+    "new_hand",
+    "next_dealer",
+    "next_seats",
+    "observe",
+    "observe_bidding",
+    "parse_action",
+    "parse_call",
+    "parse_cards",
+    "parse_json",
+    "parse_option",
+    "partner_of",
+    "play_key",
+    "play_order",
+    "play_orders",
+    "play_randomly",
+    "random_number",
+    "read_hand_record",
+    "readable_version",
+    "replay_bidding_record",
+    "replay_record",
+    "rules_for",
+    "selfplay_hands",
+    "shuffled",
+    "strength",
+    "team_of",
+    "trick_best",
+    "trump_counts_from",
+    "validation_message",
+    "won_after_reveal",
+    "won_with_trumps",
 ]

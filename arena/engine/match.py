@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from arena.engine.bidding_rules import BiddingRules
 from arena.engine.errors import MatchFormatError
 from arena.engine.jsonable import fields_json
 from arena.engine.outcome import HandOutcome, HandResult
@@ -62,8 +63,15 @@ class MatchFormat:
         """``value`` itself, or parsed from its text (a format that came as plain data)."""
         return value if isinstance(value, MatchFormat) else cls.parse(value)
 
-    def check(self, rules: Rules) -> None:
-        """Refuse a format the rules cannot play: ``tens:N`` needs a game whose hands count tens."""
+    def check(self, rules: Rules | BiddingRules) -> None:
+        """Refuse a format the rules cannot play: ``tens:N`` needs a game whose hands count tens;
+        a bidding game plays to its target in game points (``hands:N`` caps it) or in deal pairs."""
+        if isinstance(rules, BiddingRules):
+            if self.kind not in (FormatKind.HANDS, FormatKind.DUPLICATE):
+                raise MatchFormatError(
+                    f"match format {self}: a bidding game plays to its rules' target in game points "
+                    f"(option target; hands:N caps the hands) or in deal pairs (duplicate:N)")
+            return
         if self.kind is FormatKind.TENS and rules.hand_result not in TENS_RESULTS:
             raise MatchFormatError(
                 f"match format {self}: tens totals need rules whose hands are decided on tens "

@@ -19,9 +19,9 @@ from arena.console.text import visible
 from arena.contract.faults import FaultKind, FaultPolicy
 from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import MoveRelease, TimeControl
+from arena.engine.bidding_rules import BIDDING_PRESETS, bidding_rules_for
 from arena.engine.errors import ArenaError
 from arena.engine.match import FormatKind, MatchFormat
-from arena.engine.outcome import HandResult
 from arena.engine.rules import parse_option, rules_for
 from arena.referee.launcher import BotCommand, partnership_name, resolve_partnership
 from arena.referee.local import play_local_match, play_local_pairs
@@ -31,7 +31,7 @@ from arena.referee.match_report import live_line, match_report, print_match_repo
 from arena.referee.replay import checked_lines, print_replay
 from arena.referee.sprt import SequentialTest, SprtSettings, SprtSettingsError
 from arena.referee.table_options import table_options
-from arena.referee.table_values import MatchOutcome, PlayedPair, TableConfig
+from arena.referee.table_values import AnyResult, MatchOutcome, PlayedPair, TableConfig
 from arena.sandbox import Runner, RunnerKind, SandboxError, runner_for
 
 LOCAL_RECORDS = "local-matches"
@@ -105,7 +105,8 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
         a = resolve_partnership(partnership_a, lookups)
         b = resolve_partnership(partnership_b, lookups)
         name_a, name_b = partnership_name(partnership_a, a), partnership_name(partnership_b, b)
-        rules = rules_for(preset, dict(parse_option(o) for o in options))
+        overrides = dict(parse_option(o) for o in options)
+        rules = bidding_rules_for(preset, overrides) if preset in BIDDING_PRESETS else rules_for(preset, overrides)
         match_format = MatchFormat.parse(f"duplicate:{deals}" if format_text == "duplicate" else format_text)
         match_format.check(rules)
     except ArenaError as exc:
@@ -201,7 +202,7 @@ def play_hands(a: Partnership, b: Partnership, config: TableConfig, records: Pat
         task = progress.add_task(visible(title),
                                  total=match_format.count if match_format.kind is FormatKind.HANDS else None)
 
-        def advance(index: int, result: HandResult) -> None:
+        def advance(index: int, result: AnyResult) -> None:
             progress.advance(task)
 
         return asyncio.run(play_local_match(a, b, config, records, advance, runner))

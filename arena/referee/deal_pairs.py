@@ -30,14 +30,15 @@ from typing import Any
 from arena.contract.faults import Fault
 from arena.contract.messages import SeatEndpoint
 from arena.contract.status import OutcomeStatus
+from arena.engine.bidding_hand import BiddingHand
+from arena.engine.bidding_outcome import BiddingResult
 from arena.engine.hand import HandState
 from arena.engine.match import MatchScore
-from arena.engine.outcome import HandResult
 from arena.referee.match_recorder import MatchRecorder, hand_line
 from arena.referee.referee_clock import MONOTONIC, RefereeClock
 from arena.referee.table import Table
-from arena.referee.table_values import DealPlays, DecisionLog, MatchOutcome, PlayedPair, TableConfig
-from arena.referee.tally import duplicate_tally
+from arena.referee.table_values import DealPlays, DecisionLog, MatchOutcome, OnHand, PlayedPair, TableConfig
+from arena.referee.tally import bidding_duplicate_tally, duplicate_tally
 
 PairCallback = Callable[[PlayedPair], bool]
 """Told each pair in deal order; returns False to stop the match after it."""
@@ -114,7 +115,8 @@ def paired(number: int, plays: Sequence[DealPlays]) -> PlayedPair:
                      key=lambda play: play[0])
     tally = MatchScore(dealer=0)
     for _, result, value in ordered:
-        tally = duplicate_tally(tally, result, value)
+        tally = (bidding_duplicate_tally(tally, result) if isinstance(result, BiddingResult)
+                 else duplicate_tally(tally, result, value))
     subs = [sum(p.substitutions[seat] for p in plays) for seat in range(4)]
     return PlayedPair(number, tuple(result for _, result, _ in ordered), tuple(value for _, _, value in ordered),
                       tally, (subs[0], subs[1], subs[2], subs[3]))
@@ -141,7 +143,7 @@ class _TableShare:
     def match_start(self, config: TableConfig, seats: Sequence[str]) -> None:
         return None  # written once for the match
 
-    def hand(self, index: int, state: HandState, decisions: Sequence[DecisionLog]) -> None:
+    def hand(self, index: int, state: HandState | BiddingHand, decisions: Sequence[DecisionLog]) -> None:
         self.schedule.lines.setdefault(index // 2, []).append(hand_line(index, state, decisions, self.room))
 
     def match_end(self, outcome: MatchOutcome) -> None:
@@ -153,7 +155,7 @@ async def play_deal_pairs(
     rooms: Sequence[Room],
     recorder: MatchRecorder | None = None,
     on_pair: PairCallback | None = None,
-    on_hand: Callable[[int, HandResult], None] | None = None,
+    on_hand: OnHand | None = None,
     clock: RefereeClock = MONOTONIC,
 ) -> MatchOutcome:
     """Play ``config``'s duplicate deals (at most its count) in ``rooms`` (two: the fair match;

@@ -22,10 +22,10 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from arena.contract.faults import FaultKind
 from arena.contract.messages import (
+    AnyDecisionRequest,
+    AnyHandEnd,
     BotFault,
     DecisionReply,
-    DecisionRequest,
-    HandEnd,
     MatchEnd,
     MatchStart,
 )
@@ -120,7 +120,7 @@ class GrpcSeat:
         (major, minor), self.bot_name, _ = convert.start_response_from_pb(response)
         if major != PROTOCOL_VERSION[0]:
             raise BotFault(FaultKind.FAILED_START, f"bot speaks protocol {major}, referee {PROTOCOL_VERSION[0]}")
-        needed = convert.minor_needed(start.rules)
+        needed = convert.minor_needed(start.rules, start.preset)
         if needed is not None and minor < needed[0]:
             raise BotFault(
                 FaultKind.FAILED_START,
@@ -183,7 +183,7 @@ class GrpcSeat:
                 return
             await asyncio.sleep(0.02)  # served but not ready yet: poll again shortly
 
-    async def decide(self, request: DecisionRequest, timeout: float) -> DecisionReply:
+    async def decide(self, request: AnyDecisionRequest, timeout: float) -> DecisionReply:
         # The reply arrives as bytes so that the referee counts its size itself.
         assert self._channel is not None
         decide = self._channel.unary_unary(convert.DECIDE_METHOD, request_serializer=convert.serialize,
@@ -205,7 +205,7 @@ class GrpcSeat:
         except convert.ConversionError as exc:
             raise BotFault(FaultKind.MALFORMED_REPLY, str(exc)) from None
 
-    async def end_hand(self, end: HandEnd, timeout: float) -> None:
+    async def end_hand(self, end: AnyHandEnd, timeout: float) -> None:
         self._check_flood(FaultKind.CRASH)
         started = asyncio.get_running_loop().time()
         try:

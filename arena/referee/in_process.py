@@ -14,21 +14,25 @@ from typing import TypeVar
 
 from arena.contract.faults import FaultKind, FaultPolicy
 from arena.contract.messages import (
+    AnyDecisionRequest,
+    AnyHandEnd,
+    BiddingDecisionRequest,
+    BiddingHandEnd,
     BotFault,
     DecisionReply,
-    DecisionRequest,
-    HandEnd,
     MatchEnd,
     MatchStart,
+    Move,
 )
 from arena.contract.time_control import TimeControl
+from arena.engine.bidding_rules import BIDDING_PRESETS, bidding_rules_for
 from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.match_recorder import MatchRecorder
 from arena.referee.referee_clock import MONOTONIC, RefereeClock
 from arena.referee.table import Table
 from arena.referee.table_values import MatchOutcome, TableConfig
-from sdk.bot import Bot, BotView
+from sdk.bot import BiddingView, Bot, BotView
 
 _ids = itertools.count(1)
 A = TypeVar("A")
@@ -45,12 +49,20 @@ class InProcessSeat:
     async def start(self, start: MatchStart, timeout: float) -> None:
         self._call(self.bot.on_match_start, start)
 
-    async def decide(self, request: DecisionRequest, timeout: float) -> DecisionReply:
-        view = BotView(request.observation, request.per_move, request.bank_left)
-        return DecisionReply(request.request_id, self._call(self.bot.decide, view))
+    async def decide(self, request: AnyDecisionRequest, timeout: float) -> DecisionReply:
+        action: Move
+        if isinstance(request, BiddingDecisionRequest):
+            bidding = BiddingView(request.observation, request.per_move, request.bank_left)
+            action = self._call(self.bot.decide_bidding, bidding)
+        else:
+            action = self._call(self.bot.decide, BotView(request.observation, request.per_move, request.bank_left))
+        return DecisionReply(request.request_id, action)
 
-    async def end_hand(self, end: HandEnd, timeout: float) -> None:
-        self._call(self.bot.on_hand_end, end)
+    async def end_hand(self, end: AnyHandEnd, timeout: float) -> None:
+        if isinstance(end, BiddingHandEnd):
+            self._call(self.bot.on_bidding_hand_end, end)
+        else:
+            self._call(self.bot.on_hand_end, end)
 
     async def end_match(self, end: MatchEnd, timeout: float) -> None:
         self._call(self.bot.on_match_end, end)
@@ -81,7 +93,7 @@ def play_in_process(
     (``clock``: a test's own, whose seconds pass only when its bots say so)."""
     config = TableConfig(
         match_id=f"local-{next(_ids)}",
-        rules=rules_for(preset),
+        rules=bidding_rules_for(preset) if preset in BIDDING_PRESETS else rules_for(preset),
         preset=preset,
         match_format=MatchFormat.parse(match_format or f"duplicate:{deals}"),
         seed=seed,

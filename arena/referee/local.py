@@ -14,11 +14,9 @@ from __future__ import annotations
 import asyncio
 import shutil
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
 from arena.engine.match import FormatKind
-from arena.engine.outcome import HandResult
 from arena.referee.deal_pairs import PairCallback, play_deal_pairs
 from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.launcher import BotCommand, BotProcess
@@ -26,7 +24,7 @@ from arena.referee.match_recorder import MatchRecorder
 from arena.referee.referee_clock import MONOTONIC, SHARED_LOOP
 from arena.referee.rooms import seat_log_name
 from arena.referee.table import NOTIFY_TIMEOUT, Table
-from arena.referee.table_values import MatchOutcome, TableConfig
+from arena.referee.table_values import MatchOutcome, OnHand, TableConfig
 from arena.sandbox import Limits, LocalRunner, Runner, match_cpu_seconds
 
 
@@ -54,7 +52,7 @@ async def play_local_match(
     partnership_b: tuple[BotCommand, BotCommand],
     config: TableConfig,
     records: Path,
-    on_hand: Callable[[int, HandResult], None] | None = None,
+    on_hand: OnHand | None = None,
     runner: Runner | None = None,
 ) -> MatchOutcome:
     """Run one match between two partnerships of bots started by ``runner`` (default: local): a
@@ -80,7 +78,7 @@ async def play_local_pairs(
     records: Path,
     tables: int = 1,
     on_pair: PairCallback | None = None,
-    on_hand: Callable[[int, HandResult], None] | None = None,
+    on_hand: OnHand | None = None,
     runner: Runner | None = None,
 ) -> MatchOutcome:
     """A duplicate match played as deal pairs in two rooms of ``tables`` tables each, every table

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from arena.console.files import read_record_text
+from arena.engine.bidding_hand import BiddingHand
+from arena.engine.bidding_records import bidding_hand_record
 from arena.engine.errors import RecordError
 from arena.engine.hand import HandState
 from arena.engine.hand_records import hand_record, parse_json
@@ -38,17 +40,18 @@ class HandRecorder(Protocol):
 
     def match_start(self, config: TableConfig, seats: Sequence[str]) -> None: ...
 
-    def hand(self, index: int, state: HandState, decisions: Sequence[DecisionLog]) -> None: ...
+    def hand(self, index: int, state: HandState | BiddingHand, decisions: Sequence[DecisionLog]) -> None: ...
 
     def match_end(self, outcome: MatchOutcome) -> None: ...
 
 
-def hand_line(index: int, state: HandState, decisions: Sequence[DecisionLog],
+def hand_line(index: int, state: HandState | BiddingHand, decisions: Sequence[DecisionLog],
               room: int | None = None) -> dict[str, Any]:
     """A record's ``hand`` line: the hand (finished or not), every decision in it, and the room
     whose bots played it (a duplicate match's two rooms; None: the match has one)."""
+    record = bidding_hand_record(state) if isinstance(state, BiddingHand) else hand_record(state)
     return written(HandLine, {
-        "type": "hand", "index": index, "complete": state.is_over, "record": hand_record(state),
+        "type": "hand", "index": index, "complete": state.is_over, "record": record,
         "decisions": [written(DecisionEntry, d.to_json()) for d in decisions], "room": room,
     })
 
@@ -73,7 +76,7 @@ class MatchRecorder:
         )
         self._write(line.model_dump(mode="json"))
 
-    def hand(self, index: int, state: HandState, decisions: Sequence[DecisionLog]) -> None:
+    def hand(self, index: int, state: HandState | BiddingHand, decisions: Sequence[DecisionLog]) -> None:
         self._write(hand_line(index, state, decisions))
 
     def hand_line(self, line: dict[str, Any]) -> None:

@@ -18,6 +18,7 @@ from rich.text import Text
 from arena.console.text import plain
 from arena.contract.status import OutcomeStatus
 from arena.engine.match import FormatKind, MatchFormat
+from arena.engine.outcome import HandResult
 from arena.referee.sprt import SprtStatus
 from arena.referee.stats import mean_interval, t95
 from arena.referee.table_values import MatchOutcome
@@ -33,7 +34,7 @@ def match_report(outcome: MatchOutcome, name_a: str, name_b: str, record: Path,
     units = outcome.deal_scores or outcome.hand_values
     interval = mean_interval(units)
     hands_won = [sum(1 for h in outcome.hands if h.winner == t) for t in (0, 1)]
-    kots = [sum(1 for h in outcome.hands if h.winner == t and h.kot) for t in (0, 1)]
+    kots = [sum(1 for h in outcome.hands if h.winner == t and isinstance(h, HandResult) and h.kot) for t in (0, 1)]
     has_interval = interval.n >= 2
     if outcome.status is OutcomeStatus.VOID:
         winner, decided_by = None, "void"

@@ -15,8 +15,10 @@ from typing import Any
 from rich.console import Console
 
 from arena.console.errors import fail
+from arena.engine.bidding_records import is_bidding_record, replay_bidding_record
 from arena.engine.errors import ArenaError, RecordError
 from arena.engine.hand_records import replay_record
+from arena.referee.bidding_view import bidding_match_lines
 from arena.referee.hand_view import ViewOptions, match_lines
 from arena.referee.match_record_lines import AnyLine, HandLine, read_line
 from arena.replay.frames import parse_perspective
@@ -31,7 +33,10 @@ def checked_lines(path: Path, lines: Iterable[dict[str, Any]]) -> list[AnyLine]:
             continue
         if isinstance(item, HandLine):
             try:
-                replay_record(item.record, require_complete=False)
+                if is_bidding_record(item.record):
+                    replay_bidding_record(item.record, require_complete=False)
+                else:
+                    replay_record(item.record, require_complete=False)
             except RecordError as exc:
                 raise RecordError(f"{path}:{number}: hand {item.index + 1}: {exc}") from None
         checked.append(item)
@@ -47,7 +52,9 @@ def print_replay(console: Console, lines: Sequence[AnyLine], *, hand: int | None
     symbols = console.encoding.lower().replace("-", "").startswith("utf")
     perspective = "all" if seat is None else parse_perspective(str(seat))
     try:
-        shown = match_lines(lines, ViewOptions(hand=hand, perspective=perspective, symbols=symbols))
+        options = ViewOptions(hand=hand, perspective=perspective, symbols=symbols)
+        bidding = any(isinstance(line, HandLine) and is_bidding_record(line.record) for line in lines)
+        shown = bidding_match_lines(lines, options) if bidding else match_lines(lines, options)
     except (ValueError, ArenaError) as exc:
         fail(str(exc))
     for line in shown:

@@ -5,23 +5,26 @@ plays the match."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 from arena.contract.faults import Fault, FaultKind, FaultPolicy
+from arena.contract.messages import AnyRules, Move
 from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import TimeControl
-from arena.engine.actions import Action
+from arena.engine.bidding_hand import BiddingDecision
+from arena.engine.bidding_outcome import BiddingResult
 from arena.engine.hand import Decision
 from arena.engine.match import MatchFormat, MatchScore
 from arena.engine.outcome import HandResult
-from arena.engine.rules import Rules
 
 
 @dataclass(frozen=True, slots=True)
 class TableConfig:
     match_id: str
-    rules: Rules
+    rules: AnyRules
+    """A trick-taking game's rules, or a bidding game's (Twenty-eight, Twenty-nine)."""
     preset: str
     match_format: MatchFormat
     seed: int
@@ -29,6 +32,13 @@ class TableConfig:
     policy: FaultPolicy = FaultPolicy.FORFEIT
     max_hands: int = 2000
     """Safety cap for ``kots:K`` and ``tens:N`` matches that take too long; the score then decides."""
+
+
+AnyResult: TypeAlias = HandResult | BiddingResult
+"""A finished hand's result: a trick-taking game's, or a bidding game's."""
+
+OnHand: TypeAlias = Callable[[int, AnyResult], None]
+"""Told each hand's index and result as the table finishes it (progress displays)."""
 
 
 NO_ACTION = "-"
@@ -42,9 +52,9 @@ class DecisionLog:
     hand: int
     seat: int
     request_id: str
-    decision: Decision
+    decision: Decision | BiddingDecision
     legal: int
-    action: Action | None
+    action: Move | None
     """What was played: the bot's move, or the one substituted for it; None: the seat forfeited here."""
     elapsed: float
     bank_left: float
@@ -72,7 +82,7 @@ class MatchOutcome:
     score: tuple[float, float]
     final: MatchScore | None = None
     """The match score at the end (duplicate: hands won and their values per team)."""
-    hands: list[HandResult] = field(default_factory=list)
+    hands: list[HandResult | BiddingResult] = field(default_factory=list)
     hand_values: list[float] = field(default_factory=list)
     """Each hand's value for team 0 (+ won, - lost; 1 per hand plus 1 per kot, or points)."""
     deal_scores: list[float] = field(default_factory=list)
@@ -101,7 +111,7 @@ class DealPlays:
     rotations: tuple[int, ...]
     """The plays, in play order: 0 has partnership A at seats 0 and 2 holding hands 0 and 2, 1
     the same deal rotated one seat on; hand ``2 * number + rotation`` of the match."""
-    hands: tuple[HandResult, ...]
+    hands: tuple[HandResult | BiddingResult, ...]
     hand_values: tuple[float, ...]
     substitutions: tuple[int, int, int, int]
     """Moves the referee played for each seat in these plays."""
@@ -113,7 +123,7 @@ class PlayedPair:
     hands in play order."""
 
     number: int
-    hands: tuple[HandResult, ...]
+    hands: tuple[HandResult | BiddingResult, ...]
     hand_values: tuple[float, ...]
     tally: MatchScore
     """The duplicate tally of this pair alone (hands won, their values, kots per team)."""

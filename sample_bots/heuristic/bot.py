@@ -33,7 +33,8 @@ from arena.engine.actions import DECLINE, REVEAL, DeclineTrump, PlayCard, Reveal
 from arena.engine.cards import SUIT_MASKS, TENS, Card, CardMask, Rank, Suit, cards_of
 from arena.engine.rules import Capture, HandResultRule, Reveal, Rules, SweepLimits, TrumpMethod, TwoTwo
 from arena.engine.seats import Seat
-from sdk.bot import Bot, BotView
+from sample_bots.heuristic import bidding
+from sdk.bot import BiddingView, Bot, BotView
 from sdk.tracker import CardTracker
 
 NO_TRUMP = NO_SUIT
@@ -95,6 +96,17 @@ class HeuristicBot(Bot):
         # Hide the highest: a card never shown is its owner's last card, and then, as the top
         # trump, it surely takes the last trick (and with it the whole pile under sweep rules).
         return in_suit[-1]
+
+    def bid(self, view: BiddingView) -> int | None:
+        """Twenty-eight: bid the least while the four cards' points and honours are worth it."""
+        return bidding.choose_bid(view)
+
+    def set_trump(self, view: BiddingView) -> Card:
+        return bidding.choose_hidden(view)
+
+    def play_bidding(self, view: BiddingView) -> Card | RevealTrump:
+        card = bidding.choose_play(view)
+        return REVEAL if card is None else card
 
     def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
         legal = view.legal_cards

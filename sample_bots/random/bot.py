@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 
 from arena.engine.actions import DECLINE, REVEAL, DeclineTrump, RevealTrump
+from arena.engine.bidding_hand import BiddingAction
 from arena.engine.cards import Card, Suit
 from sdk import MatchStart
-from sdk.bot import Bot, BotView, seeded_rng
+from sdk.bot import BiddingView, Bot, BotView, seeded_rng
 
 
 class RandomBot(Bot):
@@ -36,3 +37,7 @@ class RandomBot(Bot):
         if view.may_reveal:
             options.append(REVEAL)
         return self.rng.choice(options)
+
+    def decide_bidding(self, view: BiddingView) -> BiddingAction:
+        """Twenty-eight: any legal call, card or call for the trump, uniformly."""
+        return self.rng.choice(view.observation.legal_actions)

@@ -28,12 +28,14 @@ from dataclasses import dataclass
 
 from arena.engine import play_key, play_orders, trick_best
 from arena.engine.actions import REVEAL, Action, DeclineTrump, PlayCard, RevealTrump
+from arena.engine.bidding_hand import BiddingAction, BiddingDecision
 from arena.engine.cards import SUIT_MASKS, TENS, Card, Rank, Suit
 from arena.engine.hand import HandState
 from arena.engine.rules import Capture, HandResultRule, Rules
 from sample_bots.heuristic.bot import HeuristicBot, Thinking
+from sample_bots.search import bidding
 from sdk import MatchStart, MoveRelease
-from sdk.bot import Bot, BotView, seeded_rng
+from sdk.bot import BiddingView, Bot, BotView, seeded_rng
 from sdk.sampling import Sampler
 
 TEN_RANK = int(Rank.TEN)
@@ -70,6 +72,8 @@ class SearchBudget:
     endgame_confidence: float = 0.5
     """The same, for exactly solved worlds (only the sampling noise and the determinization
     bias are left)."""
+    bidding_seconds: float = 0.15
+    """At most this (and a quarter of the per-move limit) for a bidding game's play decision."""
 
 
 class SearchBot(Bot):
@@ -98,6 +102,17 @@ class SearchBot(Bot):
 
     def hide_trump(self, view: BotView) -> Card:
         return self._heuristic.hide_trump(view)
+
+    def decide_bidding(self, view: BiddingView) -> BiddingAction:
+        """Twenty-eight and Twenty-nine: the heuristic's auction and face-down card; in play,
+        rollouts over sampled deals (``sample_bots/search/bidding.py``) where there is a choice."""
+        legal = view.observation.legal_actions
+        if view.observation.decision is BiddingDecision.PLAY and len(legal) > 1:
+            deadline = time.perf_counter() + min(self.budget.bidding_seconds, 0.25 * view.per_move)
+            chosen = bidding.choose(view, self.rng, deadline)
+            if chosen is not None:
+                return chosen
+        return self._heuristic.decide_bidding(view)
 
     def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
         start = time.perf_counter()

@@ -57,6 +57,12 @@ def test_new_bot_passes_its_own_test_and_plays_a_match(tmp_path: Path) -> None:
     assert match.returncode == 0, match.stderr
     report = json.loads(match.stdout)
     assert report["faults"] == [] and report["hands"] == 4
+    assert "def bid(self, view: BiddingView)" in (folder / "bot.py").read_text()
+    match = subprocess.run([sys.executable, "-m", "arena", "match", str(folder), "random", "--deals", "1",
+                            "--preset", "twenty-eight", "--records", str(tmp_path / "m"), "--json"],
+                           capture_output=True, text=True, timeout=120, check=False)
+    assert match.returncode == 0, match.stderr
+    assert json.loads(match.stdout)["faults"] == []
 
 
 def test_new_bot_refuses_to_overwrite_and_bad_names(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.engine.bidding_rules import BIDDING_PRESETS
 from arena.engine.hand_records import hand_record
 from arena.engine.rules import PRESETS, rules_for
 from arena.engine.selfplay import selfplay_hands
@@ -33,7 +34,8 @@ def test_rules_lists_every_preset_with_its_options() -> None:
     out = dehla("rules", "--json")
     assert out.returncode == 0
     presets = json.loads(out.stdout)
-    assert set(presets) == set(PRESETS)
+    assert set(presets) == set(PRESETS) | set(BIDDING_PRESETS)
+    assert presets["twenty-nine"]["min_bid"] == 17 and presets["twenty-eight"]["rank_order"] == "jack_nine"
     assert presets["mendikot"]["reveal"] == "on_request"
     assert "reveal" not in presets["dehla-pakad"]
     assert presets["mendikot-closed"]["reveal"] == "on_play"
@@ -64,9 +66,10 @@ def test_selfplay_rejects_an_unknown_preset() -> None:
     assert "unknown preset 'bridge'" in out.stderr
 
 
-def test_selfplay_refuses_the_bidding_presets_until_the_protocol_has_a_bid() -> None:
+def test_selfplay_refuses_the_bidding_presets_which_only_dehla_match_plays() -> None:
     out = dehla("selfplay", "--preset", "twenty-nine")
-    assert out.returncode == 2 and out.stderr.strip() == "error: twenty-nine: not yet playable over the protocol"
+    assert out.returncode == 2
+    assert out.stderr.strip() == "error: twenty-nine: a bidding game, played only by `dehla match` so far"
 
 
 @pytest.fixture

@@ -56,7 +56,9 @@ def test_match_rejects_bad_input_with_one_line(tmp_path: Path) -> None:
     cases = [
         (["no-such-bot", "random"], "unknown bot 'no-such-bot'"),
         (["random", "random", "--preset", "whist"], "unknown preset 'whist'"),
-        (["random", "random", "--preset", "twenty-eight"], "twenty-eight: not yet playable over the protocol"),
+        (["random", "random", "--preset", "twenty-eight", "--format", "kots:3"],
+         "a bidding game plays to its rules' target in game points"),
+        (["random", "random", "--preset", "twenty-nine", "--option", "min_bid=30"], "bids must satisfy"),
         (["random", "random", "--format", "sets:3"], "unknown kind 'sets'"),
         (["random", "a+b+c"], "expected BOT or BOT1+BOT2"),
     ]

@@ -114,7 +114,7 @@ def test_the_referee_and_cli_refuse_the_bidding_presets_with_one_line() -> None:
     assert set(BIDDING_PRESETS) == NOT_YET_PLAYABLE
     assert not NOT_YET_PLAYABLE & set(PRESETS)
     for name in BIDDING_PRESETS:
-        with pytest.raises(RulesError, match=rf"^{name}: not yet playable over the protocol$"):
+        with pytest.raises(RulesError, match=rf"^{name}: a bidding game, played only by `dehla match` so far$"):
             rules_for(name)
     with pytest.raises(RulesError, match="unknown bidding preset 'dehla-pakad'"):
         bidding_rules_for("dehla-pakad")

@@ -24,7 +24,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_tools import protoc
 
 import protocol
-from arena.engine import hand, match, outcome, rules, trump
+from arena.engine import bidding_hand, bidding_rules, hand, match, outcome, ranking, rules, trump
 from arena.engine.cards import CARDS, Suit
 from arena.engine.observation import Observation
 from protocol.gen.dehla.arena.v1 import arena_pb2 as pb
@@ -201,7 +201,10 @@ def _enum_names(enum: Any) -> set[str]:
         (rules.SweepLimits, pb.SweepLimits, "SWEEP_LIMITS_"),
         (rules.HandResultRule, pb.HandResultRule, "HAND_RESULT_RULE_"),
         (rules.TwoTwo, pb.TwoTwo, "TWO_TWO_"),
-        (hand.Decision, pb.Decision, "DECISION_"),
+        (ranking.RankOrder, pb.RankOrder, "RANK_ORDER_"),
+        (bidding_rules.AuctionKind, pb.AuctionKind, "AUCTION_KIND_"),
+        (bidding_rules.NoExposure, pb.NoExposure, "NO_EXPOSURE_"),
+        (bidding_rules.GamePoints, pb.GamePoints, "GAME_POINTS_"),
         (trump.RevealReason, pb.RevealReason, "REVEAL_REASON_"),
         (outcome.HandOutcome, pb.HandOutcome, "HAND_OUTCOME_"),
         (match.FormatKind, pb.MatchFormatKind, "MATCH_FORMAT_KIND_"),
@@ -211,6 +214,12 @@ def test_enum_values_are_the_engine_values(engine: type[StrEnum], proto: Any, pr
     """A proto enum value is PREFIX + the engine's value in capitals, plus UNSPECIFIED."""
     expected = {prefix + "UNSPECIFIED"} | {prefix + v.value.upper() for v in engine}
     assert _enum_names(proto) == expected
+
+
+def test_the_decisions_are_both_games_decisions() -> None:
+    """``Decision`` serves the trick-taking games and, from 1.6, the bidding games' ``DECISION_BID``."""
+    values = {v.value for v in hand.Decision} | {v.value for v in bidding_hand.BiddingDecision}
+    assert _enum_names(pb.Decision) == {"DECISION_UNSPECIFIED"} | {"DECISION_" + v.upper() for v in values}
 
 
 def test_card_and_suit_numbers_follow_the_engine() -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from arena.referee.in_process import play_in_process
 from arena.replay.frames import parse_perspective, replay_hand
 from ladder.admin.authors import add_author
 from ladder.store.database import Store
@@ -18,6 +19,7 @@ from ladder.store.paths import ArenaData
 from ladder.store.schema import Role
 from ladder.web.app import create_app
 from ladder.web.local_matches import read_local
+from sample_bots.random.bot import RandomBot
 from tests.web.identity_fixtures import CSRF_INPUT
 
 RECORD = Path(__file__).resolve().parents[1] / "records" / "match-before-schema-version.jsonl"
@@ -201,3 +203,18 @@ def test_an_unfinished_match_and_an_empty_folder(tmp_path: Path) -> None:
     [row] = client.get("/api/local-matches").json()["matches"]
     assert row["status"] == "unfinished" and row["hands"] == 1 and row["score"] is None
     assert "No result yet" in client.get("/local/running").text
+
+
+def test_a_twenty_eight_match_is_listed_and_its_replay_says_where_to_see_it(data: ArenaData) -> None:
+    """The web viewer does not draw a bidding game's hand yet: it says so in one line (``dehla replay``
+    shows it), and the list and the match's page still work."""
+    name = "match-20261203-070000-5"
+    path = data.root / "local-matches" / f"{name}.jsonl"
+    play_in_process([RandomBot(s) for s in range(4)], deals=1, seed=5, preset="twenty-eight", record=path)
+    client = TestClient(create_app(data))
+    rows_by_id = {row["match_id"]: row for row in client.get("/api/local-matches").json()["matches"]}
+    assert rows_by_id[name]["preset"] == "twenty-eight" and rows_by_id[name]["problem"] is None
+    assert client.get(f"/local/{name}").status_code == 200
+    replay = client.get(f"/api/local-matches/{name}/hands/1/replay")
+    assert replay.json()["detail"] == (f"local match {name}: hand 1 is a bidding game's (Twenty-eight), which this "
+                                       "viewer does not show yet; `dehla replay` does")

@@ -20,7 +20,7 @@ from arena.engine.outcome import HandResult
 from arena.engine.rules import Rules
 from arena.referee.launcher import BotCommand
 from arena.referee.local import play_local_match
-from arena.referee.table_values import TableConfig
+from arena.referee.table_values import AnyResult, TableConfig
 from arena.referee.tournament.plan import Pairing, PairingResult, TournamentPlan, write_result
 from arena.sandbox import Runner
 
@@ -86,8 +86,9 @@ async def play_pairings(setup: TournamentSetup, pending: Sequence[Pairing],
         async with gate:
             events.started(pairing)
 
-            def on_hand(index: int, result: HandResult) -> None:
-                events.hand_played(pairing, index, result)
+            def on_hand(index: int, result: AnyResult) -> None:
+                if isinstance(result, HandResult):  # a tournament plays no bidding game (rules_for)
+                    events.hand_played(pairing, index, result)
 
             outcome = await play_local_match(setup.partnerships[pairing.a], setup.partnerships[pairing.b],
                                              setup.config(pairing), records, on_hand, setup.runner)

@@ -16,6 +16,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
+from arena.engine.bidding_records import is_bidding_record
 from arena.engine.errors import ArenaError
 from arena.engine.hand_records import replay_record
 from arena.engine.match import FormatKind, MatchFormat
@@ -148,6 +149,9 @@ def tens_tally(label: str, record: MatchRecord, hand: int) -> TensTally | None:
 def _hand_replay(label: str, record: MatchRecord, hand: int, perspective: Perspective) -> HandReplay:
     if not 1 <= hand <= len(record.hands):
         raise MissingReplayError(f"{label} has no hand {hand} (it has {len(record.hands)})")
+    if is_bidding_record(record.hands[hand - 1].record):
+        raise UnreadableRecordError(f"{label}: hand {hand} is a bidding game's (Twenty-eight), which this viewer "
+                                    f"does not show yet; `dehla replay` does")
     try:
         return replay_hand(record.hands[hand - 1].record, perspective)
     except ArenaError as exc:

@@ -171,6 +171,7 @@ class Decision(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DECISION_CALL_TRUMP: _ClassVar[Decision]
     DECISION_HIDE_TRUMP: _ClassVar[Decision]
     DECISION_PLAY: _ClassVar[Decision]
+    DECISION_BID: _ClassVar[Decision]
 
 class RevealReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -213,6 +214,30 @@ class FaultPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     FAULT_POLICY_UNSPECIFIED: _ClassVar[FaultPolicy]
     FAULT_POLICY_FORFEIT: _ClassVar[FaultPolicy]
     FAULT_POLICY_SUBSTITUTE: _ClassVar[FaultPolicy]
+
+class RankOrder(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RANK_ORDER_UNSPECIFIED: _ClassVar[RankOrder]
+    RANK_ORDER_ACE_HIGH: _ClassVar[RankOrder]
+    RANK_ORDER_JACK_NINE: _ClassVar[RankOrder]
+
+class AuctionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    AUCTION_KIND_UNSPECIFIED: _ClassVar[AuctionKind]
+    AUCTION_KIND_UNTIL_THREE_PASSES: _ClassVar[AuctionKind]
+    AUCTION_KIND_SINGLE_ROUND: _ClassVar[AuctionKind]
+
+class NoExposure(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    NO_EXPOSURE_UNSPECIFIED: _ClassVar[NoExposure]
+    NO_EXPOSURE_VOID: _ClassVar[NoExposure]
+    NO_EXPOSURE_LAST_TRICK: _ClassVar[NoExposure]
+
+class GamePoints(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GAME_POINTS_UNSPECIFIED: _ClassVar[GamePoints]
+    GAME_POINTS_ONE: _ClassVar[GamePoints]
+    GAME_POINTS_BY_BID: _ClassVar[GamePoints]
 MOVE_RELEASE_UNSPECIFIED: MoveRelease
 MOVE_RELEASE_ON_REPLY: MoveRelease
 MOVE_RELEASE_SLOT_END: MoveRelease
@@ -327,6 +352,7 @@ DECISION_UNSPECIFIED: Decision
 DECISION_CALL_TRUMP: Decision
 DECISION_HIDE_TRUMP: Decision
 DECISION_PLAY: Decision
+DECISION_BID: Decision
 REVEAL_REASON_UNSPECIFIED: RevealReason
 REVEAL_REASON_VOID: RevealReason
 REVEAL_REASON_REQUEST: RevealReason
@@ -354,9 +380,21 @@ FAULT_KIND_FAILED_START: FaultKind
 FAULT_POLICY_UNSPECIFIED: FaultPolicy
 FAULT_POLICY_FORFEIT: FaultPolicy
 FAULT_POLICY_SUBSTITUTE: FaultPolicy
+RANK_ORDER_UNSPECIFIED: RankOrder
+RANK_ORDER_ACE_HIGH: RankOrder
+RANK_ORDER_JACK_NINE: RankOrder
+AUCTION_KIND_UNSPECIFIED: AuctionKind
+AUCTION_KIND_UNTIL_THREE_PASSES: AuctionKind
+AUCTION_KIND_SINGLE_ROUND: AuctionKind
+NO_EXPOSURE_UNSPECIFIED: NoExposure
+NO_EXPOSURE_VOID: NoExposure
+NO_EXPOSURE_LAST_TRICK: NoExposure
+GAME_POINTS_UNSPECIFIED: GamePoints
+GAME_POINTS_ONE: GamePoints
+GAME_POINTS_BY_BID: GamePoints
 
 class StartMatchRequest(_message.Message):
-    __slots__ = ("protocol_version", "match_id", "seat", "partner", "preset", "rules", "match_format", "time_control", "fault_policy", "seat_seed")
+    __slots__ = ("protocol_version", "match_id", "seat", "partner", "preset", "rules", "match_format", "time_control", "fault_policy", "seat_seed", "bidding_rules")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -367,6 +405,7 @@ class StartMatchRequest(_message.Message):
     TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
     FAULT_POLICY_FIELD_NUMBER: _ClassVar[int]
     SEAT_SEED_FIELD_NUMBER: _ClassVar[int]
+    BIDDING_RULES_FIELD_NUMBER: _ClassVar[int]
     protocol_version: ProtocolVersion
     match_id: str
     seat: int
@@ -377,7 +416,8 @@ class StartMatchRequest(_message.Message):
     time_control: TimeControl
     fault_policy: FaultPolicy
     seat_seed: int
-    def __init__(self, protocol_version: _Optional[_Union[ProtocolVersion, _Mapping]] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., partner: _Optional[int] = ..., preset: _Optional[str] = ..., rules: _Optional[_Union[Rules, _Mapping]] = ..., match_format: _Optional[_Union[MatchFormat, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., fault_policy: _Optional[_Union[FaultPolicy, str]] = ..., seat_seed: _Optional[int] = ...) -> None: ...
+    bidding_rules: BiddingRules
+    def __init__(self, protocol_version: _Optional[_Union[ProtocolVersion, _Mapping]] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., partner: _Optional[int] = ..., preset: _Optional[str] = ..., rules: _Optional[_Union[Rules, _Mapping]] = ..., match_format: _Optional[_Union[MatchFormat, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., fault_policy: _Optional[_Union[FaultPolicy, str]] = ..., seat_seed: _Optional[int] = ..., bidding_rules: _Optional[_Union[BiddingRules, _Mapping]] = ...) -> None: ...
 
 class StartMatchResponse(_message.Message):
     __slots__ = ("protocol_version", "bot_name", "bot_version")
@@ -390,20 +430,22 @@ class StartMatchResponse(_message.Message):
     def __init__(self, protocol_version: _Optional[_Union[ProtocolVersion, _Mapping]] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ...) -> None: ...
 
 class DecideRequest(_message.Message):
-    __slots__ = ("request_id", "match_id", "hand_number", "observation", "per_move_ms", "time_bank_ms")
+    __slots__ = ("request_id", "match_id", "hand_number", "observation", "per_move_ms", "time_bank_ms", "bidding_observation")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     PER_MOVE_MS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    BIDDING_OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     match_id: str
     hand_number: int
     observation: Observation
     per_move_ms: int
     time_bank_ms: int
-    def __init__(self, request_id: _Optional[str] = ..., match_id: _Optional[str] = ..., hand_number: _Optional[int] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., per_move_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
+    bidding_observation: BiddingObservation
+    def __init__(self, request_id: _Optional[str] = ..., match_id: _Optional[str] = ..., hand_number: _Optional[int] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., per_move_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., bidding_observation: _Optional[_Union[BiddingObservation, _Mapping]] = ...) -> None: ...
 
 class DecideResponse(_message.Message):
     __slots__ = ("request_id", "action")
@@ -414,20 +456,26 @@ class DecideResponse(_message.Message):
     def __init__(self, request_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
 
 class EndHandRequest(_message.Message):
-    __slots__ = ("match_id", "hand_number", "result", "deal", "observation", "match")
+    __slots__ = ("match_id", "hand_number", "result", "deal", "observation", "match", "bidding_result", "bidding_observation", "bidding_match")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
     DEAL_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     MATCH_FIELD_NUMBER: _ClassVar[int]
+    BIDDING_RESULT_FIELD_NUMBER: _ClassVar[int]
+    BIDDING_OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    BIDDING_MATCH_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     hand_number: int
     result: HandResult
     deal: _containers.RepeatedCompositeFieldContainer[Cards]
     observation: Observation
     match: MatchScore
-    def __init__(self, match_id: _Optional[str] = ..., hand_number: _Optional[int] = ..., result: _Optional[_Union[HandResult, _Mapping]] = ..., deal: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., match: _Optional[_Union[MatchScore, _Mapping]] = ...) -> None: ...
+    bidding_result: BiddingResult
+    bidding_observation: BiddingObservation
+    bidding_match: BiddingMatchScore
+    def __init__(self, match_id: _Optional[str] = ..., hand_number: _Optional[int] = ..., result: _Optional[_Union[HandResult, _Mapping]] = ..., deal: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., match: _Optional[_Union[MatchScore, _Mapping]] = ..., bidding_result: _Optional[_Union[BiddingResult, _Mapping]] = ..., bidding_observation: _Optional[_Union[BiddingObservation, _Mapping]] = ..., bidding_match: _Optional[_Union[BiddingMatchScore, _Mapping]] = ...) -> None: ...
 
 class EndHandResponse(_message.Message):
     __slots__ = ()
@@ -534,18 +582,32 @@ class Play(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[Card, str]] = ..., face_down: _Optional[bool] = ...) -> None: ...
 
 class Action(_message.Message):
-    __slots__ = ("play_card", "call_trump", "hide_trump", "reveal_trump", "decline_trump")
+    __slots__ = ("play_card", "call_trump", "hide_trump", "reveal_trump", "decline_trump", "bid", "pass_bid")
     PLAY_CARD_FIELD_NUMBER: _ClassVar[int]
     CALL_TRUMP_FIELD_NUMBER: _ClassVar[int]
     HIDE_TRUMP_FIELD_NUMBER: _ClassVar[int]
     REVEAL_TRUMP_FIELD_NUMBER: _ClassVar[int]
     DECLINE_TRUMP_FIELD_NUMBER: _ClassVar[int]
+    BID_FIELD_NUMBER: _ClassVar[int]
+    PASS_BID_FIELD_NUMBER: _ClassVar[int]
     play_card: PlayCard
     call_trump: CallTrump
     hide_trump: HideTrump
     reveal_trump: RevealTrump
     decline_trump: DeclineTrump
-    def __init__(self, play_card: _Optional[_Union[PlayCard, _Mapping]] = ..., call_trump: _Optional[_Union[CallTrump, _Mapping]] = ..., hide_trump: _Optional[_Union[HideTrump, _Mapping]] = ..., reveal_trump: _Optional[_Union[RevealTrump, _Mapping]] = ..., decline_trump: _Optional[_Union[DeclineTrump, _Mapping]] = ...) -> None: ...
+    bid: Bid
+    pass_bid: PassBid
+    def __init__(self, play_card: _Optional[_Union[PlayCard, _Mapping]] = ..., call_trump: _Optional[_Union[CallTrump, _Mapping]] = ..., hide_trump: _Optional[_Union[HideTrump, _Mapping]] = ..., reveal_trump: _Optional[_Union[RevealTrump, _Mapping]] = ..., decline_trump: _Optional[_Union[DeclineTrump, _Mapping]] = ..., bid: _Optional[_Union[Bid, _Mapping]] = ..., pass_bid: _Optional[_Union[PassBid, _Mapping]] = ...) -> None: ...
+
+class Bid(_message.Message):
+    __slots__ = ("amount",)
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    amount: int
+    def __init__(self, amount: _Optional[int] = ...) -> None: ...
+
+class PassBid(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
 
 class PlayCard(_message.Message):
     __slots__ = ("card", "face_down")
@@ -728,16 +790,18 @@ class MatchScore(_message.Message):
     def __init__(self, dealer: _Optional[int] = ..., hands_played: _Optional[int] = ..., kots: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., hands_won: _Optional[_Iterable[int]] = ..., runs: _Optional[_Iterable[int]] = ..., tens: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class MatchResult(_message.Message):
-    __slots__ = ("termination", "winner", "score", "faults")
+    __slots__ = ("termination", "winner", "score", "faults", "bidding_score")
     TERMINATION_FIELD_NUMBER: _ClassVar[int]
     WINNER_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     FAULTS_FIELD_NUMBER: _ClassVar[int]
+    BIDDING_SCORE_FIELD_NUMBER: _ClassVar[int]
     termination: Termination
     winner: int
     score: MatchScore
     faults: _containers.RepeatedCompositeFieldContainer[Fault]
-    def __init__(self, termination: _Optional[_Union[Termination, str]] = ..., winner: _Optional[int] = ..., score: _Optional[_Union[MatchScore, _Mapping]] = ..., faults: _Optional[_Iterable[_Union[Fault, _Mapping]]] = ...) -> None: ...
+    bidding_score: BiddingMatchScore
+    def __init__(self, termination: _Optional[_Union[Termination, str]] = ..., winner: _Optional[int] = ..., score: _Optional[_Union[MatchScore, _Mapping]] = ..., faults: _Optional[_Iterable[_Union[Fault, _Mapping]]] = ..., bidding_score: _Optional[_Union[BiddingMatchScore, _Mapping]] = ...) -> None: ...
 
 class Fault(_message.Message):
     __slots__ = ("seat", "kind", "detail", "hand_number", "request_id")
@@ -752,3 +816,125 @@ class Fault(_message.Message):
     hand_number: int
     request_id: str
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[FaultKind, str]] = ..., detail: _Optional[str] = ..., hand_number: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class BiddingRules(_message.Message):
+    __slots__ = ("direction", "rank_order", "last_trick_points", "min_bid", "max_bid", "auction", "overbid_partner_min", "no_exposure", "game_points", "target", "card_points")
+    DIRECTION_FIELD_NUMBER: _ClassVar[int]
+    RANK_ORDER_FIELD_NUMBER: _ClassVar[int]
+    LAST_TRICK_POINTS_FIELD_NUMBER: _ClassVar[int]
+    MIN_BID_FIELD_NUMBER: _ClassVar[int]
+    MAX_BID_FIELD_NUMBER: _ClassVar[int]
+    AUCTION_FIELD_NUMBER: _ClassVar[int]
+    OVERBID_PARTNER_MIN_FIELD_NUMBER: _ClassVar[int]
+    NO_EXPOSURE_FIELD_NUMBER: _ClassVar[int]
+    GAME_POINTS_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    CARD_POINTS_FIELD_NUMBER: _ClassVar[int]
+    direction: Direction
+    rank_order: RankOrder
+    last_trick_points: int
+    min_bid: int
+    max_bid: int
+    auction: AuctionKind
+    overbid_partner_min: int
+    no_exposure: NoExposure
+    game_points: GamePoints
+    target: int
+    card_points: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, direction: _Optional[_Union[Direction, str]] = ..., rank_order: _Optional[_Union[RankOrder, str]] = ..., last_trick_points: _Optional[int] = ..., min_bid: _Optional[int] = ..., max_bid: _Optional[int] = ..., auction: _Optional[_Union[AuctionKind, str]] = ..., overbid_partner_min: _Optional[int] = ..., no_exposure: _Optional[_Union[NoExposure, str]] = ..., game_points: _Optional[_Union[GamePoints, str]] = ..., target: _Optional[int] = ..., card_points: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class SeatCall(_message.Message):
+    __slots__ = ("seat", "bid")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BID_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    bid: int
+    def __init__(self, seat: _Optional[int] = ..., bid: _Optional[int] = ...) -> None: ...
+
+class Contract(_message.Message):
+    __slots__ = ("bidder", "bid")
+    BIDDER_FIELD_NUMBER: _ClassVar[int]
+    BID_FIELD_NUMBER: _ClassVar[int]
+    bidder: int
+    bid: int
+    def __init__(self, bidder: _Optional[int] = ..., bid: _Optional[int] = ...) -> None: ...
+
+class BiddingObservation(_message.Message):
+    __slots__ = ("rules", "seat", "dealer", "first_player", "to_move", "decision", "legal_actions", "hand", "hand_sizes", "cards_to_come", "calls", "contract", "trump", "hidden_trump_holder", "hidden_trump_card", "reveal", "trump_led", "must_play_trump", "trick_number", "current_trick", "tricks", "points", "result", "match")
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZES_FIELD_NUMBER: _ClassVar[int]
+    CARDS_TO_COME_FIELD_NUMBER: _ClassVar[int]
+    CALLS_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_TRUMP_HOLDER_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_TRUMP_CARD_FIELD_NUMBER: _ClassVar[int]
+    REVEAL_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_LED_FIELD_NUMBER: _ClassVar[int]
+    MUST_PLAY_TRUMP_FIELD_NUMBER: _ClassVar[int]
+    TRICK_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_TRICK_FIELD_NUMBER: _ClassVar[int]
+    TRICKS_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    rules: BiddingRules
+    seat: int
+    dealer: int
+    first_player: int
+    to_move: int
+    decision: Decision
+    legal_actions: _containers.RepeatedCompositeFieldContainer[Action]
+    hand: _containers.RepeatedScalarFieldContainer[Card]
+    hand_sizes: _containers.RepeatedScalarFieldContainer[int]
+    cards_to_come: _containers.RepeatedScalarFieldContainer[int]
+    calls: _containers.RepeatedCompositeFieldContainer[SeatCall]
+    contract: Contract
+    trump: Suit
+    hidden_trump_holder: int
+    hidden_trump_card: Card
+    reveal: TrumpReveal
+    trump_led: bool
+    must_play_trump: bool
+    trick_number: int
+    current_trick: _containers.RepeatedCompositeFieldContainer[Play]
+    tricks: _containers.RepeatedCompositeFieldContainer[Trick]
+    points: _containers.RepeatedScalarFieldContainer[int]
+    result: BiddingResult
+    match: BiddingMatchScore
+    def __init__(self, rules: _Optional[_Union[BiddingRules, _Mapping]] = ..., seat: _Optional[int] = ..., dealer: _Optional[int] = ..., first_player: _Optional[int] = ..., to_move: _Optional[int] = ..., decision: _Optional[_Union[Decision, str]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., hand: _Optional[_Iterable[_Union[Card, str]]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., cards_to_come: _Optional[_Iterable[int]] = ..., calls: _Optional[_Iterable[_Union[SeatCall, _Mapping]]] = ..., contract: _Optional[_Union[Contract, _Mapping]] = ..., trump: _Optional[_Union[Suit, str]] = ..., hidden_trump_holder: _Optional[int] = ..., hidden_trump_card: _Optional[_Union[Card, str]] = ..., reveal: _Optional[_Union[TrumpReveal, _Mapping]] = ..., trump_led: _Optional[bool] = ..., must_play_trump: _Optional[bool] = ..., trick_number: _Optional[int] = ..., current_trick: _Optional[_Iterable[_Union[Play, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[Trick, _Mapping]]] = ..., points: _Optional[_Iterable[int]] = ..., result: _Optional[_Union[BiddingResult, _Mapping]] = ..., match: _Optional[_Union[BiddingMatchScore, _Mapping]] = ...) -> None: ...
+
+class BiddingResult(_message.Message):
+    __slots__ = ("bidder", "bid", "points", "void", "made", "game_points", "tricks_played")
+    BIDDER_FIELD_NUMBER: _ClassVar[int]
+    BID_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    VOID_FIELD_NUMBER: _ClassVar[int]
+    MADE_FIELD_NUMBER: _ClassVar[int]
+    GAME_POINTS_FIELD_NUMBER: _ClassVar[int]
+    TRICKS_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    bidder: int
+    bid: int
+    points: _containers.RepeatedScalarFieldContainer[int]
+    void: bool
+    made: bool
+    game_points: int
+    tricks_played: int
+    def __init__(self, bidder: _Optional[int] = ..., bid: _Optional[int] = ..., points: _Optional[_Iterable[int]] = ..., void: _Optional[bool] = ..., made: _Optional[bool] = ..., game_points: _Optional[int] = ..., tricks_played: _Optional[int] = ...) -> None: ...
+
+class BiddingMatchScore(_message.Message):
+    __slots__ = ("dealer", "hands_played", "points")
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    HANDS_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    dealer: int
+    hands_played: int
+    points: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, dealer: _Optional[int] = ..., hands_played: _Optional[int] = ..., points: _Optional[_Iterable[int]] = ...) -> None: ...

@@ -1,0 +1,38 @@
+"""The search bot's worlds for Twenty-eight: every deal it samples, replayed to the decision,
+shows the deciding seat exactly what the table showed it; its choice is always legal."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arena.engine.bidding_hand import BiddingDecision, new_hand
+from arena.engine.bidding_observation import observe_bidding
+from arena.engine.bidding_rules import bidding_rules_for
+from sample_bots.search import bidding
+from sdk.bot import BiddingView
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
+@given(seed=st.integers(0, 10**6), stop=st.integers(0, 40), preset=st.sampled_from(["twenty-eight", "twenty-nine"]))
+def test_a_sampled_world_looks_the_same_to_the_deciding_seat(seed: int, stop: int, preset: str) -> None:
+    hand = new_hand(bidding_rules_for(preset, {"no_exposure": "last_trick"} if seed % 2 else {}), seed, seed % 4)
+    rng = random.Random(seed)
+    steps = 0
+    while not hand.is_over and (hand.decision is not BiddingDecision.PLAY or steps < stop):
+        hand.apply(rng.choice(hand.legal_actions()))
+        steps += 1
+    if hand.is_over:
+        return
+    seat = hand.to_move
+    assert seat is not None
+    view = observe_bidding(hand, seat)
+    worlds = [w for w in (bidding.world(view, random.Random(seed + i)) for i in range(8)) if w is not None]
+    assert worlds, "no world in 8 draws"
+    for world in worlds:
+        assert observe_bidding(world, seat) == view
+    chosen = bidding.choose(BiddingView(view, 1.0, 0.0), rng, time.perf_counter() + 0.05, max_worlds=3)
+    assert chosen in view.legal_actions
