@@ -33,6 +33,8 @@ def test_search_plays_heuristic_on_the_bidding_presets_with_no_fault(preset: str
     record = Path(str(report["record"]))
     lines = [json.loads(line) for line in record.read_text().splitlines()]
     assert [line["type"] for line in lines] == ["match_start"] + ["hand"] * 4 + ["match_end"]
+    assert [line["index"] for line in lines[1:-1]] == [0, 1, 2, 3]
+    assert [line["room"] for line in lines[1:-1]] == [0, 1, 0, 1]  # each deal's plays by bots of two rooms
     hands = [line["record"] for line in lines[1:-1]]
     assert all(hand["game"] == "bidding" and hand["result"] is not None for hand in hands)
     total = 29 if preset == "twenty-nine" else 28
