@@ -1,0 +1,481 @@
+"""The compiled rules: numba kernels over the batched state's arrays (``layout``).
+
+Each kernel walks the N tables once. They follow ``arena.engine.hand`` step by step for the
+options ``config`` admits, and the differential tests hold them to it. Compiled once per
+machine and cached (``cache=True``: the first import after a change compiles for a few seconds).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from arena.batch.config import (
+    R_ANTICLOCKWISE,
+    R_BONUS_ACES,
+    R_EARLY_END,
+    R_FIRST_PACKET,
+    R_HAND_SIZE,
+    R_KOT_BONUS,
+    R_MENDIKOT_BONUS,
+    R_METHOD,
+    R_RESULT,
+    R_SWEEP,
+    R_TWO_TWO,
+    Method,
+    ResultRule,
+    TwoTwoRule,
+)
+from arena.batch.layout import (
+    CAPTURED0,
+    CAUGHT0,
+    CUT_FALLBACK,
+    DEALER,
+    DECISION,
+    FIRST,
+    H_CARD0,
+    H_LEADER,
+    H_TAKEN,
+    H_TAKEN_BY,
+    H_WINNER,
+    HAND0,
+    LAST_WON_WITH_TRUMPS,
+    LEADER,
+    LED,
+    LEGAL,
+    OUT_FOUR_TENS,
+    OUT_MAJORITY,
+    OUT_THREE_TENS,
+    OUT_TIED,
+    OUT_TWO_TWO_AT_TABLE,
+    OUT_TWO_TWO_CAPTURED,
+    OUT_TWO_TWO_DRAW,
+    OUT_TWO_TWO_NON_DEALER,
+    PILE,
+    PILE_TRICKS,
+    RES_ALL_ACES,
+    RES_CAUGHT0,
+    RES_KOT,
+    RES_MENDIKOT,
+    RES_OUTCOME,
+    RES_PLAYED,
+    RES_POINTS,
+    RES_TENS0,
+    RES_WINNER,
+    RES_WON0,
+    SETTING_TRICK,
+    STREAK,
+    TO_MOVE,
+    TRICK_CARD0,
+    TRICK_LEN,
+    TRICKS_DONE,
+    TRUMP,
+    UNDEALT0,
+    Phase,
+)
+
+OVER = int(Phase.OVER)
+CALL_TRUMP = int(Phase.CALL_TRUMP)
+PLAY = int(Phase.PLAY)
+CALLED = int(Method.CALLED)
+FIRST_DISCARD = int(Method.FIRST_DISCARD)
+CUT = int(Method.CUT)
+RESULT_TENS = int(ResultRule.TENS)
+RESULT_MENDIKOT = int(ResultRule.MENDIKOT)
+RESULT_SEVEN = int(ResultRule.SEVEN_TRICKS)
+TWO_TWO_AT_TABLE = int(TwoTwoRule.TRICKS_WON_AT_TABLE)
+TWO_TWO_CAPTURED = int(TwoTwoRule.TRICKS_CAPTURED)
+TWO_TWO_DRAW = int(TwoTwoRule.DRAW)
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+SUIT_BITS = np.uint64(0x1FFF)
+TENS_MASK = np.uint64(sum(1 << (s * 13 + 8) for s in range(4)))
+ACES_MASK = np.uint64(sum(1 << (s * 13 + 12) for s in range(4)))
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+_B56 = np.uint64(56)
+_U1 = np.uint64(1)
+_U2 = np.uint64(2)
+_U4 = np.uint64(4)
+
+# Validation codes of ``check_actions``.
+CHECK_OK = 0
+CHECK_RANGE = 1
+CHECK_FINISHED = 2
+CHECK_ILLEGAL = 3
+NUM_ACTIONS = 162
+CALL_BASE = 52
+
+
+@njit(cache=True, inline="always")
+def bit(card: int) -> np.uint64:
+    return ONE << np.uint64(card)
+
+
+@njit(cache=True, inline="always")
+def popcount(x: np.uint64) -> int:
+    x = x - ((x >> _U1) & _M1)
+    x = (x & _M2) + ((x >> _U2) & _M2)
+    x = (x + (x >> _U4)) & _M4
+    return int((x * _H01) >> _B56)
+
+
+@njit(cache=True, inline="always")
+def lowest(x: np.uint64) -> int:
+    """The index of the lowest set bit of a nonzero mask."""
+    return popcount((x & (~x + ONE)) - ONE)
+
+
+@njit(cache=True, inline="always")
+def suit_mask(suit: int) -> np.uint64:
+    return SUIT_BITS << np.uint64(13 * suit)
+
+
+@njit(cache=True, inline="always")
+def next_seat(seat: int, anticlockwise: int) -> int:
+    return (seat + 3) & 3 if anticlockwise else (seat + 1) & 3
+
+
+@njit(cache=True)
+def reset_tables(ints, masks, history, result, deals, dealers, fallbacks, rules):
+    """Start every table's hand from its deal (``deals[t, seat, i]`` in deal order)."""
+    size = rules[R_HAND_SIZE]
+    first_packet = rules[R_FIRST_PACKET]
+    method = rules[R_METHOD]
+    packets = method in (CALLED, CUT)
+    anticlockwise = rules[R_ANTICLOCKWISE]
+    for t in range(ints.shape[0]):
+        ints[t, :] = 0
+        masks[t, :] = ZERO
+        history[t, :, :] = -1
+        result[t, :] = 0
+        result[t, RES_WINNER] = -1
+        result[t, RES_OUTCOME] = -1
+        for seat in range(4):
+            hand = ZERO
+            later = ZERO
+            for i in range(size):
+                if packets and i >= first_packet:
+                    later |= bit(deals[t, seat, i])
+                else:
+                    hand |= bit(deals[t, seat, i])
+            masks[t, HAND0 + seat] = hand
+            masks[t, UNDEALT0 + seat] = later
+        dealer = dealers[t]
+        first = next_seat(dealer, anticlockwise)
+        ints[t, DEALER] = dealer
+        ints[t, FIRST] = first
+        ints[t, TO_MOVE] = first
+        ints[t, LEADER] = first
+        ints[t, TRUMP] = -1
+        ints[t, LED] = -1
+        ints[t, STREAK] = -1
+        ints[t, CUT_FALLBACK] = fallbacks[t]
+        if method == CALLED:
+            ints[t, DECISION] = CALL_TRUMP
+        else:
+            ints[t, DECISION] = PLAY
+            masks[t, LEGAL] = masks[t, HAND0 + first]
+
+
+@njit(cache=True)
+def check_actions(ints, masks, actions):
+    """``(table, code)`` of the first action that may not be applied, or ``(-1, CHECK_OK)``."""
+    for t in range(ints.shape[0]):
+        action = actions[t]
+        if action == -1:
+            continue
+        if action < -1 or action >= NUM_ACTIONS:
+            return t, CHECK_RANGE
+        decision = ints[t, DECISION]
+        if decision == OVER:
+            return t, CHECK_FINISHED
+        if decision == PLAY:
+            if action >= CALL_BASE or not (masks[t, LEGAL] >> np.uint64(action)) & ONE:
+                return t, CHECK_ILLEGAL
+        elif decision == CALL_TRUMP and (action < CALL_BASE or action >= CALL_BASE + 4):
+            return t, CHECK_ILLEGAL
+    return -1, CHECK_OK
+
+
+@njit(cache=True)
+def step_tables(ints, masks, history, result, actions, rules):
+    """Apply one checked action per table (``-1``: leave the table as it is)."""
+    for t in range(ints.shape[0]):
+        action = actions[t]
+        if action < 0:
+            continue
+        if ints[t, DECISION] == CALL_TRUMP:
+            _call(ints, masks, t, action - CALL_BASE)
+        else:
+            _play(ints, masks, history, result, t, action, rules)
+
+
+@njit(cache=True, inline="always")
+def _complete_deal(masks, t):
+    for seat in range(4):
+        masks[t, HAND0 + seat] |= masks[t, UNDEALT0 + seat]
+        masks[t, UNDEALT0 + seat] = ZERO
+
+
+@njit(cache=True)
+def _call(ints, masks, t, suit):
+    ints[t, TRUMP] = suit
+    _complete_deal(masks, t)
+    ints[t, DECISION] = PLAY
+    masks[t, LEGAL] = masks[t, HAND0 + ints[t, TO_MOVE]]
+
+
+@njit(cache=True)
+def _play(ints, masks, history, result, t, card, rules):
+    seat = ints[t, TO_MOVE]
+    masks[t, HAND0 + seat] ^= bit(card)
+    suit = card // 13
+    played = ints[t, TRICK_LEN]
+    method = rules[R_METHOD]
+    if played == 0:
+        ints[t, LED] = suit
+        ints[t, LEADER] = seat
+    elif suit != ints[t, LED] and ints[t, TRUMP] < 0 and (method in (CUT, FIRST_DISCARD)):
+        ints[t, TRUMP] = suit
+        ints[t, SETTING_TRICK] = ints[t, TRICKS_DONE] + 1
+    ints[t, TRICK_CARD0 + played] = card
+    ints[t, TRICK_LEN] = played + 1
+    if played == 3:
+        _finish_trick(ints, masks, history, result, t, rules)
+        return
+    seat = next_seat(seat, rules[R_ANTICLOCKWISE])
+    ints[t, TO_MOVE] = seat
+    hand = masks[t, HAND0 + seat]
+    follow = hand & suit_mask(ints[t, LED])
+    masks[t, LEGAL] = follow if follow else hand
+
+
+@njit(cache=True)
+def _finish_trick(ints, masks, history, result, t, rules):
+    done = ints[t, TRICKS_DONE]
+    number = done + 1
+    led = ints[t, LED]
+    trump = ints[t, TRUMP]
+    best = -1
+    position = 0
+    pile = masks[t, PILE]
+    for p in range(4):
+        card = ints[t, TRICK_CARD0 + p]
+        pile |= bit(card)
+        suit = card // 13
+        if suit == trump:
+            key = card % 13 + 16
+        elif suit == led:
+            key = card % 13
+        else:
+            key = -1
+        if key > best:
+            best = key
+            position = p
+    leader = ints[t, LEADER]
+    anticlockwise = rules[R_ANTICLOCKWISE]
+    winner = (leader + 3 * position) & 3 if anticlockwise else (leader + position) & 3
+    team = winner & 1
+    pile_tricks = ints[t, PILE_TRICKS] + 1
+    size = rules[R_HAND_SIZE]
+    last = number == size
+    method = rules[R_METHOD]
+    if rules[R_SWEEP] and not last:
+        claims = True
+        if method == FIRST_DISCARD:
+            claims = ints[t, LAST_WON_WITH_TRUMPS] != 0
+        take = ints[t, STREAK] == winner and claims
+        ints[t, STREAK] = -1 if take else winner
+    else:
+        take = True
+    history[t, done, H_LEADER] = leader
+    for p in range(4):
+        history[t, done, H_CARD0 + p] = ints[t, TRICK_CARD0 + p]
+    history[t, done, H_WINNER] = winner
+    if take:
+        masks[t, CAPTURED0 + team] |= pile
+        ints[t, CAUGHT0 + team] += pile_tricks
+        history[t, done, H_TAKEN_BY] = team
+        history[t, done, H_TAKEN] = pile_tricks
+        masks[t, PILE] = ZERO
+        ints[t, PILE_TRICKS] = 0
+    else:
+        history[t, done, H_TAKEN_BY] = -1
+        history[t, done, H_TAKEN] = 0
+        masks[t, PILE] = pile
+        ints[t, PILE_TRICKS] = pile_tricks
+    if method == FIRST_DISCARD:
+        setting = ints[t, SETTING_TRICK]
+        ints[t, LAST_WON_WITH_TRUMPS] = 1 if 0 < setting <= number else 0
+    ints[t, TRICK_LEN] = 0
+    ints[t, LEADER] = winner
+    ints[t, TO_MOVE] = winner
+    ints[t, TRICKS_DONE] = number
+    if method == CUT and masks[t, UNDEALT0] and (ints[t, TRUMP] >= 0 or number >= rules[R_FIRST_PACKET]):
+        if ints[t, TRUMP] < 0:
+            k = ints[t, CUT_FALLBACK]
+            ints[t, TRUMP] = history[t, k // 4, H_CARD0 + k % 4] // 13
+            ints[t, SETTING_TRICK] = number
+        _complete_deal(masks, t)
+    majority = size // 2 + 1
+    if last or (rules[R_EARLY_END] and max(ints[t, CAUGHT0], ints[t, CAUGHT0 + 1]) >= majority):
+        _finish_hand(ints, masks, history, result, t, rules)
+        return
+    masks[t, LEGAL] = masks[t, HAND0 + winner]
+
+
+@njit(cache=True)
+def _finish_hand(ints, masks, history, result, t, rules):
+    """``arena.engine.outcome.decide_hand`` on the table's captured cards and trick winners."""
+    ints[t, DECISION] = OVER
+    masks[t, LEGAL] = ZERO
+    played = ints[t, TRICKS_DONE]
+    size = rules[R_HAND_SIZE]
+    tens0 = popcount(masks[t, CAPTURED0] & TENS_MASK)
+    tens1 = popcount(masks[t, CAPTURED0 + 1] & TENS_MASK)
+    aces0 = popcount(masks[t, CAPTURED0] & ACES_MASK)
+    aces1 = popcount(masks[t, CAPTURED0 + 1] & ACES_MASK)
+    won1 = 0
+    for i in range(played):
+        won1 += history[t, i, H_WINNER] & 1
+    won0 = played - won1
+    caught0 = ints[t, CAUGHT0]
+    caught1 = ints[t, CAUGHT0 + 1]
+    rule = rules[R_RESULT]
+    need = size // 2 + 1
+    kot = False
+    mendikot = False
+    if rule == RESULT_SEVEN:
+        winner = 0 if caught0 >= need else 1 if caught1 >= need else -1
+        outcome = OUT_MAJORITY if winner >= 0 else OUT_TIED
+        if winner >= 0 and played >= need:
+            kot = True
+            for i in range(need):
+                if history[t, i, H_WINNER] & 1 != winner:
+                    kot = False
+    elif tens0 >= 3 or tens1 >= 3:
+        winner = 0 if tens0 >= 3 else 1
+        tens = tens0 if winner == 0 else tens1
+        outcome = OUT_FOUR_TENS if tens == 4 else OUT_THREE_TENS
+        if rule == RESULT_TENS:
+            kot = tens == 4
+        else:
+            mendikot = tens == 4
+            won = won0 if winner == 0 else won1
+            kot = mendikot and won == played and played == size
+    elif rule == RESULT_MENDIKOT:
+        winner = 0 if caught0 >= need else 1 if caught1 >= need else -1
+        outcome = OUT_MAJORITY if winner >= 0 else OUT_TIED
+    else:
+        two_two = rules[R_TWO_TWO]
+        if two_two == TWO_TWO_DRAW:
+            winner = -1
+            outcome = OUT_TWO_TWO_DRAW
+        elif two_two == TWO_TWO_AT_TABLE and won0 != won1:
+            winner = 0 if won0 > won1 else 1
+            outcome = OUT_TWO_TWO_AT_TABLE
+        elif two_two == TWO_TWO_CAPTURED and caught0 != caught1:
+            winner = 0 if caught0 > caught1 else 1
+            outcome = OUT_TWO_TWO_CAPTURED
+        else:
+            winner = 1 - (ints[t, DEALER] & 1)
+            outcome = OUT_TWO_TWO_NON_DEALER
+    all_aces = winner >= 0 and (aces0 if winner == 0 else aces1) == 4
+    points = 0
+    if winner >= 0 and rule != RESULT_TENS:
+        points = 1 + rules[R_KOT_BONUS] * int(kot) + rules[R_MENDIKOT_BONUS] * int(mendikot)
+        if rules[R_BONUS_ACES] and mendikot and all_aces:
+            points += 1
+    result[t, RES_WINNER] = winner
+    result[t, RES_OUTCOME] = outcome
+    result[t, RES_TENS0] = tens0
+    result[t, RES_TENS0 + 1] = tens1
+    result[t, RES_WON0] = won0
+    result[t, RES_WON0 + 1] = won1
+    result[t, RES_CAUGHT0] = caught0
+    result[t, RES_CAUGHT0 + 1] = caught1
+    result[t, RES_PLAYED] = played
+    result[t, RES_KOT] = kot
+    result[t, RES_MENDIKOT] = mendikot
+    result[t, RES_ALL_ACES] = all_aces
+    result[t, RES_POINTS] = points
+
+
+@njit(cache=True)
+def legal_actions_mask(ints, masks, out):
+    """``out[t, a]``: action ``a`` is legal at table ``t`` (``out`` zeroed by the caller)."""
+    for t in range(ints.shape[0]):
+        decision = ints[t, DECISION]
+        if decision == PLAY:
+            legal = masks[t, LEGAL]
+            while legal:
+                card = lowest(legal)
+                out[t, card] = True
+                legal &= legal - ONE
+        elif decision == CALL_TRUMP:
+            for suit in range(4):
+                out[t, CALL_BASE + suit] = True
+
+
+@njit(cache=True)
+def random_actions(ints, masks, uniforms, out):
+    """A uniformly random legal action per table, the ``floor(u * count)``-th legal action in
+    the engine's order (cards low to high; suits S H D C), or -1 where the hand is over."""
+    for t in range(ints.shape[0]):
+        decision = ints[t, DECISION]
+        if decision == PLAY:
+            legal = masks[t, LEGAL]
+            k = int(uniforms[t] * popcount(legal))
+            for _ in range(k):
+                legal &= legal - ONE
+            out[t] = lowest(legal)
+        elif decision == CALL_TRUMP:
+            out[t] = CALL_BASE + int(uniforms[t] * 4)
+        else:
+            out[t] = -1
+
+
+@njit(cache=True)
+def deal_tables(digests, deck, products, lengths, size, out):
+    """``arena.engine.chance.shuffled`` of ``deck`` by each table's 512-bit number (its BLAKE2b
+    digest, big-endian), cut into four hands of ``size``. Fisher-Yates takes the number's
+    mixed-radix digits (divmod by n, n-1, ..., 2); they are taken a group at a time, dividing the
+    big number once by the group's product (below 2**32) and the small remainder by each."""
+    n = deck.shape[0]
+    limbs = np.empty(16, dtype=np.uint64)
+    cards = np.empty(n, dtype=np.int64)
+    for t in range(digests.shape[0]):
+        for k in range(16):
+            limbs[k] = (
+                (np.uint64(digests[t, 4 * k]) << np.uint64(24))
+                | (np.uint64(digests[t, 4 * k + 1]) << np.uint64(16))
+                | (np.uint64(digests[t, 4 * k + 2]) << np.uint64(8))
+                | np.uint64(digests[t, 4 * k + 3])
+            )
+        for k in range(n):
+            cards[k] = deck[k]
+        i = n - 1
+        start = 0
+        for g in range(products.shape[0]):
+            divisor = np.uint64(products[g])
+            rem = ZERO
+            for k in range(start, 16):
+                cur = (rem << np.uint64(32)) | limbs[k]
+                limbs[k] = cur // divisor
+                rem = cur % divisor
+            while start < 16 and limbs[start] == ZERO:
+                start += 1
+            r = np.int64(rem)
+            for _ in range(lengths[g]):
+                d = np.int64(i + 1)
+                j = r % d
+                r = r // d
+                cards[i], cards[j] = cards[j], cards[i]
+                i -= 1
+        for seat in range(4):
+            for k in range(size):
+                out[t, seat, k] = cards[seat * size + k]

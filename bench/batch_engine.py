@@ -1,0 +1,127 @@
+"""The batched engine against ``arena.engine``: random legal play of one preset, on one core.
+
+Both engines deal the same seeds (``Deal.from_seed``; seed ``base + i``, dealer ``i % 4``) and
+take the same choices: the batched engine draws them (``BatchTables.random_actions`` on numpy's
+seeded uniforms, one call per step for all the tables of a chunk) and records them, and the
+scalar engine replays them hand by hand (``HandState.play``, the call through ``apply``), the
+way ``bench/engine.py`` plays. Dealing is timed on both sides. The replayed hands are then
+compared with the batched ones trick by trick (``differential.compare_end``): ``mismatches``.
+
+Compile time is reported apart (``compile_s``: the first use of the kernels in this process,
+which loads numba's cache, or compiles when the cache is stale). Times are this process's CPU
+time (steadier than the wall clock on a shared machine; the kernels use one thread).
+
+Run: ``python bench/batch_engine.py [--hands N] [--tables T] [--compare C] [--preset P]``.
+The last line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from arena.engine.actions import CALL
+from arena.engine.deal import Deal
+from arena.engine.hand import HandState
+from arena.engine.rules import DEFAULT_PRESET, Rules, rules_for
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=1_000_000, help="hands the batched engine plays")
+    parser.add_argument("--tables", type=int, default=32_768, help="tables stepped together (a chunk)")
+    parser.add_argument("--compare", type=int, default=20_000, help="hands the scalar engine replays (<= --tables)")
+    parser.add_argument("--preset", default=DEFAULT_PRESET)
+    parser.add_argument("--base", type=int, default=1, help="the first deal's seed")
+    args = parser.parse_args()
+    if not 0 < args.compare <= args.tables:
+        raise SystemExit("--compare must be between 1 and --tables")
+    rules = rules_for(args.preset)
+
+    start = time.process_time()
+    from arena.batch import BatchTables  # noqa: PLC0415 - its import and first use are the compile time
+    from arena.batch.differential import compare_end  # noqa: PLC0415
+    warm = BatchTables(rules, 4)
+    warm.reset([0, 1, 2, 3])
+    while not warm.over.all():
+        warm.step(warm.random_actions(np.zeros(4)))
+    warm.legal_mask()
+    compile_s = time.process_time() - start
+
+    tables = BatchTables(rules, args.tables)
+    recorded: list[np.ndarray] = []
+    kept: BatchTables | None = None
+    start = time.process_time()
+    for first in range(0, args.hands, args.tables):
+        count = min(args.tables, args.hands - first)
+        if count != tables.size:
+            tables = BatchTables(rules, count)
+        seeds = np.arange(args.base + first, args.base + first + count, dtype=np.int64)
+        tables.reset(seeds, seeds % 4)
+        rng = np.random.default_rng(args.base + first)
+        while not tables.over.all():
+            actions = tables.random_actions(rng.random(count))
+            if first == 0:
+                recorded.append(actions[:args.compare])
+            tables.step(actions)
+        if first == 0:
+            kept, tables = tables, BatchTables(rules, args.tables)
+    batch_s = time.process_time() - start
+    assert kept is not None
+    choices = np.array(recorded)
+
+    columns = choices.T.tolist()
+    start = time.process_time()
+    states = replay(rules, args.base, columns)
+    scalar_s = time.process_time() - start
+
+    mismatches = 0
+    first_problem = None
+    for t, state in enumerate(states):
+        problem = compare_end(state, kept, t, args.base + t) if state is not None else "an illegal choice"
+        if problem is not None:
+            mismatches += 1
+            first_problem = first_problem or str(problem)
+
+    batch_rate = args.hands / batch_s
+    scalar_rate = args.compare / scalar_s
+    print(f"batched: {args.hands} hands in {batch_s:.2f} s CPU ({batch_rate:,.0f} hands/s, {args.tables} tables "
+          f"a step); scalar: {args.compare} hands in {scalar_s:.2f} s ({scalar_rate:,.0f} hands/s); "
+          f"compile/cache load {compile_s:.2f} s")
+    if first_problem:
+        print(f"first mismatch: {first_problem}")
+    print(json.dumps({
+        "preset": args.preset, "hands": args.hands, "tables": args.tables,
+        "batch_hands_per_s": round(batch_rate), "scalar_hands_per_s": round(scalar_rate),
+        "ratio": round(batch_rate / scalar_rate, 1), "hands_compared": args.compare, "mismatches": mismatches,
+        "compile_s": round(compile_s, 2), "clock": "process_cpu",
+    }))
+
+
+def replay(rules: Rules, base: int, choices: list[list[int]]) -> list[HandState | None]:
+    """Each hand through the scalar engine, with the batched engine's choices (``None``: a
+    choice the scalar engine refused)."""
+    out: list[HandState | None] = []
+    for t, column in enumerate(choices):
+        state = HandState(rules, Deal.from_seed(rules, base + t), t % 4)
+        play = state.play
+        try:
+            for action in column:
+                if action < 0:
+                    break
+                if action < 52:
+                    play(action)
+                else:
+                    state.apply(CALL[action - 52])
+        except ValueError:
+            out.append(None)
+            continue
+        out.append(state)
+    return out
+
+
+if __name__ == "__main__":
+    main()
