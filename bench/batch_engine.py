@@ -1,8 +1,9 @@
 """The batched engine against ``arena.engine``: random legal play of one preset, on one core.
 
 Both engines deal the same seeds (``Deal.from_seed``; seed ``base + i``, dealer ``i % 4``) and
-take the same choices: the batched engine draws them (``BatchTables.random_actions`` on numpy's
-seeded uniforms, one call per step for all the tables of a chunk) and records them, and the
+take the same choices: the batched engine draws them (``BatchTables.step_random`` on numpy's
+seeded uniforms: one call per step for all the tables of a chunk, which draws a legal action
+per table and applies it) and records them, and the
 scalar engine replays them hand by hand (``HandState.play``, the call through ``apply``), the
 way ``bench/engine.py`` plays. Dealing is timed on both sides. The replayed hands are then
 compared with the batched ones trick by trick (``differential.compare_end``): ``mismatches``.
@@ -63,10 +64,9 @@ def main() -> None:
         tables.reset(seeds, seeds % 4)
         rng = np.random.default_rng(args.base + first)
         while not tables.over.all():
-            actions = tables.random_actions(rng.random(count))
+            actions = tables.step_random(rng.random(count))
             if first == 0:
                 recorded.append(actions[:args.compare])
-            tables.step(actions)
         if first == 0:
             kept, tables = tables, BatchTables(rules, args.tables)
     batch_s = time.process_time() - start
@@ -75,8 +75,9 @@ def main() -> None:
 
     columns = choices.T.tolist()
     start = time.process_time()
-    states = replay(rules, args.base, columns)
+    replay(rules, args.base, columns, keep=False)
     scalar_s = time.process_time() - start
+    states = replay(rules, args.base, columns, keep=True)
 
     mismatches = 0
     first_problem = None
@@ -101,12 +102,13 @@ def main() -> None:
     }))
 
 
-def replay(rules: Rules, base: int, choices: list[list[int]]) -> list[HandState | None]:
+def replay(rules: Rules, base: int, choices: list[list[int]], keep: bool) -> list[HandState | None]:
     """Each hand through the scalar engine, with the batched engine's choices (``None``: a
-    choice the scalar engine refused)."""
+    choice the scalar engine refused). ``keep``: return the finished states (the timed pass
+    keeps none, so that the garbage collector's passes over them are not counted)."""
     out: list[HandState | None] = []
     for t, column in enumerate(choices):
-        state = HandState(rules, Deal.from_seed(rules, base + t), t % 4)
+        state = HandState(rules, Deal.from_seed(rules, base + t), (base + t) % 4)
         play = state.play
         try:
             for action in column:
@@ -119,7 +121,8 @@ def replay(rules: Rules, base: int, choices: list[list[int]]) -> list[HandState 
         except ValueError:
             out.append(None)
             continue
-        out.append(state)
+        if keep:
+            out.append(state)
     return out
 
 

@@ -1,32 +1,37 @@
 """Deals for many tables from seeds: the same cards as ``arena.engine.deal.Deal.from_seed``.
 
-The seed's BLAKE2b digest comes from ``hashlib`` (the scalar engine's own source of
-randomness), the shuffle it drives from a kernel (``kernels.deal_tables``).
+Each seed's BLAKE2b digest (the scalar engine's source of randomness, ``chance.random_number``)
+comes from a kernel (``blake.seed_digests``, held to ``hashlib`` by the tests), and so does the
+shuffle it drives (``kernels.deal_tables``).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from hashlib import blake2b
 
 import numpy as np
 import numpy.typing as npt
 
 from arena.batch import kernels
+from arena.batch.blake import seed_digests
 from arena.engine.cards import cards_of
 from arena.engine.chance import choose_index
 from arena.engine.rules import Rules
 
 _LIMIT = 1 << 32
+_MAX_TAIL = 128 - 20
+"""One BLAKE2b block holds the longest seed (20 characters) and this many bytes of labels."""
 
 
-def digests(seeds: Sequence[int] | npt.NDArray[np.int64], *labels: str) -> npt.NDArray[np.uint8]:
+def digests(seeds: npt.NDArray[np.int64], *labels: str) -> npt.NDArray[np.uint8]:
     """``chance.random_number(seed, *labels)`` for each seed, as 64 big-endian bytes a row."""
-    tail = "".join(f"/{label}" for label in labels).encode()
-    values = seeds.tolist() if isinstance(seeds, np.ndarray) else [int(s) for s in seeds]
-    joined = b"".join([blake2b(b"%d%s" % (seed, tail), digest_size=64).digest() for seed in values])
-    return np.frombuffer(joined, dtype=np.uint8).reshape(-1, 64)
+    tail = np.frombuffer("".join(f"/{label}" for label in labels).encode(), dtype=np.uint8)
+    if tail.size > _MAX_TAIL:
+        raise ValueError(f"labels of {tail.size} bytes: the compiled digest takes at most {_MAX_TAIL}")
+    out = np.empty((len(seeds), 64), dtype=np.uint8)
+    seed_digests(np.ascontiguousarray(seeds, dtype=np.int64), tail, out)
+    return out
 
 
 @functools.cache
@@ -47,7 +52,7 @@ def _groups(count: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     return np.array(products, dtype=np.int64), np.array(lengths, dtype=np.int64)
 
 
-def deals_from_seeds(rules: Rules, seeds: Sequence[int] | npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
+def deals_from_seeds(rules: Rules, seeds: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
     """``deals[t, seat, i]``: the ``i``-th card dealt to ``seat`` from ``seeds[t]``."""
     deck = np.array(cards_of(rules.deck_mask), dtype=np.int64)
     products, lengths = _groups(len(deck))

@@ -8,7 +8,9 @@ machine and cached (``cache=True``: the first import after a change compiles for
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from arena.batch.config import (
     R_ANTICLOCKWISE,
@@ -92,14 +94,6 @@ ZERO = np.uint64(0)
 SUIT_BITS = np.uint64(0x1FFF)
 TENS_MASK = np.uint64(sum(1 << (s * 13 + 8) for s in range(4)))
 ACES_MASK = np.uint64(sum(1 << (s * 13 + 12) for s in range(4)))
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
-_B56 = np.uint64(56)
-_U1 = np.uint64(1)
-_U2 = np.uint64(2)
-_U4 = np.uint64(4)
 
 # Validation codes of ``check_actions``.
 CHECK_OK = 0
@@ -115,18 +109,27 @@ def bit(card: int) -> np.uint64:
     return ONE << np.uint64(card)
 
 
+@intrinsic
+def _ctpop(typingctx, value):  # type: ignore[no-untyped-def]
+    """LLVM's population count (one instruction on the host's CPU)."""
+    if not isinstance(value, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return value(value), codegen
+
+
 @njit(cache=True, inline="always")
 def popcount(x: np.uint64) -> int:
-    x = x - ((x >> _U1) & _M1)
-    x = (x & _M2) + ((x >> _U2) & _M2)
-    x = (x + (x >> _U4)) & _M4
-    return int((x * _H01) >> _B56)
+    return int(_ctpop(x))
 
 
 @njit(cache=True, inline="always")
 def lowest(x: np.uint64) -> int:
     """The index of the lowest set bit of a nonzero mask."""
-    return popcount((x & (~x + ONE)) - ONE)
+    return int(trailing_zeros(x))
 
 
 @njit(cache=True, inline="always")
@@ -221,7 +224,7 @@ def _complete_deal(masks, t):
         masks[t, UNDEALT0 + seat] = ZERO
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _call(ints, masks, t, suit):
     ints[t, TRUMP] = suit
     _complete_deal(masks, t)
@@ -229,7 +232,7 @@ def _call(ints, masks, t, suit):
     masks[t, LEGAL] = masks[t, HAND0 + ints[t, TO_MOVE]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play(ints, masks, history, result, t, card, rules):
     seat = ints[t, TO_MOVE]
     masks[t, HAND0 + seat] ^= bit(card)
@@ -254,7 +257,7 @@ def _play(ints, masks, history, result, t, card, rules):
     masks[t, LEGAL] = follow if follow else hand
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _finish_trick(ints, masks, history, result, t, rules):
     done = ints[t, TRICKS_DONE]
     number = done + 1
@@ -328,7 +331,7 @@ def _finish_trick(ints, masks, history, result, t, rules):
     masks[t, LEGAL] = masks[t, HAND0 + winner]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _finish_hand(ints, masks, history, result, t, rules):
     """``arena.engine.outcome.decide_hand`` on the table's captured cards and trick winners."""
     ints[t, DECISION] = OVER
@@ -435,6 +438,28 @@ def random_actions(ints, masks, uniforms, out):
             out[t] = lowest(legal)
         elif decision == CALL_TRUMP:
             out[t] = CALL_BASE + int(uniforms[t] * 4)
+        else:
+            out[t] = -1
+
+
+@njit(cache=True)
+def step_random(ints, masks, history, result, uniforms, rules, out):
+    """``random_actions`` and ``step_tables`` in one pass: each table takes its random legal
+    action (legal by construction, so unchecked); ``out`` gets the actions."""
+    for t in range(ints.shape[0]):
+        decision = ints[t, DECISION]
+        if decision == PLAY:
+            legal = masks[t, LEGAL]
+            k = int(uniforms[t] * popcount(legal))
+            for _ in range(k):
+                legal &= legal - ONE
+            card = lowest(legal)
+            out[t] = card
+            _play(ints, masks, history, result, t, card, rules)
+        elif decision == CALL_TRUMP:
+            suit = int(uniforms[t] * 4)
+            out[t] = CALL_BASE + suit
+            _call(ints, masks, t, suit)
         else:
             out[t] = -1
 

@@ -169,6 +169,16 @@ class BatchTables:
         kernels.random_actions(self.ints, self.masks, array, self._actions)
         return self._actions.copy()
 
+    def step_random(self, uniforms: npt.NDArray[np.float64]) -> IntArray:
+        """``step(random_actions(uniforms))`` in one pass over the tables (for random playouts);
+        returns the actions taken."""
+        array = np.asarray(uniforms, dtype=np.float64)
+        if array.shape != (self.size,):
+            raise BatchShapeError(f"uniforms has shape {array.shape}; expected ({self.size},)")
+        kernels.step_random(self.ints, self.masks, self.history, self.result, array, self.kernel_rules.array,
+                            self._actions)
+        return self._actions.copy()
+
     # ---------------------------------------------------------------- queries
     def legal_mask(self) -> npt.NDArray[np.bool_]:
         """``mask[t, a]``: action ``a`` (``action_ids``) is legal at table ``t`` now."""
