@@ -39,7 +39,7 @@ def _rotr(x: np.uint64, n: int) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def _mix(v, a, b, c, d, x, y):  # type: ignore[no-untyped-def]
+def _mix(v, a, b, c, d, x, y):
     v[a] = v[a] + v[b] + x
     v[d] = _rotr(v[d] ^ v[a], 32)
     v[c] = v[c] + v[d]
@@ -51,7 +51,7 @@ def _mix(v, a, b, c, d, x, y):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def seed_digests(seeds, tail, out):  # type: ignore[no-untyped-def]
+def seed_digests(seeds, tail, out):
     """``out[t]``: the BLAKE2b-512 digest of ``str(seeds[t]).encode() + tail`` (at most 128 bytes)."""
     block = np.zeros(_BLOCK, dtype=np.uint8)
     digits = np.zeros(20, dtype=np.uint8)

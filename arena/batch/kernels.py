@@ -110,12 +110,12 @@ def bit(card: int) -> np.uint64:
 
 
 @intrinsic
-def _ctpop(typingctx, value):  # type: ignore[no-untyped-def]
+def _ctpop(typingctx, value):
     """LLVM's population count (one instruction on the host's CPU)."""
     if not isinstance(value, types.Integer):
         return None
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
 
     return value(value), codegen
@@ -123,13 +123,13 @@ def _ctpop(typingctx, value):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, inline="always")
 def popcount(x: np.uint64) -> int:
-    return int(_ctpop(x))
+    return int(_ctpop(x))  # type: ignore[call-arg]  # typingctx is numba's
 
 
 @njit(cache=True, inline="always")
 def lowest(x: np.uint64) -> int:
     """The index of the lowest set bit of a nonzero mask."""
-    return int(trailing_zeros(x))
+    return int(trailing_zeros(x))  # type: ignore[call-arg]  # typingctx is numba's
 
 
 @njit(cache=True, inline="always")
