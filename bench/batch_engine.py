@@ -9,7 +9,8 @@ way ``bench/engine.py`` plays. Dealing is timed on both sides. The replayed hand
 compared with the batched ones trick by trick (``differential.compare_end``): ``mismatches``.
 
 Compile time is reported apart (``compile_s``: the first use of the kernels in this process,
-which loads numba's cache, or compiles when the cache is stale). Times are this process's CPU
+which loads numba's cache, or compiles when the cache is stale). Each engine runs ``--rounds``
+times and its best run counts (the machine is shared). Times are this process's CPU
 time (steadier than the wall clock on a shared machine; the kernels use one thread).
 
 Run: ``python bench/batch_engine.py [--hands N] [--tables T] [--compare C] [--preset P]``.
@@ -24,6 +25,8 @@ import time
 
 import numpy as np
 
+from arena.batch import BatchTables
+from arena.batch.differential import compare_end
 from arena.engine.actions import CALL
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
@@ -37,46 +40,32 @@ def main() -> None:
     parser.add_argument("--compare", type=int, default=20_000, help="hands the scalar engine replays (<= --tables)")
     parser.add_argument("--preset", default=DEFAULT_PRESET)
     parser.add_argument("--base", type=int, default=1, help="the first deal's seed")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each engine; the best of each counts")
     args = parser.parse_args()
     if not 0 < args.compare <= args.tables:
         raise SystemExit("--compare must be between 1 and --tables")
     rules = rules_for(args.preset)
 
     start = time.process_time()
-    from arena.batch import BatchTables  # noqa: PLC0415 - its import and first use are the compile time
-    from arena.batch.differential import compare_end  # noqa: PLC0415
     warm = BatchTables(rules, 4)
     warm.reset([0, 1, 2, 3])
+    warm.step(warm.random_actions(np.zeros(4)))
     while not warm.over.all():
-        warm.step(warm.random_actions(np.zeros(4)))
+        warm.step_random(np.zeros(4))
     warm.legal_mask()
     compile_s = time.process_time() - start
 
-    tables = BatchTables(rules, args.tables)
-    recorded: list[np.ndarray] = []
-    kept: BatchTables | None = None
-    start = time.process_time()
-    for first in range(0, args.hands, args.tables):
-        count = min(args.tables, args.hands - first)
-        if count != tables.size:
-            tables = BatchTables(rules, count)
-        seeds = np.arange(args.base + first, args.base + first + count, dtype=np.int64)
-        tables.reset(seeds, seeds % 4)
-        rng = np.random.default_rng(args.base + first)
-        while not tables.over.all():
-            actions = tables.step_random(rng.random(count))
-            if first == 0:
-                recorded.append(actions[:args.compare])
-        if first == 0:
-            kept, tables = tables, BatchTables(rules, args.tables)
-    batch_s = time.process_time() - start
-    assert kept is not None
-    choices = np.array(recorded)
-
+    batch_times, scalar_times = [], []
+    for _ in range(args.rounds):
+        start = time.process_time()
+        kept, choices = play_batch(rules, args)
+        batch_times.append(time.process_time() - start)
     columns = choices.T.tolist()
-    start = time.process_time()
-    replay(rules, args.base, columns, keep=False)
-    scalar_s = time.process_time() - start
+    for _ in range(args.rounds):
+        start = time.process_time()
+        replay(rules, args.base, columns, keep=False)
+        scalar_times.append(time.process_time() - start)
+    batch_s, scalar_s = min(batch_times), min(scalar_times)
     states = replay(rules, args.base, columns, keep=True)
 
     mismatches = 0
@@ -98,8 +87,31 @@ def main() -> None:
         "preset": args.preset, "hands": args.hands, "tables": args.tables,
         "batch_hands_per_s": round(batch_rate), "scalar_hands_per_s": round(scalar_rate),
         "ratio": round(batch_rate / scalar_rate, 1), "hands_compared": args.compare, "mismatches": mismatches,
-        "compile_s": round(compile_s, 2), "clock": "process_cpu",
+        "compile_s": round(compile_s, 2), "clock": "process_cpu", "rounds": args.rounds,
     }))
+
+
+def play_batch(rules: Rules, args: argparse.Namespace) -> tuple[BatchTables, np.ndarray]:
+    """Every hand through the batched engine, a chunk of ``--tables`` at a time; returns the
+    first chunk's tables and the choices of its first ``--compare`` hands (``choices[s, t]``)."""
+    tables = BatchTables(rules, args.tables)
+    recorded: list[np.ndarray] = []
+    kept: BatchTables | None = None
+    for first in range(0, args.hands, args.tables):
+        count = min(args.tables, args.hands - first)
+        if count != tables.size:
+            tables = BatchTables(rules, count)
+        seeds = np.arange(args.base + first, args.base + first + count, dtype=np.int64)
+        tables.reset(seeds, seeds % 4)
+        rng = np.random.default_rng(args.base + first)
+        while not tables.over.all():
+            actions = tables.step_random(rng.random(count))
+            if first == 0:
+                recorded.append(actions[:args.compare])
+        if first == 0:
+            kept, tables = tables, BatchTables(rules, args.tables)
+    assert kept is not None
+    return kept, np.array(recorded)
 
 
 def replay(rules: Rules, base: int, choices: list[list[int]], keep: bool) -> list[HandState | None]:
