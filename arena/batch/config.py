@@ -19,6 +19,9 @@ from arena.engine.rules import (
     Decline,
     Direction,
     HandResultRule,
+    HideFrom,
+    MakerDiscard,
+    Reveal,
     Rules,
     SweepLimits,
     TrumpCard,
@@ -34,6 +37,7 @@ class Method(IntEnum):
     NONE = 1
     FIRST_DISCARD = 2
     CUT = 3
+    HIDDEN = 4
 
 
 class ResultRule(IntEnum):
@@ -61,13 +65,16 @@ R_KOT_BONUS = 7
 R_MENDIKOT_BONUS = 8
 R_BONUS_ACES = 9
 R_EARLY_END = 10
-R_SIZE = 11
+R_FULL_HIDE = 11
+R_ON_REQUEST = 12
+R_SIZE = 13
 
 _METHODS = {
     TrumpMethod.CALLED: Method.CALLED,
     TrumpMethod.NONE: Method.NONE,
     TrumpMethod.FIRST_DISCARD: Method.FIRST_DISCARD,
     TrumpMethod.CUT: Method.CUT,
+    TrumpMethod.HIDDEN: Method.HIDDEN,
 }
 _RESULTS = {
     HandResultRule.TENS: ResultRule.TENS,
@@ -81,7 +88,7 @@ _TWO_TWO = {
     TwoTwo.DRAW: TwoTwoRule.DRAW,
 }
 
-SUPPORTED_PRESETS: tuple[str, ...] = ("dehla-pakad", "dehla-pakad-cut", "court-piece")
+SUPPORTED_PRESETS: tuple[str, ...] = ("dehla-pakad", "dehla-pakad-cut", "dehla-pakad-hidden", "mendikot", "court-piece")
 """The presets the batched engine plays as they stand (each held to ``arena.engine`` by the
 differential tests); other presets are refused, and so are their options on another preset."""
 
@@ -91,6 +98,12 @@ def unsupported_options(rules: Rules) -> list[str]:
     out = []
     if rules.trump not in _METHODS:
         out.append(f"trump={rules.trump.value}")
+    if rules.reveal is Reveal.ON_PLAY:
+        out.append(f"reveal={rules.reveal.value}")
+    if rules.maker_discard is not MakerDiscard.OPEN:
+        out.append(f"maker_discard={rules.maker_discard.value}")
+    if rules.hidden_blind:
+        out.append("hidden_blind=true")
     if rules.trump_card is not TrumpCard.FIRST_PACKET:
         out.append(f"trump_card={rules.trump_card.value}")
     if rules.decline is not Decline.NONE:
@@ -114,7 +127,8 @@ class KernelRules:
             raise UnsupportedRulesError(
                 f"the batched engine does not play {', '.join(missing)} yet "
                 f"(it plays the presets {', '.join(SUPPORTED_PRESETS)} and their options "
-                f"trump=called|none|first_discard|cut, any direction, deck, capture, hand_result)"
+                f"trump=called|none|first_discard|cut|hidden with reveal=on_void|on_request, any direction, "
+                f"deck, capture, hand_result)"
             )
         array = np.zeros(R_SIZE, dtype=np.int64)
         array[R_ANTICLOCKWISE] = rules.direction is Direction.ANTICLOCKWISE
@@ -128,5 +142,7 @@ class KernelRules:
         array[R_MENDIKOT_BONUS] = rules.mendikot_bonus
         array[R_BONUS_ACES] = rules.bonus_aces
         array[R_EARLY_END] = rules.early_end and rules.hand_result is HandResultRule.SEVEN_TRICKS
+        array[R_FULL_HIDE] = rules.trump is TrumpMethod.HIDDEN and rules.hide_from is HideFrom.FULL_HAND
+        array[R_ON_REQUEST] = rules.reveal is Reveal.ON_REQUEST
         array.setflags(write=False)
         return cls(rules, array)

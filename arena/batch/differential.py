@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from arena.batch.action_ids import CALL_BASE, action_id, action_of
+from arena.batch.action_ids import CALL_BASE, HIDE_BASE, REVEAL_ID, action_id, action_of
 from arena.batch.layout import (
     CAPTURED0,
     H_CARD0,
@@ -33,8 +33,9 @@ from arena.engine.hand import Decision, HandState
 from arena.engine.outcome import HandResult
 from arena.engine.rules import Rules, TrumpMethod
 
-MAX_STEPS = 1 + 4 * 13
-"""Decisions of the longest hand the batched engine plays: a call and 52 cards."""
+MAX_STEPS = 2 + 4 * 13
+"""Decisions of the longest hand the batched engine plays: a call (or a hide), 52 cards and a
+reveal asked for."""
 
 
 @dataclass(frozen=True)
@@ -53,11 +54,12 @@ class Mismatch:
 @dataclass(frozen=True)
 class Recording:
     """What the batched engine did, step by step: ``decision[s, t]``, ``to_move``, the legal
-    cards and the action taken (-1 once the hand is over)."""
+    cards, whether a reveal could be asked, and the action taken (-1 once the hand is over)."""
 
     decision: npt.NDArray[np.int16]
     to_move: npt.NDArray[np.int16]
     legal: npt.NDArray[np.uint64]
+    reveal: npt.NDArray[np.bool_]
     actions: npt.NDArray[np.int64]
 
 
@@ -81,19 +83,20 @@ class DifferentialReport:
 def play_recorded(tables: BatchTables, uniforms: npt.NDArray[np.float64]) -> Recording:
     """Play every table to the end with ``uniforms[s, t]`` choosing step ``s`` at table ``t``
     (``BatchTables.random_actions``), recording each step."""
-    decisions, movers, legals, actions = [], [], [], []
+    decisions, movers, legals, reveals, actions = [], [], [], [], []
     for s in range(uniforms.shape[0]):
         if tables.over.all():
             break
         decisions.append(tables.decision.copy())
         movers.append(tables.to_move.copy())
         legals.append(tables.legal_cards.copy())
+        reveals.append(tables.reveal_allowed())
         chosen = tables.random_actions(uniforms[s])
         actions.append(chosen)
         tables.step(chosen)
     if not tables.over.all():
         raise ValueError(f"{uniforms.shape[0]} steps of uniforms did not finish every hand")
-    return Recording(np.array(decisions), np.array(movers), np.array(legals), np.array(actions))
+    return Recording(np.array(decisions), np.array(movers), np.array(legals), np.array(reveals), np.array(actions))
 
 
 def compare(
@@ -110,8 +113,8 @@ def compare(
     tables = make_tables(rules, len(seeds))
     tables.reset(np.asarray(seeds, dtype=np.int64), np.asarray(dealers, dtype=np.int64))
     rec = play_recorded(tables, uniforms)
-    columns = zip(rec.decision.T.tolist(), rec.to_move.T.tolist(), rec.legal.T.tolist(), rec.actions.T.tolist(),
-                  strict=True)
+    columns = zip(rec.decision.T.tolist(), rec.to_move.T.tolist(), rec.legal.T.tolist(), rec.reveal.T.tolist(),
+                  rec.actions.T.tolist(), strict=True)
     mismatches: list[Mismatch] = []
     bad = 0
     for t, (seed, dealer, steps) in enumerate(zip(seeds, dealers, columns, strict=True)):
@@ -123,8 +126,8 @@ def compare(
     return DifferentialReport(len(seeds), int((rec.actions >= 0).sum()), bad, tuple(mismatches))
 
 
-_OVER, _CALL, _PLAY = int(Phase.OVER), int(Phase.CALL_TRUMP), int(Phase.PLAY)
-_PHASE_OF = {None: _OVER, Decision.CALL_TRUMP: _CALL, Decision.PLAY: _PLAY}
+_OVER, _CALL, _PLAY, _HIDE = int(Phase.OVER), int(Phase.CALL_TRUMP), int(Phase.PLAY), int(Phase.HIDE_TRUMP)
+_PHASE_OF = {None: _OVER, Decision.CALL_TRUMP: _CALL, Decision.PLAY: _PLAY, Decision.HIDE_TRUMP: _HIDE}
 _CALLS = 0xF << CALL_BASE
 
 
@@ -140,12 +143,12 @@ def _scalar_ids(state: HandState, plays_only: bool) -> int:
 
 
 def _replay(
-    rules: Rules, tables: BatchTables, steps: tuple[list[int], list[int], list[int], list[int]],
+    rules: Rules, tables: BatchTables, steps: tuple[list[int], list[int], list[int], list[bool], list[int]],
     t: int, seed: int, dealer: int,
 ) -> Mismatch | None:
     state = HandState(rules, Deal.from_seed(rules, seed), dealer)
     plays_only = rules.trump is not TrumpMethod.HIDDEN
-    for s, (decision, to_move, legal, action) in enumerate(zip(*steps, strict=True)):
+    for s, (decision, to_move, legal, reveal, action) in enumerate(zip(*steps, strict=True)):
         phase = _PHASE_OF[state.decision]
         if phase != decision and not (action < 0 and phase == _OVER):
             return Mismatch(t, seed, s, f"decision {Phase(decision).name} != reference {Phase(phase).name}")
@@ -153,7 +156,8 @@ def _replay(
             break
         if state.to_move != to_move:
             return Mismatch(t, seed, s, f"seat to move {to_move} != reference {state.to_move}")
-        ours = legal if decision == _PLAY else _CALLS if decision == _CALL else 0
+        ours = legal | (reveal << REVEAL_ID) if decision == _PLAY else _CALLS if decision == _CALL else (
+            legal << HIDE_BASE if decision == _HIDE else 0)
         theirs = _scalar_ids(state, plays_only)
         if ours != theirs:
             return Mismatch(t, seed, s, f"legal actions {ours:#x} != reference {theirs:#x}")

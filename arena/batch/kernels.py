@@ -17,10 +17,12 @@ from arena.batch.config import (
     R_BONUS_ACES,
     R_EARLY_END,
     R_FIRST_PACKET,
+    R_FULL_HIDE,
     R_HAND_SIZE,
     R_KOT_BONUS,
     R_MENDIKOT_BONUS,
     R_METHOD,
+    R_ON_REQUEST,
     R_RESULT,
     R_SWEEP,
     R_TWO_TWO,
@@ -41,10 +43,12 @@ from arena.batch.layout import (
     H_TAKEN_BY,
     H_WINNER,
     HAND0,
+    HIDDEN,
     LAST_WON_WITH_TRUMPS,
     LEADER,
     LED,
     LEGAL,
+    MUST_TRUMP,
     OUT_FOUR_TENS,
     OUT_MAJORITY,
     OUT_THREE_TENS,
@@ -65,6 +69,9 @@ from arena.batch.layout import (
     RES_TENS0,
     RES_WINNER,
     RES_WON0,
+    REVEAL_CARD,
+    REVEAL_POSITION,
+    REVEAL_TRICK,
     SETTING_TRICK,
     STREAK,
     TO_MOVE,
@@ -79,6 +86,8 @@ from arena.batch.layout import (
 OVER = int(Phase.OVER)
 CALL_TRUMP = int(Phase.CALL_TRUMP)
 PLAY = int(Phase.PLAY)
+HIDE_TRUMP = int(Phase.HIDE_TRUMP)
+HIDDEN_METHOD = int(Method.HIDDEN)
 CALLED = int(Method.CALLED)
 FIRST_DISCARD = int(Method.FIRST_DISCARD)
 CUT = int(Method.CUT)
@@ -102,6 +111,8 @@ CHECK_FINISHED = 2
 CHECK_ILLEGAL = 3
 NUM_ACTIONS = 162
 CALL_BASE = 52
+HIDE_BASE = 58
+REVEAL_ID = 57
 
 
 @njit(cache=True, inline="always")
@@ -148,7 +159,7 @@ def reset_tables(ints, masks, history, result, deals, dealers, fallbacks, rules)
     size = rules[R_HAND_SIZE]
     first_packet = rules[R_FIRST_PACKET]
     method = rules[R_METHOD]
-    packets = method in (CALLED, CUT)
+    packets = method in (CALLED, CUT) or (method == HIDDEN_METHOD and not rules[R_FULL_HIDE])
     anticlockwise = rules[R_ANTICLOCKWISE]
     for t in range(ints.shape[0]):
         ints[t, :] = 0
@@ -177,15 +188,38 @@ def reset_tables(ints, masks, history, result, deals, dealers, fallbacks, rules)
         ints[t, LED] = -1
         ints[t, STREAK] = -1
         ints[t, CUT_FALLBACK] = fallbacks[t]
+        ints[t, HIDDEN] = -1
+        ints[t, REVEAL_CARD] = -1
         if method == CALLED:
             ints[t, DECISION] = CALL_TRUMP
+        elif method == HIDDEN_METHOD:
+            ints[t, DECISION] = HIDE_TRUMP
+            masks[t, LEGAL] = masks[t, HAND0 + first]
         else:
             ints[t, DECISION] = PLAY
             masks[t, LEGAL] = masks[t, HAND0 + first]
 
 
+@njit(cache=True, inline="always")
+def may_reveal(ints, masks, t, rules):
+    """On_request: the seat to move may ask for the face-down trump (void in the led suit, or
+    its owner on lead)."""
+    if not rules[R_ON_REQUEST] or ints[t, HIDDEN] < 0 or ints[t, DECISION] != PLAY:
+        return False
+    seat = ints[t, TO_MOVE]
+    if not ints[t, TRICK_LEN]:
+        return seat == ints[t, FIRST]
+    return not masks[t, HAND0 + seat] & suit_mask(ints[t, LED])
+
+
 @njit(cache=True)
-def check_actions(ints, masks, actions):
+def reveal_allowed(ints, masks, rules, out):
+    for t in range(ints.shape[0]):
+        out[t] = may_reveal(ints, masks, t, rules)
+
+
+@njit(cache=True)
+def check_actions(ints, masks, actions, rules):
     """``(table, code)`` of the first action that may not be applied, or ``(-1, CHECK_OK)``."""
     for t in range(ints.shape[0]):
         action = actions[t]
@@ -197,9 +231,15 @@ def check_actions(ints, masks, actions):
         if decision == OVER:
             return t, CHECK_FINISHED
         if decision == PLAY:
-            if action >= CALL_BASE or not (masks[t, LEGAL] >> np.uint64(action)) & ONE:
+            if action == REVEAL_ID:
+                if not may_reveal(ints, masks, t, rules):
+                    return t, CHECK_ILLEGAL
+            elif action >= CALL_BASE or not (masks[t, LEGAL] >> np.uint64(action)) & ONE:
                 return t, CHECK_ILLEGAL
-        elif decision == CALL_TRUMP and (action < CALL_BASE or action >= CALL_BASE + 4):
+        elif decision == CALL_TRUMP:
+            if not CALL_BASE <= action < CALL_BASE + 4:
+                return t, CHECK_ILLEGAL
+        elif not HIDE_BASE <= action < HIDE_BASE + 52 or not (masks[t, LEGAL] >> np.uint64(action - HIDE_BASE)) & ONE:
             return t, CHECK_ILLEGAL
     return -1, CHECK_OK
 
@@ -211,8 +251,13 @@ def step_tables(ints, masks, history, result, actions, rules):
         action = actions[t]
         if action < 0:
             continue
-        if ints[t, DECISION] == CALL_TRUMP:
+        decision = ints[t, DECISION]
+        if decision == CALL_TRUMP:
             _call(ints, masks, t, action - CALL_BASE)
+        elif decision == HIDE_TRUMP:
+            _hide(ints, masks, t, action - HIDE_BASE)
+        elif action == REVEAL_ID:
+            _ask_reveal(ints, masks, t, rules)
         else:
             _play(ints, masks, history, result, t, action, rules)
 
@@ -233,8 +278,71 @@ def _call(ints, masks, t, suit):
 
 
 @njit(cache=True, inline="always")
+def _hide(ints, masks, t, card):
+    seat = ints[t, TO_MOVE]
+    masks[t, HAND0 + seat] ^= bit(card)
+    ints[t, HIDDEN] = card
+    _complete_deal(masks, t)
+    ints[t, DECISION] = PLAY
+    masks[t, LEGAL] = masks[t, HAND0 + seat]
+
+
+@njit(cache=True, inline="always")
+def _turn_up(ints, masks, t):
+    """The face-down trump turned up: back in its owner's hand, its suit in force."""
+    card = ints[t, HIDDEN]
+    ints[t, HIDDEN] = -1
+    masks[t, HAND0 + ints[t, FIRST]] |= bit(card)
+    ints[t, TRUMP] = card // 13
+    ints[t, REVEAL_TRICK] = ints[t, TRICKS_DONE] + 1
+    ints[t, REVEAL_POSITION] = ints[t, TRICK_LEN]
+    ints[t, REVEAL_CARD] = card
+
+
+@njit(cache=True, inline="always")
+def _ask_reveal(ints, masks, t, rules):
+    _turn_up(ints, masks, t)
+    ints[t, MUST_TRUMP] = 1
+    masks[t, LEGAL] = _hidden_legal(ints, masks, t, rules)
+
+
+@njit(cache=True, inline="always")
+def _hidden_turns(ints, masks, t, rules):
+    """The automatic reveals for the seat to move: its owner with only the face-down card left,
+    or (on_void) anyone out of the led suit."""
+    seat = ints[t, TO_MOVE]
+    hand = masks[t, HAND0 + seat]
+    owner_out = seat == ints[t, FIRST] and not hand
+    void = not rules[R_ON_REQUEST] and ints[t, TRICK_LEN] and not hand & suit_mask(ints[t, LED])
+    if owner_out or void:
+        _turn_up(ints, masks, t)
+
+
+@njit(cache=True, inline="always")
+def _hidden_legal(ints, masks, t, rules):
+    """The legal cards under a face-down trump: follow suit, except that on_void its owner in
+    the trick of the reveal owes nothing when the card that came back is its only one of the
+    suit; after asking for the reveal (on_request), a trump if it holds one."""
+    seat = ints[t, TO_MOVE]
+    hand = masks[t, HAND0 + seat]
+    if ints[t, TRICK_LEN]:
+        follow = hand & suit_mask(ints[t, LED])
+        if (follow and not rules[R_ON_REQUEST] and seat == ints[t, FIRST]
+                and ints[t, REVEAL_TRICK] == ints[t, TRICKS_DONE] + 1 and follow == bit(ints[t, REVEAL_CARD])):
+            follow = ZERO
+        if follow:
+            return follow
+    if ints[t, MUST_TRUMP]:
+        trumps = hand & suit_mask(ints[t, TRUMP])
+        if trumps:
+            return trumps
+    return hand
+
+
+@njit(cache=True, inline="always")
 def _play(ints, masks, history, result, t, card, rules):
     seat = ints[t, TO_MOVE]
+    ints[t, MUST_TRUMP] = 0
     masks[t, HAND0 + seat] ^= bit(card)
     suit = card // 13
     played = ints[t, TRICK_LEN]
@@ -252,6 +360,11 @@ def _play(ints, masks, history, result, t, card, rules):
         return
     seat = next_seat(seat, rules[R_ANTICLOCKWISE])
     ints[t, TO_MOVE] = seat
+    if method == HIDDEN_METHOD:
+        if ints[t, HIDDEN] >= 0:
+            _hidden_turns(ints, masks, t, rules)
+        masks[t, LEGAL] = _hidden_legal(ints, masks, t, rules)
+        return
     hand = masks[t, HAND0 + seat]
     follow = hand & suit_mask(ints[t, LED])
     masks[t, LEGAL] = follow if follow else hand
@@ -263,6 +376,9 @@ def _finish_trick(ints, masks, history, result, t, rules):
     number = done + 1
     led = ints[t, LED]
     trump = ints[t, TRUMP]
+    # A trump turned up in this trick counts from the card after its reveal (all of the trick
+    # when the trump suit was led).
+    trump_from = ints[t, REVEAL_POSITION] if ints[t, REVEAL_TRICK] == number and led != trump else 0
     best = -1
     position = 0
     pile = masks[t, PILE]
@@ -270,7 +386,7 @@ def _finish_trick(ints, masks, history, result, t, rules):
         card = ints[t, TRICK_CARD0 + p]
         pile |= bit(card)
         suit = card // 13
-        if suit == trump:
+        if suit == trump and p >= trump_from:
             key = card % 13 + 16
         elif suit == led:
             key = card % 13
@@ -328,6 +444,8 @@ def _finish_trick(ints, masks, history, result, t, rules):
     if last or (rules[R_EARLY_END] and max(ints[t, CAUGHT0], ints[t, CAUGHT0 + 1]) >= majority):
         _finish_hand(ints, masks, history, result, t, rules)
         return
+    if ints[t, HIDDEN] >= 0:
+        _hidden_turns(ints, masks, t, rules)
     masks[t, LEGAL] = masks[t, HAND0 + winner]
 
 
@@ -409,7 +527,7 @@ def _finish_hand(ints, masks, history, result, t, rules):
 
 
 @njit(cache=True)
-def legal_actions_mask(ints, masks, out):
+def legal_actions_mask(ints, masks, rules, out):
     """``out[t, a]``: action ``a`` is legal at table ``t`` (``out`` zeroed by the caller)."""
     for t in range(ints.shape[0]):
         decision = ints[t, DECISION]
@@ -419,25 +537,55 @@ def legal_actions_mask(ints, masks, out):
                 card = lowest(legal)
                 out[t, card] = True
                 legal &= legal - ONE
+            if may_reveal(ints, masks, t, rules):
+                out[t, REVEAL_ID] = True
         elif decision == CALL_TRUMP:
             for suit in range(4):
                 out[t, CALL_BASE + suit] = True
+        elif decision == HIDE_TRUMP:
+            legal = masks[t, LEGAL]
+            while legal:
+                out[t, HIDE_BASE + lowest(legal)] = True
+                legal &= legal - ONE
+
+
+@njit(cache=True, inline="always")
+def _kth(cards, uniform):
+    """The ``floor(uniform * count)``-th card of a nonempty mask, low to high."""
+    k = int(uniform * popcount(cards))
+    for _ in range(k):
+        cards &= cards - ONE
+    return lowest(cards)
+
+
+@njit(cache=True, inline="always")
+def _random_play(ints, masks, t, uniform, rules):
+    """A random play decision: the legal cards low to high, then the reveal where allowed."""
+    legal = masks[t, LEGAL]
+    count = popcount(legal)
+    if may_reveal(ints, masks, t, rules):
+        k = int(uniform * (count + 1))
+        if k == count:
+            return REVEAL_ID
+    else:
+        k = int(uniform * count)
+    for _ in range(k):
+        legal &= legal - ONE
+    return lowest(legal)
 
 
 @njit(cache=True)
-def random_actions(ints, masks, uniforms, out):
+def random_actions(ints, masks, uniforms, rules, out):
     """A uniformly random legal action per table, the ``floor(u * count)``-th legal action in
     the engine's order (cards low to high; suits S H D C), or -1 where the hand is over."""
     for t in range(ints.shape[0]):
         decision = ints[t, DECISION]
         if decision == PLAY:
-            legal = masks[t, LEGAL]
-            k = int(uniforms[t] * popcount(legal))
-            for _ in range(k):
-                legal &= legal - ONE
-            out[t] = lowest(legal)
+            out[t] = _random_play(ints, masks, t, uniforms[t], rules)
         elif decision == CALL_TRUMP:
             out[t] = CALL_BASE + int(uniforms[t] * 4)
+        elif decision == HIDE_TRUMP:
+            out[t] = HIDE_BASE + _kth(masks[t, LEGAL], uniforms[t])
         else:
             out[t] = -1
 
@@ -449,17 +597,20 @@ def step_random(ints, masks, history, result, uniforms, rules, out):
     for t in range(ints.shape[0]):
         decision = ints[t, DECISION]
         if decision == PLAY:
-            legal = masks[t, LEGAL]
-            k = int(uniforms[t] * popcount(legal))
-            for _ in range(k):
-                legal &= legal - ONE
-            card = lowest(legal)
-            out[t] = card
-            _play(ints, masks, history, result, t, card, rules)
+            action = _random_play(ints, masks, t, uniforms[t], rules)
+            out[t] = action
+            if action == REVEAL_ID:
+                _ask_reveal(ints, masks, t, rules)
+            else:
+                _play(ints, masks, history, result, t, action, rules)
         elif decision == CALL_TRUMP:
             suit = int(uniforms[t] * 4)
             out[t] = CALL_BASE + suit
             _call(ints, masks, t, suit)
+        elif decision == HIDE_TRUMP:
+            card = _kth(masks[t, LEGAL], uniforms[t])
+            out[t] = HIDE_BASE + card
+            _hide(ints, masks, t, card)
         else:
             out[t] = -1
 

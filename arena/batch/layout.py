@@ -19,13 +19,14 @@ class Phase(IntEnum):
     OVER = 0
     CALL_TRUMP = 1
     PLAY = 2
+    HIDE_TRUMP = 3
 
 
 # ints (int16)
 DECISION = 0
 TO_MOVE = 1
 TRUMP = 2
-"""The suit in force, or -1."""
+"""The suit in force (public), or -1; a face-down trump's suit is ``HIDDEN // 13`` until turned up."""
 LEADER = 3
 LED = 4
 TRICK_LEN = 5
@@ -45,7 +46,17 @@ TRICK_CARD0 = 15
 CUT_FALLBACK = 19
 """Under cut trump, which of the first tricks' cards sets trumps if nobody cut (drawn at reset
 from the hand's chance seed, as the scalar engine draws it)."""
-INT_FIELDS = 20
+HIDDEN = 20
+"""The face-down trump card while it is down (hidden trump), else -1."""
+REVEAL_TRICK = 21
+"""The trick in which the face-down trump was turned up (0: not yet)."""
+REVEAL_POSITION = 22
+"""How many cards of that trick were played before it was turned up."""
+REVEAL_CARD = 23
+"""The face-down trump card once turned up (-1 before)."""
+MUST_TRUMP = 24
+"""The seat to move asked for the reveal (on_request) and has not played since: a trump if it has one."""
+INT_FIELDS = 25
 
 # masks (uint64)
 HAND0 = 0

@@ -142,7 +142,7 @@ class BatchTables:
                 f"actions has shape {array.shape} ({array.dtype}); expected ({self.size},) integers, one per table"
             )
         array = array.astype(np.int64, copy=False)
-        table, code = kernels.check_actions(self.ints, self.masks, array)
+        table, code = kernels.check_actions(self.ints, self.masks, array, self.kernel_rules.array)
         if code != kernels.CHECK_OK:
             self._refuse(int(table), int(array[table]), int(code))
         kernels.step_tables(self.ints, self.masks, self.history, self.result, array, self.kernel_rules.array)
@@ -156,9 +156,14 @@ class BatchTables:
         seat = int(self.ints[table, TO_MOVE])
         if self.ints[table, DECISION] == Phase.CALL_TRUMP:
             raise IllegalBatchActionError(f"table {table}: {describe(action)}: seat {seat} must call trumps")
+        if self.ints[table, DECISION] == Phase.HIDE_TRUMP:
+            raise IllegalBatchActionError(
+                f"table {table}: {describe(action)}: seat {seat} must put one of its cards face down "
+                f"({format_cards(int(self.masks[table, LEGAL]))})")
+        reveal = " and reveal" if self.reveal_allowed()[table] else ""
         raise IllegalBatchActionError(
             f"table {table}: {describe(action)}: not legal for seat {seat} "
-            f"(legal: {format_cards(int(self.masks[table, LEGAL]))})"
+            f"(legal: {format_cards(int(self.masks[table, LEGAL]))}{reveal})"
         )
 
     def random_actions(self, uniforms: npt.NDArray[np.float64]) -> IntArray:
@@ -166,7 +171,7 @@ class BatchTables:
         array = np.asarray(uniforms, dtype=np.float64)
         if array.shape != (self.size,):
             raise BatchShapeError(f"uniforms has shape {array.shape}; expected ({self.size},)")
-        kernels.random_actions(self.ints, self.masks, array, self._actions)
+        kernels.random_actions(self.ints, self.masks, array, self.kernel_rules.array, self._actions)
         return self._actions.copy()
 
     def step_random(self, uniforms: npt.NDArray[np.float64]) -> IntArray:
@@ -183,12 +188,18 @@ class BatchTables:
     def legal_mask(self) -> npt.NDArray[np.bool_]:
         """``mask[t, a]``: action ``a`` (``action_ids``) is legal at table ``t`` now."""
         out = np.zeros((self.size, NUM_ACTIONS), dtype=np.bool_)
-        kernels.legal_actions_mask(self.ints, self.masks, out)
+        kernels.legal_actions_mask(self.ints, self.masks, self.kernel_rules.array, out)
+        return out
+
+    def reveal_allowed(self) -> npt.NDArray[np.bool_]:
+        """Whether the seat to move may ask for the face-down trump (``REVEAL_ID``), per table."""
+        out = np.zeros(self.size, dtype=np.bool_)
+        kernels.reveal_allowed(self.ints, self.masks, self.kernel_rules.array, out)
         return out
 
     @property
     def decision(self) -> npt.NDArray[np.int16]:
-        """Each table's ``Phase`` (0 over, 1 call trumps, 2 play)."""
+        """Each table's ``Phase`` (0 over, 1 call trumps, 2 play, 3 hide a trump card)."""
         return self.ints[:, DECISION]
 
     @property

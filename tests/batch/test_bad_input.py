@@ -15,7 +15,7 @@ from arena.batch import (
     IllegalBatchActionError,
     UnsupportedRulesError,
 )
-from arena.batch.action_ids import CALL_BASE, NUM_ACTIONS
+from arena.batch.action_ids import CALL_BASE, HIDE_BASE, NUM_ACTIONS, REVEAL_ID
 from arena.batch.differential import play_recorded, seeded_uniforms
 from arena.engine.cards import Card
 from arena.engine.deal import Deal
@@ -64,6 +64,19 @@ def test_a_call_during_play_and_a_card_during_the_call_are_refused() -> None:
     _unchanged(fresh, lambda: fresh.step([card, -1]), IllegalBatchActionError, "seat 1 must call trumps")
 
 
+def test_a_hide_of_a_card_not_held_and_a_reveal_out_of_turn_are_refused() -> None:
+    tables = BatchTables(rules_for("mendikot"), 2)
+    tables.reset([3, 4])
+    held = int(tables.legal_cards[1])
+    other = next(c for c in range(52) if not held >> c & 1)
+    _unchanged(tables, lambda: tables.step([-1, HIDE_BASE + other]), IllegalBatchActionError,
+               "must put one of its cards face down")
+    tables.step(tables.random_actions(np.zeros(2)))  # both hide their lowest card
+    tables.step(tables.random_actions(np.zeros(2)))  # both owners lead their lowest card
+    assert not tables.reveal_allowed()[0]  # seat 2 holds the led suit
+    _unchanged(tables, lambda: tables.step([REVEAL_ID, -1]), IllegalBatchActionError, "table 0: reveal: not legal")
+
+
 def test_stepping_a_finished_table_is_refused() -> None:
     tables = BatchTables(rules_for("dehla-pakad"), 3)
     tables.reset([1, 2, 3])
@@ -102,8 +115,9 @@ def test_a_bad_size_is_refused(size: object) -> None:
 
 
 @pytest.mark.parametrize(("preset", "overrides", "named"), [
-    ("mendikot", {}, "trump=hidden"),
-    ("court-piece-double-sir", {}, "trump=hidden, sweep_limits=court_piece"),
+    ("mendikot-closed", {}, "reveal=on_play"),
+    ("court-piece-double-sir", {}, "maker_discard=face_down, sweep_limits=court_piece"),
+    ("dehla-pakad-hidden", {"hidden_blind": True}, "hidden_blind=true"),
     ("dehla-pakad", {"trump": "open_random"}, "trump=open_random"),
     ("dehla-pakad", {"trump_card": "later"}, "trump_card=later"),
     ("dehla-pakad", {"decline": "second_packet"}, "decline=second_packet"),

@@ -46,6 +46,12 @@ OPTIONS: list[tuple[str, dict[str, Any]]] = [
                      "capture": "direct"}),
     ("dehla-pakad", {"hand_result": "mendikot", "trump": "cut", "mendikot_bonus": 1}),
     ("dehla-pakad", {"hand_result": "seven_tricks", "trump": "none", "kot_bonus": 2}),
+    ("dehla-pakad-hidden", {"hide_from": "full_hand", "direction": "anticlockwise"}),
+    ("dehla-pakad-hidden", {"deck": "short32", "capture": "direct"}),
+    ("dehla-pakad-hidden", {"reveal": "on_request"}),
+    ("mendikot", {"capture": "sweep", "deck": "short32"}),
+    ("mendikot", {"hide_from": "full_hand", "bonus_aces": True}),
+    ("court-piece", {"trump": "hidden", "reveal": "on_request", "early_end": True}),
 ]
 
 
