@@ -7,7 +7,6 @@ shuffle it drives (``kernels.deal_tables``).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -19,7 +18,6 @@ from arena.engine.cards import cards_of
 from arena.engine.chance import choose_index
 from arena.engine.rules import Rules
 
-_LIMIT = 1 << 32
 _MAX_TAIL = 128 - 20
 """One BLAKE2b block holds the longest seed (20 characters) and this many bytes of labels."""
 
@@ -34,30 +32,11 @@ def digests(seeds: npt.NDArray[np.int64], *labels: str) -> npt.NDArray[np.uint8]
     return out
 
 
-@functools.cache
-def _groups(count: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The divisors ``count, count - 1, ..., 2`` of the shuffle in runs whose product is below 2**32."""
-    products: list[int] = []
-    lengths: list[int] = []
-    product, length = 1, 0
-    for divisor in range(count, 1, -1):
-        if product * divisor >= _LIMIT:
-            products.append(product)
-            lengths.append(length)
-            product, length = 1, 0
-        product *= divisor
-        length += 1
-    products.append(product)
-    lengths.append(length)
-    return np.array(products, dtype=np.int64), np.array(lengths, dtype=np.int64)
-
-
 def deals_from_seeds(rules: Rules, seeds: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
     """``deals[t, seat, i]``: the ``i``-th card dealt to ``seat`` from ``seeds[t]``."""
     deck = np.array(cards_of(rules.deck_mask), dtype=np.int64)
-    products, lengths = _groups(len(deck))
     out = np.empty((len(seeds), 4, rules.hand_size), dtype=np.int8)
-    kernels.deal_tables(digests(seeds, "shuffle", "deal"), deck, products, lengths, rules.hand_size, out)
+    kernels.deal_tables(digests(seeds, "shuffle", "deal"), deck, rules.hand_size, out)
     return out
 
 

@@ -615,12 +615,110 @@ def step_random(ints, masks, history, result, uniforms, rules, out):
             out[t] = -1
 
 
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@njit(cache=True, inline="always")
+def keyed_uniform(key: np.uint64, table: int) -> float:
+    """A uniform in [0, 1) for ``table`` from ``key``: SplitMix64's output function on
+    ``key + (table + 1) * golden``, the top 53 bits."""
+    z = key + np.uint64(table + 1) * _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    z = z ^ (z >> np.uint64(31))
+    return float(z >> np.uint64(11)) * _TO_UNIT
+
+
 @njit(cache=True)
-def deal_tables(digests, deck, products, lengths, size, out):
-    """``arena.engine.chance.shuffled`` of ``deck`` by each table's 512-bit number (its BLAKE2b
-    digest, big-endian), cut into four hands of ``size``. Fisher-Yates takes the number's
-    mixed-radix digits (divmod by n, n-1, ..., 2); they are taken a group at a time, dividing the
-    big number once by the group's product (below 2**32) and the small remainder by each."""
+def keyed_uniforms(key, out):
+    for t in range(out.shape[0]):
+        out[t] = keyed_uniform(key, t)
+
+
+@njit(cache=True)
+def step_keyed(ints, masks, history, result, key, rules, out):
+    """``step_random`` with table ``t``'s uniform ``keyed_uniform(key, t)``: no array of uniforms."""
+    for t in range(ints.shape[0]):
+        decision = ints[t, DECISION]
+        if decision == PLAY:
+            action = _random_play(ints, masks, t, keyed_uniform(key, t), rules)
+            out[t] = action
+            if action == REVEAL_ID:
+                _ask_reveal(ints, masks, t, rules)
+            else:
+                _play(ints, masks, history, result, t, action, rules)
+        elif decision == CALL_TRUMP:
+            suit = int(keyed_uniform(key, t) * 4)
+            out[t] = CALL_BASE + suit
+            _call(ints, masks, t, suit)
+        elif decision == HIDE_TRUMP:
+            card = _kth(masks[t, LEGAL], keyed_uniform(key, t))
+            out[t] = HIDE_BASE + card
+            _hide(ints, masks, t, card)
+        else:
+            out[t] = -1
+
+
+def shuffle_groups(count: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The divisors ``count, count - 1, ..., 2`` of a Fisher-Yates shuffle in runs whose
+    product is below 2**32: the runs' products and lengths."""
+    products: list[int] = []
+    lengths: list[int] = []
+    product, length = 1, 0
+    for divisor in range(count, 1, -1):
+        if product * divisor >= 1 << 32:
+            products.append(product)
+            lengths.append(length)
+            product, length = 1, 0
+        product *= divisor
+        length += 1
+    products.append(product)
+    lengths.append(length)
+    return tuple(products), tuple(lengths)
+
+
+# Module constants, so that every division below is by a number the compiler knows (a multiply).
+_P52, _L52 = shuffle_groups(52)
+_P32, _L32 = shuffle_groups(32)
+_U32 = np.uint64(32)
+
+
+@njit(cache=True, inline="always")
+def _divide(limbs, divisor):
+    """``limbs`` (16 base-2**32 digits, most significant first) floor-divided by ``divisor``
+    in place; returns the remainder."""
+    rem = ZERO
+    d = np.uint64(divisor)
+    for k in range(16):
+        cur = (rem << _U32) | limbs[k]
+        q = cur // d
+        limbs[k] = q
+        rem = cur - q * d
+    return rem
+
+
+@njit(cache=True, inline="always")
+def _swaps(cards, top, rem, length):
+    """Fisher-Yates steps ``top``, ``top - 1``, ... (``length`` of them) from the remainder of
+    their run's product: the mixed-radix digits, low first."""
+    r = np.uint32(rem)
+    for k in range(length):
+        i = top - k
+        d = np.uint32(i + 1)
+        j = r % d
+        r = r // d
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+@njit(cache=True)
+def deal_tables(digests, deck, size, out):
+    """``arena.engine.chance.shuffled`` of ``deck`` (52 or 32 cards) by each table's 512-bit
+    number (its BLAKE2b digest, big-endian), cut into four hands of ``size``. Fisher-Yates takes
+    the number's mixed-radix digits (divmod by n, n - 1, ..., 2) a run at a time: one division
+    of the big number by the run's product (below 2**32), then the small remainder by each."""
     n = deck.shape[0]
     limbs = np.empty(16, dtype=np.uint64)
     cards = np.empty(n, dtype=np.int64)
@@ -634,24 +732,20 @@ def deal_tables(digests, deck, products, lengths, size, out):
             )
         for k in range(n):
             cards[k] = deck[k]
-        i = n - 1
-        start = 0
-        for g in range(products.shape[0]):
-            divisor = np.uint64(products[g])
-            rem = ZERO
-            for k in range(start, 16):
-                cur = (rem << np.uint64(32)) | limbs[k]
-                limbs[k] = cur // divisor
-                rem = cur % divisor
-            while start < 16 and limbs[start] == ZERO:
-                start += 1
-            r = np.int64(rem)
-            for _ in range(lengths[g]):
-                d = np.int64(i + 1)
-                j = r % d
-                r = r // d
-                cards[i], cards[j] = cards[j], cards[i]
-                i -= 1
+        if n == 52:
+            _swaps(cards, 51, _divide(limbs, _P52[0]), _L52[0])
+            _swaps(cards, 46, _divide(limbs, _P52[1]), _L52[1])
+            _swaps(cards, 41, _divide(limbs, _P52[2]), _L52[2])
+            _swaps(cards, 35, _divide(limbs, _P52[3]), _L52[3])
+            _swaps(cards, 29, _divide(limbs, _P52[4]), _L52[4])
+            _swaps(cards, 23, _divide(limbs, _P52[5]), _L52[5])
+            _swaps(cards, 16, _divide(limbs, _P52[6]), _L52[6])
+            _swaps(cards, 8, _divide(limbs, _P52[7]), _L52[7])
+        else:
+            _swaps(cards, 31, _divide(limbs, _P32[0]), _L32[0])
+            _swaps(cards, 25, _divide(limbs, _P32[1]), _L32[1])
+            _swaps(cards, 18, _divide(limbs, _P32[2]), _L32[2])
+            _swaps(cards, 10, _divide(limbs, _P32[3]), _L32[3])
         for seat in range(4):
             for k in range(size):
                 out[t, seat, k] = cards[seat * size + k]
