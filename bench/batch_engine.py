@@ -1,9 +1,9 @@
 """The batched engine against ``arena.engine``: random legal play of one preset, on one core.
 
 Both engines deal the same seeds (``Deal.from_seed``; seed ``base + i``, dealer ``i % 4``) and
-take the same choices: the batched engine draws them (``BatchTables.step_random`` on numpy's
-seeded uniforms: one call per step for all the tables of a chunk, which draws a legal action
-per table and applies it) and records them, and the
+take the same choices: the batched engine draws them (``BatchTables.step_keyed``: one call per
+step for all the tables of a chunk, which draws a uniformly random legal action per table from
+one integer key and applies it) and records them, and the
 scalar engine replays them hand by hand (``HandState.play``, the call through ``apply``), the
 way ``bench/engine.py`` plays. Dealing is timed on both sides. The replayed hands are then
 compared with the batched ones trick by trick (``differential.compare_end``): ``mismatches``.
@@ -51,7 +51,7 @@ def main() -> None:
     warm.reset([0, 1, 2, 3])
     warm.step(warm.random_actions(np.zeros(4)))
     while not warm.over.all():
-        warm.step_random(np.zeros(4))
+        warm.step_keyed(0)
     warm.legal_mask()
     compile_s = time.process_time() - start
 
@@ -103,9 +103,10 @@ def play_batch(rules: Rules, args: argparse.Namespace) -> tuple[BatchTables, np.
             tables = BatchTables(rules, count)
         seeds = np.arange(args.base + first, args.base + first + count, dtype=np.int64)
         tables.reset(seeds, seeds % 4)
-        rng = np.random.default_rng(args.base + first)
+        key = (args.base + first) << 8
         while not tables.over.all():
-            actions = tables.step_random(rng.random(count))
+            actions = tables.step_keyed(key)
+            key += 1
             if first == 0:
                 recorded.append(actions[:args.compare])
         if first == 0:

@@ -70,7 +70,7 @@ def seed_digests(seeds, tail, out):
             magnitude = np.uint64(seed)
         count = 0
         while True:
-            digits[count] = np.uint8(48 + magnitude % np.uint64(10))
+            digits[count] = np.uint8(np.uint64(48) + magnitude % np.uint64(10))
             magnitude //= np.uint64(10)
             count += 1
             if magnitude == 0:

@@ -133,14 +133,14 @@ def _ctpop(typingctx, value):
 
 
 @njit(cache=True, inline="always")
-def popcount(x: np.uint64) -> int:
-    return int(_ctpop(x))  # type: ignore[call-arg]  # typingctx is numba's
+def popcount(x: np.uint64) -> np.int64:
+    return np.int64(_ctpop(x))  # type: ignore[call-arg]  # typingctx is numba's
 
 
 @njit(cache=True, inline="always")
-def lowest(x: np.uint64) -> int:
+def lowest(x: np.uint64) -> np.int64:
     """The index of the lowest set bit of a nonzero mask."""
-    return int(trailing_zeros(x))  # type: ignore[call-arg]  # typingctx is numba's
+    return np.int64(trailing_zeros(x))  # type: ignore[call-arg]  # typingctx is numba's
 
 
 @njit(cache=True, inline="always")
@@ -550,12 +550,28 @@ def legal_actions_mask(ints, masks, rules, out):
 
 
 @njit(cache=True, inline="always")
+def _select(cards, k):
+    """The index of the ``k``-th set bit of ``cards`` (from 0, low to high): a binary search
+    on population counts, with no loop that depends on ``k``."""
+    position = 0
+    width = 32
+    while width:
+        low = cards & ((ONE << np.uint64(width)) - ONE)
+        count = popcount(low)
+        if k >= count:
+            k -= count
+            cards >>= np.uint64(width)
+            position += width
+        else:
+            cards = low
+        width >>= 1
+    return position
+
+
+@njit(cache=True, inline="always")
 def _kth(cards, uniform):
     """The ``floor(uniform * count)``-th card of a nonempty mask, low to high."""
-    k = int(uniform * popcount(cards))
-    for _ in range(k):
-        cards &= cards - ONE
-    return lowest(cards)
+    return _select(cards, int(uniform * popcount(cards)))
 
 
 @njit(cache=True, inline="always")
@@ -569,9 +585,7 @@ def _random_play(ints, masks, t, uniform, rules):
             return REVEAL_ID
     else:
         k = int(uniform * count)
-    for _ in range(k):
-        legal &= legal - ONE
-    return lowest(legal)
+    return _select(legal, k)
 
 
 @njit(cache=True)
