@@ -1,12 +1,14 @@
 """The batched engine against ``arena.engine``: random legal play of one preset, on one core.
 
-Both engines deal the same seeds (``Deal.from_seed``; seed ``base + i``, dealer ``i % 4``) and
-take the same choices: the batched engine draws them (``BatchTables.step_keyed``: one call per
-step for all the tables of a chunk, which draws a uniformly random legal action per table from
-one integer key and applies it) and records them, and the
-scalar engine replays them hand by hand (``HandState.play``, the call through ``apply``), the
-way ``bench/engine.py`` plays. Dealing is timed on both sides. The replayed hands are then
-compared with the batched ones trick by trick (``differential.compare_end``): ``mismatches``.
+Both engines deal the same seeds (``Deal.from_seed``; seed ``base + i``, dealer ``seed % 4``)
+and take the same choices: the batched engine draws them (``BatchTables.step_keyed``: one call
+per step for all the tables of a chunk, which draws a uniformly random legal action per table
+from one integer key and applies it) and records them, and the scalar engine replays them hand
+by hand (``HandState.play``, the call through ``apply``), the way ``bench/engine.py`` plays.
+Dealing is timed on both sides. The replayed hands are then compared with the batched ones
+trick by trick (``differential.compare_end``): ``mismatches``. The same hands are also played
+through the checked API (``random_actions`` then ``step``, two calls a step, every action
+checked before any is applied): ``checked_hands_per_s``.
 
 Compile time is reported apart (``compile_s``: the first use of the kernels in this process,
 which loads numba's cache, or compiles when the cache is stale). Each engine runs ``--rounds``
@@ -60,6 +62,11 @@ def main() -> None:
         start = time.process_time()
         kept, choices = play_batch(rules, args)
         batch_times.append(time.process_time() - start)
+    checked_times = []
+    for _ in range(args.rounds):
+        start = time.process_time()
+        play_checked(rules, args)
+        checked_times.append(time.process_time() - start)
     columns = choices.T.tolist()
     for _ in range(args.rounds):
         start = time.process_time()
@@ -77,10 +84,11 @@ def main() -> None:
             first_problem = first_problem or str(problem)
 
     batch_rate = args.hands / batch_s
+    checked_rate = args.hands / min(checked_times)
     scalar_rate = args.compare / scalar_s
     print(f"batched: {args.hands} hands in {batch_s:.2f} s CPU ({batch_rate:,.0f} hands/s, {args.tables} tables "
           f"a step); scalar: {args.compare} hands in {scalar_s:.2f} s ({scalar_rate:,.0f} hands/s); "
-          f"compile/cache load {compile_s:.2f} s")
+          f"compile/cache load {compile_s:.2f} s; checked API (random_actions + step): {checked_rate:,.0f} hands/s")
     if first_problem:
         print(f"first mismatch: {first_problem}")
     print(json.dumps({
@@ -88,6 +96,7 @@ def main() -> None:
         "batch_hands_per_s": round(batch_rate), "scalar_hands_per_s": round(scalar_rate),
         "ratio": round(batch_rate / scalar_rate, 1), "hands_compared": args.compare, "mismatches": mismatches,
         "compile_s": round(compile_s, 2), "clock": "process_cpu", "rounds": args.rounds,
+        "checked_hands_per_s": round(checked_rate), "checked_ratio": round(checked_rate / scalar_rate, 1),
     }))
 
 
@@ -113,6 +122,22 @@ def play_batch(rules: Rules, args: argparse.Namespace) -> tuple[BatchTables, np.
             kept, tables = tables, BatchTables(rules, args.tables)
     assert kept is not None
     return kept, np.array(recorded)
+
+
+def play_checked(rules: Rules, args: argparse.Namespace) -> None:
+    """The same hands through the checked API: ``random_actions`` then ``step`` (which checks
+    every action against the mask before it applies any), two calls a step."""
+    tables = BatchTables(rules, args.tables)
+    for first in range(0, args.hands, args.tables):
+        count = min(args.tables, args.hands - first)
+        if count != tables.size:
+            tables = BatchTables(rules, count)
+        seeds = np.arange(args.base + first, args.base + first + count, dtype=np.int64)
+        tables.reset(seeds, seeds % 4)
+        key = (args.base + first) << 8
+        while not tables.over.all():
+            tables.step(tables.random_actions(tables.keyed_uniforms(key)))
+            key += 1
 
 
 def replay(rules: Rules, base: int, choices: list[list[int]], keep: bool) -> list[HandState | None]:
