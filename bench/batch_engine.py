@@ -4,7 +4,7 @@ Both engines deal the same seeds (``Deal.from_seed``; seed ``base + i``, dealer 
 and take the same choices: the batched engine draws them (``BatchTables.step_keyed``: one call
 per step for all the tables of a chunk, which draws a uniformly random legal action per table
 from one integer key and applies it) and records them, and the scalar engine replays them hand
-by hand (``HandState.play``, the call through ``apply``), the way ``bench/engine.py`` plays.
+by hand (``HandState.play``, a call, hide or reveal through ``apply``), the way ``bench/engine.py`` plays.
 Dealing is timed on both sides. The replayed hands are then compared with the batched ones
 trick by trick (``differential.compare_end``): ``mismatches``. The same hands are also played
 through the checked API (``random_actions`` then ``step``, two calls a step, every action
@@ -28,8 +28,8 @@ import time
 import numpy as np
 
 from arena.batch import BatchTables
+from arena.batch.action_ids import action_of
 from arena.batch.differential import compare_end
-from arena.engine.actions import CALL
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
 from arena.engine.rules import DEFAULT_PRESET, Rules, rules_for
@@ -51,7 +51,7 @@ def main() -> None:
     start = time.process_time()
     warm = BatchTables(rules, 4)
     warm.reset([0, 1, 2, 3])
-    warm.step(warm.random_actions(np.zeros(4)))
+    warm.step(warm.random_actions(warm.keyed_uniforms(0)))
     while not warm.over.all():
         warm.step_keyed(0)
     warm.legal_mask()
@@ -155,7 +155,7 @@ def replay(rules: Rules, base: int, choices: list[list[int]], keep: bool) -> lis
                 if action < 52:
                     play(action)
                 else:
-                    state.apply(CALL[action - 52])
+                    state.apply(action_of(action))
         except ValueError:
             out.append(None)
             continue
