@@ -187,15 +187,23 @@ class BatchTables:
     def step_keyed(self, key: int) -> IntArray:
         """``step_random(keyed_uniforms(key))`` without the array: table ``t`` draws its uniform
         from ``key`` and ``t`` (SplitMix64), so a playout is repeatable from one integer per step."""
+        key = self._key(key)
         kernels.step_keyed(self.ints, self.masks, self.history, self.result, np.uint64(key % 2**64),
                            self.kernel_rules.array, self._actions)
         return self._actions.copy()
 
     def keyed_uniforms(self, key: int) -> npt.NDArray[np.float64]:
         """The uniforms ``step_keyed(key)`` draws, one per table."""
+        key = self._key(key)
         out = np.empty(self.size, dtype=np.float64)
         kernels.keyed_uniforms(np.uint64(key % 2**64), out)
         return out
+
+    @staticmethod
+    def _key(key: int) -> int:
+        if isinstance(key, bool) or not isinstance(key, int | np.integer):
+            raise BatchShapeError(f"key must be an integer, not {key!r}")
+        return int(key)
 
     # ---------------------------------------------------------------- queries
     def legal_mask(self) -> npt.NDArray[np.bool_]:
