@@ -67,7 +67,8 @@ R_BONUS_ACES = 9
 R_EARLY_END = 10
 R_FULL_HIDE = 11
 R_ON_REQUEST = 12
-R_SIZE = 13
+R_ON_PLAY = 13
+R_SIZE = 14
 
 _METHODS = {
     TrumpMethod.CALLED: Method.CALLED,
@@ -88,7 +89,9 @@ _TWO_TWO = {
     TwoTwo.DRAW: TwoTwoRule.DRAW,
 }
 
-SUPPORTED_PRESETS: tuple[str, ...] = ("dehla-pakad", "dehla-pakad-cut", "dehla-pakad-hidden", "mendikot", "court-piece")
+SUPPORTED_PRESETS: tuple[str, ...] = (
+    "dehla-pakad", "dehla-pakad-cut", "dehla-pakad-hidden", "mendikot", "mendikot-closed", "court-piece",
+)
 """The presets the batched engine plays as they stand (each held to ``arena.engine`` by the
 differential tests); other presets are refused, and so are their options on another preset."""
 
@@ -98,8 +101,6 @@ def unsupported_options(rules: Rules) -> list[str]:
     out = []
     if rules.trump not in _METHODS:
         out.append(f"trump={rules.trump.value}")
-    if rules.reveal is Reveal.ON_PLAY:
-        out.append(f"reveal={rules.reveal.value}")
     if rules.maker_discard is not MakerDiscard.OPEN:
         out.append(f"maker_discard={rules.maker_discard.value}")
     if rules.hidden_blind:
@@ -127,7 +128,7 @@ class KernelRules:
             raise UnsupportedRulesError(
                 f"the batched engine does not play {', '.join(missing)} yet "
                 f"(it plays the presets {', '.join(SUPPORTED_PRESETS)} and their options "
-                f"trump=called|none|first_discard|cut|hidden with reveal=on_void|on_request, any direction, "
+                f"trump=called|none|first_discard|cut|hidden with reveal=on_void|on_request|on_play, any direction, "
                 f"deck, capture, hand_result)"
             )
         array = np.zeros(R_SIZE, dtype=np.int64)
@@ -144,5 +145,6 @@ class KernelRules:
         array[R_EARLY_END] = rules.early_end and rules.hand_result is HandResultRule.SEVEN_TRICKS
         array[R_FULL_HIDE] = rules.trump is TrumpMethod.HIDDEN and rules.hide_from is HideFrom.FULL_HAND
         array[R_ON_REQUEST] = rules.reveal is Reveal.ON_REQUEST
+        array[R_ON_PLAY] = rules.reveal is Reveal.ON_PLAY
         array.setflags(write=False)
         return cls(rules, array)

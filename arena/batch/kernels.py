@@ -22,6 +22,7 @@ from arena.batch.config import (
     R_KOT_BONUS,
     R_MENDIKOT_BONUS,
     R_METHOD,
+    R_ON_PLAY,
     R_ON_REQUEST,
     R_RESULT,
     R_SWEEP,
@@ -255,7 +256,7 @@ def step_tables(ints, masks, history, result, actions, rules):
         if decision == CALL_TRUMP:
             _call(ints, masks, t, action - CALL_BASE)
         elif decision == HIDE_TRUMP:
-            _hide(ints, masks, t, action - HIDE_BASE)
+            _hide(ints, masks, t, action - HIDE_BASE, rules)
         elif action == REVEAL_ID:
             _ask_reveal(ints, masks, t, rules)
         else:
@@ -278,13 +279,15 @@ def _call(ints, masks, t, suit):
 
 
 @njit(cache=True, inline="always")
-def _hide(ints, masks, t, card):
+def _hide(ints, masks, t, card, rules):
     seat = ints[t, TO_MOVE]
     masks[t, HAND0 + seat] ^= bit(card)
     ints[t, HIDDEN] = card
+    if rules[R_ON_PLAY]:
+        ints[t, TRUMP] = card // 13  # seed 001: in force from the first trick, while secret
     _complete_deal(masks, t)
     ints[t, DECISION] = PLAY
-    masks[t, LEGAL] = masks[t, HAND0 + seat]
+    masks[t, LEGAL] = _hidden_legal(ints, masks, t, rules)
 
 
 @njit(cache=True, inline="always")
@@ -325,6 +328,8 @@ def _hidden_legal(ints, masks, t, rules):
     suit; after asking for the reveal (on_request), a trump if it holds one."""
     seat = ints[t, TO_MOVE]
     hand = masks[t, HAND0 + seat]
+    if rules[R_ON_PLAY] and ints[t, HIDDEN] >= 0 and seat == ints[t, FIRST]:
+        hand |= bit(ints[t, HIDDEN])  # on_play: it counts as part of its holder's hand
     if ints[t, TRICK_LEN]:
         follow = hand & suit_mask(ints[t, LED])
         if (follow and not rules[R_ON_REQUEST] and seat == ints[t, FIRST]
@@ -343,6 +348,8 @@ def _hidden_legal(ints, masks, t, rules):
 def _play(ints, masks, history, result, t, card, rules):
     seat = ints[t, TO_MOVE]
     ints[t, MUST_TRUMP] = 0
+    if rules[R_ON_PLAY] and card == ints[t, HIDDEN]:  # the face-down trump played by its holder
+        _turn_up(ints, masks, t)
     masks[t, HAND0 + seat] ^= bit(card)
     suit = card // 13
     played = ints[t, TRICK_LEN]
@@ -361,7 +368,7 @@ def _play(ints, masks, history, result, t, card, rules):
     seat = next_seat(seat, rules[R_ANTICLOCKWISE])
     ints[t, TO_MOVE] = seat
     if method == HIDDEN_METHOD:
-        if ints[t, HIDDEN] >= 0:
+        if ints[t, HIDDEN] >= 0 and not rules[R_ON_PLAY]:
             _hidden_turns(ints, masks, t, rules)
         masks[t, LEGAL] = _hidden_legal(ints, masks, t, rules)
         return
@@ -378,7 +385,9 @@ def _finish_trick(ints, masks, history, result, t, rules):
     trump = ints[t, TRUMP]
     # A trump turned up in this trick counts from the card after its reveal (all of the trick
     # when the trump suit was led).
-    trump_from = ints[t, REVEAL_POSITION] if ints[t, REVEAL_TRICK] == number and led != trump else 0
+    trump_from = 0
+    if ints[t, REVEAL_TRICK] == number and led != trump and not rules[R_ON_PLAY]:
+        trump_from = ints[t, REVEAL_POSITION]
     best = -1
     position = 0
     pile = masks[t, PILE]
@@ -445,6 +454,9 @@ def _finish_trick(ints, masks, history, result, t, rules):
         _finish_hand(ints, masks, history, result, t, rules)
         return
     if ints[t, HIDDEN] >= 0:
+        if rules[R_ON_PLAY]:  # no automatic reveal; its holder's face-down card counts in its hand
+            masks[t, LEGAL] = _hidden_legal(ints, masks, t, rules)
+            return
         _hidden_turns(ints, masks, t, rules)
     masks[t, LEGAL] = masks[t, HAND0 + winner]
 
@@ -624,7 +636,7 @@ def step_random(ints, masks, history, result, uniforms, rules, out):
         elif decision == HIDE_TRUMP:
             card = _kth(masks[t, LEGAL], uniforms[t])
             out[t] = HIDE_BASE + card
-            _hide(ints, masks, t, card)
+            _hide(ints, masks, t, card, rules)
         else:
             out[t] = -1
 
@@ -671,7 +683,7 @@ def step_keyed(ints, masks, history, result, key, rules, out):
         elif decision == HIDE_TRUMP:
             card = _kth(masks[t, LEGAL], keyed_uniform(key, t))
             out[t] = HIDE_BASE + card
-            _hide(ints, masks, t, card)
+            _hide(ints, masks, t, card, rules)
         else:
             out[t] = -1
 

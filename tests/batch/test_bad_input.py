@@ -115,7 +115,6 @@ def test_a_bad_size_is_refused(size: object) -> None:
 
 
 @pytest.mark.parametrize(("preset", "overrides", "named"), [
-    ("mendikot-closed", {}, "reveal=on_play"),
     ("court-piece-double-sir", {}, "maker_discard=face_down, sweep_limits=court_piece"),
     ("dehla-pakad-hidden", {"hidden_blind": True}, "hidden_blind=true"),
     ("dehla-pakad", {"trump": "open_random"}, "trump=open_random"),

@@ -52,6 +52,8 @@ OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("mendikot", {"capture": "sweep", "deck": "short32"}),
     ("mendikot", {"hide_from": "full_hand", "bonus_aces": True}),
     ("court-piece", {"trump": "hidden", "reveal": "on_request", "early_end": True}),
+    ("mendikot-closed", {"hide_from": "first_packet", "deck": "short32", "capture": "sweep"}),
+    ("dehla-pakad-hidden", {"reveal": "on_play"}),
 ]
 
 
