@@ -1,0 +1,36 @@
+"""The batched engine: many hands at once on arrays, a fast twin of ``arena.engine``.
+
+For learning and large simulations: ``BatchTables`` steps N tables with one call, its rules
+compiled with numba (the ``learn`` extra). ``arena.engine`` stays the reference and the
+referee's only engine; nothing of the referee, the SDK, the bots or the ladder imports this
+package (an import contract), and ``differential`` holds it to the reference.
+"""
+
+from arena.batch.action_ids import NO_ACTION, NUM_ACTIONS, action_id, action_of
+from arena.batch.config import SUPPORTED_PRESETS, unsupported_options
+from arena.batch.errors import (
+    BatchError,
+    BatchShapeError,
+    FinishedTableError,
+    IllegalBatchActionError,
+    UnsupportedRulesError,
+)
+from arena.batch.layout import Phase
+from arena.batch.tables import BatchResults, BatchTables
+
+__all__ = [
+    "NO_ACTION",
+    "NUM_ACTIONS",
+    "SUPPORTED_PRESETS",
+    "BatchError",
+    "BatchResults",
+    "BatchShapeError",
+    "BatchTables",
+    "FinishedTableError",
+    "IllegalBatchActionError",
+    "Phase",
+    "UnsupportedRulesError",
+    "action_id",
+    "action_of",
+    "unsupported_options",
+]
