@@ -33,6 +33,8 @@ from arena.sandbox.uids import DEFAULT_FIRST_UID, DEFAULT_UID_COUNT
 SERIAL: dict[str, str] = {
     "tests/containers/": "podman: one worker builds the base image (a session fixture; two builds at once would "
                          "race on its tags), prunes images and leases the default uid range",
+    "tests/batch/": "numba compiles the batched engine's kernels in the first process that calls them (about 50 "
+                    "CPU-s cold, then cached beside the code): one worker compiles them instead of each",
 }
 """Folders whose tests run on one worker, one after another, and why."""
 
