@@ -191,8 +191,12 @@ def build_base_image(config: ContainerConfig | None = None, rootfs: RootFs | Non
             podman = config.engine is Engine.PODMAN
             pull = ["--pull=never"] if podman else []
             parent = f"localhost/{rootfs_tag}" if podman else rootfs_tag
+            # --no-cache: the RUN that installs the wheels reads them through a bind mount, which
+            # the layer cache does not hash, so a cached layer of the same command on the same
+            # root file system would install an older build of the project (seen: an SDK without
+            # a class the sources had). The image is built only when its inputs changed anyway.
             _run("building the base image", config.command(
-                "build", *pull, "--network", "none", *BUILD_LIMITS, "--build-arg", f"ROOTFS={parent}",
+                "build", "--no-cache", *pull, "--network", "none", *BUILD_LIMITS, "--build-arg", f"ROOTFS={parent}",
                 "--label", f"dehla.inputs={tag.rsplit(':', 1)[1]}", "-f", str(DOCKERFILE), "-t", tag, str(context)))
     _run("tagging the base image", config.command("tag", tag, BASE_IMAGE))
     if built:

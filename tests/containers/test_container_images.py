@@ -126,6 +126,18 @@ def test_the_base_image_is_named_by_its_inputs_and_not_rebuilt(base_image: str, 
     assert any(r.startswith("grpcio==") for r in requirements)
 
 
+def test_the_base_image_installs_the_project_as_its_sources_are_now(base_image: str) -> None:
+    """The image named by today's inputs holds today's code: podman's layer cache does not hash
+    the wheels the install step reads through a bind mount, and once reused an older build's
+    layer (an SDK without a class the scaffold imports: every container validation failed)."""
+    installed = subprocess.run(PODMAN.command(
+        "run", "--rm", "--network", "none", "--ulimit", "nofile=256:256", "--ulimit", "nproc=64:64", base_image,
+        "cat", "/usr/local/lib/python3.11/dist-packages/sdk/__init__.py",
+        "/usr/local/lib/python3.11/dist-packages/protocol/__init__.py"), capture_output=True, check=True).stdout
+    here = Path(__file__).resolve().parents[2]
+    assert installed == (here / "sdk" / "__init__.py").read_bytes() + (here / "protocol" / "__init__.py").read_bytes()
+
+
 def test_older_base_images_are_untagged_after_a_build(base_image: str) -> None:
     old = f"{BASE_IMAGE.rsplit(':', 1)[0]}:0000000000000000"
     subprocess.run(PODMAN.command("tag", base_image, old), check=True)
@@ -170,7 +182,9 @@ def test_a_scaffolded_bot_is_built_into_its_own_image_and_accepted(submitted: tu
                             capture_output=True, text=True, check=True).stdout.split()
     assert {"bot.py", "bot.toml", "Dockerfile"} <= set(listed)
     logs = sorted((store.data.validation / submission.content_hash[:12]).glob("*.seat*.log"))
-    assert len(logs) == 8 and all("[runner container; uid" in log.read_text() for log in logs)
+    # two validation matches, each duplicate in two rooms of four containers
+    assert len(logs) == 16 and len([log for log in logs if ".room1." in log.name]) == 8
+    assert all("[runner container; uid" in log.read_text() for log in logs)
     assert all("engine podman" in log.read_text() for log in logs)
 
 
