@@ -5,6 +5,7 @@ reading it is a covert channel (docs/sandbox.md, *Host-wide counters*)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import threading
@@ -63,9 +64,8 @@ def _write_once(path: Path, content: bytes) -> Path:
     draft.write_bytes(content)
     draft.chmod(0o644)
     try:
-        os.link(draft, path)
-    except FileExistsError:
-        pass
+        with contextlib.suppress(FileExistsError):  # another runner wrote it first: theirs stays
+            os.link(draft, path)
     finally:
         draft.unlink()
     _check_roots(path, stat.S_ISREG)
