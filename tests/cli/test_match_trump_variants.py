@@ -33,8 +33,9 @@ SEED = "1"
 def test_search_and_heuristic_play_each_trump_variant_without_fault(
     tmp_path: Path, preset: str, options: list[str], action: str | None
 ) -> None:
+    # A bank of 5 s: the clock is not what is tested, and under load a 1 s bank ran dry (a timeout).
     args = ["match", "search", "heuristic", "--preset", preset, "--format", "hands:4", "--seed", SEED,
-            "--per-move", "0.05", "--bank", "1", "--records", str(tmp_path), "--json"]
+            "--per-move", "0.05", "--bank", "5", "--records", str(tmp_path), "--json"]
     for option in options:
         args += ["--option", option]
     out = run_dehla(*args)
