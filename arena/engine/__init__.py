@@ -71,7 +71,7 @@ from arena.engine.hand import Decision, HandState, PublicHand
 from arena.engine.match import FormatKind, MatchFormat, MatchScore, next_dealer
 from arena.engine.observation import Observation, observe
 from arena.engine.outcome import HandOutcome, HandResult, Trick, decide_hand, hand_value
-from arena.engine.ranking import CARD_POINTS_28, RankOrder, strength
+from arena.engine.ranking import CARD_POINTS_28, RankOrder, card_points, ranks_high_to_low, strength
 from arena.engine.rules import (
     PRESET_SUMMARIES,
     PRESETS,
@@ -108,7 +108,12 @@ from arena.engine.trick import (
 from arena.engine.trump import RevealReason, TrumpReveal, TrumpSetting
 
 if TYPE_CHECKING:
-    from arena.engine.bidding_records import bidding_hand_record, is_bidding_record, replay_bidding_record
+    from arena.engine.bidding_records import (
+        bidding_hand_record,
+        is_bidding_record,
+        parse_bidding_action,
+        replay_bidding_record,
+    )
     from arena.engine.hand_records import (
         hand_record,
         parse_json,
@@ -122,7 +127,8 @@ _RECORD_FUNCTIONS = frozenset({"hand_record", "parse_json", "read_hand_record", 
                                "validation_message"})
 
 
-_BIDDING_RECORD_FUNCTIONS = frozenset({"bidding_hand_record", "is_bidding_record", "replay_bidding_record"})
+_BIDDING_RECORD_FUNCTIONS = frozenset({"bidding_hand_record", "is_bidding_record", "parse_bidding_action",
+                                       "replay_bidding_record"})
 
 
 def __getattr__(name: str) -> Any:
@@ -227,6 +233,7 @@ __all__ = [
     "TwoTwo",
     "bidding_hand_record",
     "bidding_rules_for",
+    "card_points",
     "cards_of",
     "choose_index",
     "claims_pile",
@@ -244,6 +251,7 @@ __all__ = [
     "observe",
     "observe_bidding",
     "parse_action",
+    "parse_bidding_action",
     "parse_call",
     "parse_cards",
     "parse_json",
@@ -254,6 +262,7 @@ __all__ = [
     "play_orders",
     "play_randomly",
     "random_number",
+    "ranks_high_to_low",
     "read_hand_record",
     "readable_version",
     "replay_bidding_record",

@@ -64,5 +64,7 @@ def pair_summary(hand: int, here: HandReplay, there: HandReplay) -> PairSummary:
 
 
 def _value(replay: HandReplay) -> float:
-    result = replay.steps[-1].result
-    return result.value if result is not None else 0.0
+    last = replay.steps[-1]
+    if last.bidding is not None:
+        return last.bidding.result.value if last.bidding.result is not None else 0.0
+    return last.result.value if last.result is not None else 0.0

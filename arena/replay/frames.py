@@ -72,6 +72,10 @@ class EventKind(StrEnum):
     SWEEP = "sweep"
     CAPTURE = "capture"
     HAND_OVER = "hand_over"
+    CALL = "call"
+    """A bid or a pass in a bidding game's auction."""
+    CONTRACT = "contract"
+    """The auction is over: who bid what."""
 
 
 class Event(FrozenModel):
@@ -94,7 +98,7 @@ class StepAction(FrozenModel):
     """The action that led to a step: who, what kind, and its text as the perspective may see it."""
 
     seat: int
-    kind: Literal["play", "call", "hide", "reveal", "decline"]
+    kind: Literal["play", "call", "hide", "reveal", "decline", "bid", "pass"]
     text: str
 
 
@@ -124,6 +128,8 @@ class TeamView(FrozenModel):
     tens: int
     tricks_won: int
     tricks_captured: int
+    points: int | None = None
+    """A bidding game's card points taken so far (the last trick's point included); ``None`` elsewhere."""
 
 
 class TrumpView(FrozenModel):
@@ -161,6 +167,45 @@ class ResultView(FrozenModel):
     """The hand's value for team 0 (seats 0 and 2): +v won, -v lost, 0 drawn."""
 
 
+class CallView(FrozenModel):
+    """One call of a bidding game's auction (bids are public)."""
+
+    seat: int
+    text: str
+    bid: int | None
+    """The amount bid, ``None`` for a pass."""
+
+
+class ContractView(FrozenModel):
+    bidder: int
+    bid: int
+    team: int
+
+
+class BiddingResultView(FrozenModel):
+    """A finished bidding hand: did the bidding team's card points reach its bid."""
+
+    bidder: int
+    bid: int
+    team: int
+    points: list[int]
+    outcome: Literal["made", "failed", "void"]
+    game_points: int
+    """Signed, for the bidding team (0 for a void hand)."""
+    winner: int | None
+    value: float
+    """The hand's game points for team 0 (seats 0 and 2)."""
+
+
+class BiddingStepView(FrozenModel):
+    """A bidding game's facts at a step: the auction so far, the contract, the points taken."""
+
+    calls: list[CallView]
+    contract: ContractView | None
+    points: list[int]
+    result: BiddingResultView | None
+
+
 class Step(FrozenModel):
     index: int
     action: StepAction | None
@@ -182,6 +227,8 @@ class Step(FrozenModel):
     trump: TrumpView
     events: list[Event]
     result: ResultView | None
+    bidding: BiddingStepView | None = None
+    """A bidding game's (Twenty-eight) auction, contract, points and result; ``None`` elsewhere."""
 
 
 class TrickIndex(FrozenModel):
@@ -200,6 +247,10 @@ class HandReplay(FrozenModel):
     first_player: int
     steps: list[Step]
     tricks: list[TrickIndex]
+    game: Literal["tricks", "bidding"] = "tricks"
+    """``bidding`` for Twenty-eight and Twenty-nine (``arena.replay.bidding_frames``)."""
+    rank_order: list[str] | None = None
+    """A bidding game's ranks in every suit, high to low (``J 9 A 10 K Q 8 7``)."""
 
 
 def replay_hand(record: Any, perspective: Perspective) -> HandReplay:
@@ -215,7 +266,7 @@ def replay_hand(record: Any, perspective: Perspective) -> HandReplay:
         steps.append(_step(rules, len(steps), move, views, perspective, previous))
         previous = public
     return HandReplay(perspective=str(perspective), rules=rules.options(), dealer=dealer, first_player=first_player,
-                      steps=steps, tricks=_trick_index(steps))
+                      steps=steps, tricks=trick_index(steps))
 
 
 def _replayed(record: Any) -> tuple[Rules, Iterator[tuple[HandState, tuple[Seat, Action] | None]]]:
@@ -410,7 +461,8 @@ def _result(rules: Rules, public: Observation) -> ResultView | None:
                       value=hand_value(rules, result))
 
 
-def _trick_index(steps: Sequence[Step]) -> list[TrickIndex]:
+def trick_index(steps: Sequence[Step]) -> list[TrickIndex]:
+    """Where each trick's first and last card lie among ``steps``."""
     index: list[TrickIndex] = []
     first: int | None = None
     for step in steps:

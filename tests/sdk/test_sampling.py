@@ -47,7 +47,7 @@ def test_the_real_placement_is_always_among_the_consistent_ones() -> None:
 
 
 def sampler_limits(sampler: Sampler) -> tuple[tuple[int, CardMask, int], ...]:
-    return sampler._limits
+    return sampler.limits
 
 
 def late_positions_with_voids() -> Iterator[Observation]:

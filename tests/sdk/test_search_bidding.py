@@ -1,5 +1,5 @@
-"""The search bot's worlds for Twenty-eight: every deal it samples, replayed to the decision,
-shows the deciding seat exactly what the table showed it; its choice is always legal."""
+"""The search bot on Twenty-eight: the worlds it plays out (``sdk.bidding_sampling``) show the
+deciding seat exactly what the table showed it; its choice is always legal."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from arena.engine.bidding_hand import BiddingDecision, new_hand
 from arena.engine.bidding_observation import observe_bidding
 from arena.engine.bidding_rules import bidding_rules_for
 from sample_bots.search import bidding
+from sdk.bidding_sampling import BiddingSampler
 from sdk.bot import BiddingView
 
 
@@ -30,9 +31,7 @@ def test_a_sampled_world_looks_the_same_to_the_deciding_seat(seed: int, stop: in
     seat = hand.to_move
     assert seat is not None
     view = observe_bidding(hand, seat)
-    worlds = [w for w in (bidding.world(view, random.Random(seed + i)) for i in range(8)) if w is not None]
-    assert worlds, "no world in 8 draws"
-    for world in worlds:
+    for world in BiddingSampler(view).states(random.Random(seed), 4):
         assert observe_bidding(world, seat) == view
     chosen = bidding.choose(BiddingView(view, 1.0, 0.0), rng, time.perf_counter() + 0.05, max_worlds=3)
     assert chosen in view.legal_actions

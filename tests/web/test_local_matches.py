@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from arena.referee.in_process import play_in_process
+from arena.replay.bidding_frames import replay_bidding_hand
 from arena.replay.frames import parse_perspective, replay_hand
 from ladder.admin.authors import add_author
 from ladder.store.database import Store
@@ -205,16 +206,28 @@ def test_an_unfinished_match_and_an_empty_folder(tmp_path: Path) -> None:
     assert "No result yet" in client.get("/local/running").text
 
 
-def test_a_twenty_eight_match_is_listed_and_its_replay_says_where_to_see_it(data: ArenaData) -> None:
-    """The web viewer does not draw a bidding game's hand yet: it says so in one line (``dehla replay``
-    shows it), and the list and the match's page still work."""
+def test_a_twenty_eight_match_is_listed_and_its_hands_replay_in_the_viewer(data: ArenaData) -> None:
+    """A bidding game's local match: the list, its page and the viewer's page work, each hand's
+    data is the bidding frames of the checked record for every perspective, and the names of its
+    bots (untrusted) are escaped on every page."""
     name = "match-20261203-070000-5"
     path = data.root / "local-matches" / f"{name}.jsonl"
     play_in_process([RandomBot(s) for s in range(4)], deals=1, seed=5, preset="twenty-eight", record=path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    lines[0]["seats"] = [HOSTILE, "b", "c", "d"]
+    write_record(data.root / "local-matches", name, lines)
     client = TestClient(create_app(data))
     rows_by_id = {row["match_id"]: row for row in client.get("/api/local-matches").json()["matches"]}
     assert rows_by_id[name]["preset"] == "twenty-eight" and rows_by_id[name]["problem"] is None
-    assert client.get(f"/local/{name}").status_code == 200
-    replay = client.get(f"/api/local-matches/{name}/hands/1/replay")
-    assert replay.json()["detail"] == (f"local match {name}: hand 1 is a bidding game's (Twenty-eight), which this "
-                                       "viewer does not show yet; `dehla replay` does")
+    record = read_local(data.root, name)
+    for seat in ("all", "none", "1"):
+        body = client.get(f"/api/local-matches/{name}/hands/1/replay", params={"seat": seat}).json()
+        assert body["replay"] == replay_bidding_hand(record.hands[0].record,
+                                                     parse_perspective(seat)).model_dump(mode="json")
+        assert body["replay"]["game"] == "bidding" and body["pair"]["other_hand"] == 2
+    for url in [f"/local/{name}", f"/local/{name}/replay?hand=1", f"/local/{name}/replay?hand=2&duplicate=1"]:
+        page = client.get(url)
+        assert page.status_code == 200 and "cannot be read" not in page.text, url
+        assert HOSTILE not in page.text and "&lt;script&gt;" in page.text, url
+    viewer = client.get(f"/local/{name}/replay?hand=1").text
+    assert 'id="auction"' in viewer and 'id="contract"' in viewer and 'id="points-0"' in viewer

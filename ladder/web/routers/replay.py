@@ -2,8 +2,9 @@
 
 ``GET /matches/{id}/replay?hand=N&step=S&seat=K|all|none[&duplicate=1]`` is the page (a shell the
 module ``static/replay/replay.js`` fills in); ``GET /api/matches/{id}/hands/{hand}/replay?seat=...``
-is its data, computed for the perspective on the server (``frames.replay_hand``), so a seat's view
-never holds more than that seat was told. The page refetches the data when the perspective changes;
+is its data, computed for the perspective on the server (``frames.replay_hand``; a bidding game's
+hand by ``bidding_frames.replay_bidding_hand``), so a seat's view never holds more than that seat
+was told. The page refetches the data when the perspective changes;
 it never filters hands itself.
 """
 
@@ -21,6 +22,7 @@ from arena.engine.errors import ArenaError
 from arena.engine.hand_records import replay_record
 from arena.engine.match import FormatKind, MatchFormat
 from arena.referee.tally import running_scores
+from arena.replay.bidding_frames import replay_bidding_hand
 from arena.replay.duplicate import PairSummary, other_perspective, pair_summary, partner_hand
 from arena.replay.frames import (
     PERSPECTIVE_PATTERN,
@@ -138,6 +140,8 @@ def tens_tally(label: str, record: MatchRecord, hand: int) -> TensTally | None:
         return None
     if match_format.kind is not FormatKind.TENS or not 1 <= hand <= len(record.hands):
         return None
+    if any(is_bidding_record(line.record) for line in record.hands[:hand]):
+        return None  # a bidding game counts card points and game points, not tens
     try:
         states = [replay_record(line.record, require_complete=False) for line in record.hands[:hand]]
     except ArenaError as exc:
@@ -149,11 +153,11 @@ def tens_tally(label: str, record: MatchRecord, hand: int) -> TensTally | None:
 def _hand_replay(label: str, record: MatchRecord, hand: int, perspective: Perspective) -> HandReplay:
     if not 1 <= hand <= len(record.hands):
         raise MissingReplayError(f"{label} has no hand {hand} (it has {len(record.hands)})")
-    if is_bidding_record(record.hands[hand - 1].record):
-        raise UnreadableRecordError(f"{label}: hand {hand} is a bidding game's (Twenty-eight), which this viewer "
-                                    f"does not show yet; `dehla replay` does")
+    data = record.hands[hand - 1].record
     try:
-        return replay_hand(record.hands[hand - 1].record, perspective)
+        if is_bidding_record(data):
+            return replay_bidding_hand(data, perspective)
+        return replay_hand(data, perspective)
     except ArenaError as exc:
         raise UnreadableRecordError(f"{label}: hand {hand}: {exc}") from None
 

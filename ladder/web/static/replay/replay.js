@@ -69,7 +69,7 @@ async function load() {
   // Nothing of the previous perspective stays on the page while (or if) the new one loads.
   stopPlaying();
   view.here = view.there = null;
-  for (const node of root.querySelectorAll(".hand, .trick, .pile, .captured, .trump, .events")) fill(node, []);
+  for (const node of root.querySelectorAll(".hand, .trick, .pile, .captured, .trump, .events, .auction")) fill(node, []);
   try {
     view.here = await fetchReplay(hand, view.seat);
     view.there = otherHand !== null && view.here.pair ? await fetchReplay(otherHand, otherSeat(view.seat)) : null;
@@ -84,6 +84,7 @@ async function load() {
   showPair();
   show(Math.min(view.step, count - 1));
   root.dataset.seat = view.seat;
+  root.dataset.game = view.here.replay.game;
   root.dataset.loaded = "1";
 }
 
@@ -148,6 +149,16 @@ function drawTable(suffix, data, index) {
   toggle(trick, "complete", step.trick_complete);
   trick.dataset.winner = step.trick_winner === null ? "" : String(step.trick_winner);
 
+  const bidding = step.bidding;
+  table.querySelector(".pile-box").hidden = Boolean(bidding);
+  for (const node of table.querySelectorAll(".tens-line")) node.hidden = Boolean(bidding);
+  for (const node of table.querySelectorAll(".points-line")) node.hidden = !bidding;
+  $("auction-box" + suffix).hidden = !bidding;
+  const ranks = $("rank-order" + suffix);
+  ranks.hidden = !data.replay.rank_order;
+  if (data.replay.rank_order) ranks.textContent = `Ranks in every suit, high to low: ${data.replay.rank_order.join(" ")}`;
+  if (bidding) drawAuction(suffix, bidding);
+
   const pile = $("pile" + suffix);
   pile.dataset.count = String(step.pile.length + step.pile_face_down);
   pile.dataset.faceDown = String(step.pile_face_down);
@@ -162,10 +173,11 @@ function drawTable(suffix, data, index) {
   for (const team of step.teams) {
     $(`tens${suffix}-${team.team}`).textContent = String(team.tens);
     $(`tricks${suffix}-${team.team}`).textContent = String(team.tricks_won);
+    $(`points${suffix}-${team.team}`).textContent = team.points === null ? "" : String(team.points);
     fill($(`team${suffix}-${team.team}`).querySelector(".captured"),
       [...team.captured.map((card) => cardNode(card, "small")), ...backs(team.captured_face_down)]);
   }
-  drawTrump($("trump" + suffix), step.trump);
+  drawTrump($("trump" + suffix), step.trump, Boolean(bidding));
   const dealer = $("dealer" + suffix);
   dealer.dataset.seat = String(step.dealer);
   dealer.textContent = `dealer: seat ${step.dealer}`;
@@ -188,8 +200,19 @@ function drawTable(suffix, data, index) {
     sweep.textContent = taken.text;
   }
   const result = $("result" + suffix);
-  result.hidden = !step.result;
-  if (step.result) {
+  result.hidden = !step.result && !(bidding && bidding.result);
+  delete result.dataset.outcome;
+  if (bidding && bidding.result) {
+    const r = bidding.result;
+    result.dataset.winner = r.winner === null ? "void" : String(r.winner);
+    result.dataset.outcome = r.outcome;
+    const team = "AB"[r.team];
+    const points = `card points A ${r.points[0]} – B ${r.points[1]}`;
+    result.textContent = r.outcome === "void"
+      ? `The hand stands invalid: nobody called for the trump in seven tricks (${points}).`
+      : `Seat ${r.bidder} (team ${team}) bid ${r.bid} and ${r.outcome === "made" ? "made" : "failed"} it: ` +
+        `${points}; game points ${r.game_points > 0 ? "+" : ""}${r.game_points} for team ${team}.`;
+  } else if (step.result) {
     const r = step.result;
     result.dataset.winner = r.winner === null ? "draw" : String(r.winner);
     const who = r.winner === null ? "drawn" : `won by team ${"AB"[r.winner]}`;
@@ -198,7 +221,21 @@ function drawTable(suffix, data, index) {
   }
 }
 
-function drawTrump(node, trump) {
+function drawAuction(suffix, bidding) {
+  fill($("auction" + suffix), bidding.calls.map((call) => {
+    const item = el("li", call.bid === null ? "pass" : "bid", `seat ${call.seat}: ${call.text}`);
+    item.dataset.seat = String(call.seat);
+    item.dataset.call = call.text;
+    return item;
+  }));
+  const contract = $("contract" + suffix);
+  const c = bidding.contract;
+  contract.dataset.bidder = c ? String(c.bidder) : "";
+  contract.dataset.bid = c ? String(c.bid) : "";
+  contract.textContent = c ? `contract: seat ${c.bidder} (team ${"AB"[c.team]}) bid ${c.bid}` : "";
+}
+
+function drawTrump(node, trump, bidding) {
   let state = "none";
   const parts = [el("span", "label", "Trumps: ")];
   if (trump.face_down) {
@@ -208,6 +245,9 @@ function drawTrump(node, trump) {
   } else if (trump.revealed) {
     state = "revealed";
     parts.push(cardNode(trump.card), el("span", "", ` revealed: ${SUITS[trump.suit]}`));
+    if (bidding && trump.set_by !== null) {
+      parts.push(el("span", "muted", ` (called by seat ${trump.set_by} in trick ${trump.set_in_trick})`));
+    }
   } else if (trump.in_force) {
     state = "open";
     parts.push(el("span", "suit", SUITS[trump.in_force]));
