@@ -1,4 +1,5 @@
-"""``dehla submit FOLDER --server URL`` as a real subprocess against a real ``dehla serve``."""
+"""``dehla submit FOLDER --server URL`` against a real ``dehla serve``: as a real subprocess once,
+in process (``run_dehla``, the same command line) for the other cases."""
 
 from __future__ import annotations
 
@@ -11,18 +12,22 @@ import pytest
 
 from ladder.rating.ratings import RatingEnv
 from ladder.submission.submit import submit
+from tests.cli_helpers import run_dehla
 from tests.database import database_env
 from tests.ladder_helpers import bot_folder, no_validation
 from tests.web.uploads_helpers import Arena, arena, verdict
 from tests.web_helpers import serving
 
 
-def dehla_submit(*args: str, token: str | None = None) -> subprocess.CompletedProcess[str]:
+def dehla_submit(*args: str, token: str | None = None, real: bool = False) -> subprocess.CompletedProcess[str]:
+    """``dehla submit ARGS`` with ``token`` as ``$DEHLA_TOKEN``; a real subprocess if ``real``."""
     env = {k: v for k, v in os.environ.items() if k != "DEHLA_TOKEN"}
     if token is not None:
         env["DEHLA_TOKEN"] = token
     if "--data" in args:  # a local submission: into the test database of that folder
         env = database_env(Path(args[args.index("--data") + 1]), env)
+    if not real:
+        return run_dehla("submit", *args, env=env)
     return subprocess.run([sys.executable, "-m", "arena", "submit", *args], check=False, capture_output=True,
                           text=True, timeout=300, env=env)
 
@@ -41,7 +46,7 @@ def stored(tmp_path: Path) -> tuple[Arena, Path]:
 def test_submit_to_a_server_waits_for_the_verdict(stored: tuple[Arena, Path]) -> None:
     data, folder = stored
     with serving(data.root, "--runner", "local") as url:
-        done = dehla_submit(str(folder), "--server", url, token=data.asha)
+        done = dehla_submit(str(folder), "--server", url, token=data.asha, real=True)
         assert (done.returncode, done.stdout.split()[:3]) == (0, ["accepted", "kept", "#1"]), done.stderr
         quick = dehla_submit(str(folder), "--server", url, "--no-wait", "--token", data.asha)
         assert quick.returncode == 0, quick.stderr
