@@ -1,7 +1,8 @@
-"""The batched engine's action space: one integer per action of ``arena.engine.actions``.
+"""One integer per action of ``arena.engine.actions``: the action space of learning code.
 
-A fixed layout for every preset, so a policy's output layer and an action mask have one shape
-whatever the rules: ``0..51`` play a card, ``52..55`` call a suit, ``56`` decline, ``57`` reveal,
+The batched engine (``arena.batch``) and the learning environments (``sdk.learn``) share it, so
+it lives below both. A fixed layout for every preset, so a policy's output layer and an action
+mask have one shape whatever the rules: ``0..51`` play a card, ``52..55`` call a suit, ``56`` decline, ``57`` reveal,
 ``58..109`` hide a card, ``110..161`` play a card face down. ``NO_ACTION`` (-1) leaves a table
 as it is in a step.
 """
@@ -65,7 +66,7 @@ def action_of(number: int) -> Action:
     return DOWN[number - DOWN_BASE]
 
 
-def describe(number: int) -> str:
+def describe_action_id(number: int) -> str:
     """An action's text for messages (``play 10H``), or why the number is none."""
     try:
         return str(action_of(number))
