@@ -1,0 +1,192 @@
+"""One seat's view as a flat tensor: the observation layout of the learning environments.
+
+``encode(obs)`` reads only an ``Observation`` (``arena.engine.observe``: what the seat may
+know) and what ``CardTracker`` deduces from it, so it cannot leak a card the seat may not see;
+``tests/learn/test_encoding.py`` checks that on states that differ only in hidden cards.
+Seats are relative to the observer: ``0`` is the seat itself, ``2`` its partner, ``1`` and ``3``
+the opponents (seat numbers, not the order of play). Cards are the engine's ints
+(``suit * 13 + rank``), as in the action space (``arena.engine.action_ids``). Every value is in
+``[0, 1]``: counts are divided by their largest value. ``BLOCKS`` is the layout, in order;
+``docs/learning.md`` prints it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+import numpy as np
+import numpy.typing as npt
+
+from arena.engine.action_ids import NUM_ACTIONS, action_id
+from arena.engine.hand import Decision
+from arena.engine.match import KOT_RUN
+from arena.engine.observation import Observation
+from arena.engine.seats import Seat
+from sdk.tracker import CardTracker
+
+FloatArray = npt.NDArray[np.float32]
+MaskArray = npt.NDArray[np.int8]
+
+CARDS_IN_DECK = 52
+MAX_TRICKS = 13
+SCORE_SCALE = 16
+"""Match scores (kots, points, hands won, tens) are divided by this and capped at 1."""
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A named part of the observation vector."""
+
+    name: str
+    shape: tuple[int, ...]
+    meaning: str
+
+    @property
+    def size(self) -> int:
+        return prod(self.shape)
+
+
+BLOCKS: tuple[Block, ...] = (
+    Block("hand", (52,), "the cards in this seat's hand"),
+    Block("played", (4, 52), "per relative seat, the cards it has played that this seat saw (every trick so far)"),
+    Block("trick", (4, 52), "per relative seat, its card in the trick in progress"),
+    Block("trick_face_down", (4,), "per relative seat, it played face down to the trick in progress"),
+    Block("trick_leader", (4,), "the relative seat that led the trick in progress (none before the lead)"),
+    Block("pile", (52,), "the cards lying in the centre pile that this seat saw"),
+    Block("pile_tricks", (1,), "tricks in the centre pile / 13"),
+    Block("streak_holder", (4,), "the relative seat that would sweep the pile by winning this trick (sweep capture)"),
+    Block("captured", (2, 52), "cards taken, by this seat's team (row 0) and the other team (row 1), as seen"),
+    Block("captured_face_down", (2,), "per team, face-down cards taken that this seat may not see / 13"),
+    Block("pile_face_down", (1,), "face-down cards in the pile that this seat may not see / 13"),
+    Block("tens", (2,), "tens taken by each team (seen) / 4"),
+    Block("tricks_won", (2,), "tricks won at the table by each team / 13"),
+    Block("tricks_captured", (2,), "tricks captured by each team / 13"),
+    Block("voids", (4, 4), "per relative seat and suit, the seat has shown it holds no unknown card of the suit"),
+    Block("trump", (4,), "the trump suit as this seat knows it (none while hidden from it or not set)"),
+    Block("trump_in_force", (4,), "the suit that counts as trumps for a card played now, as this seat knows it"),
+    Block("hidden_suits", (4,), "the suits a face-down trump card may be of, as far as this seat can tell"),
+    Block("hidden_holder", (4,), "the relative seat whose face-down trump card is down"),
+    Block("own_hidden_card", (52,), "this seat's own face-down trump card while it is down"),
+    Block("trump_flags", (3,), "trump set publicly, the face-down trump revealed, this seat must play a trump now"),
+    Block("decision", (3,), "the decision in front of the seat to move: call trumps, hide a trump card, play"),
+    Block("to_move", (4,), "the relative seat to move (none when the hand is over)"),
+    Block("dealer", (4,), "the relative seat that dealt"),
+    Block("first_player", (4,), "the relative seat that played first"),
+    Block("hand_sizes", (4,), "cards in hand per relative seat / 13"),
+    Block("cards_to_come", (4,), "cards still to be dealt per relative seat / 13"),
+    Block("trick_number", (1,), "the trick in progress / 13"),
+    Block("score", (2, 5), "per team (this seat's first): kots, points, hands won, tens in a tens race "
+          f"(each / {SCORE_SCALE}, capped at 1), and its run of hands won / {KOT_RUN}"),
+)
+"""The layout, in order: each block's values follow the previous block's (row-major)."""
+
+OFFSETS: dict[str, slice] = {}
+_start = 0
+for _block in BLOCKS:
+    OFFSETS[_block.name] = slice(_start, _start + _block.size)
+    _start += _block.size
+OBSERVATION_SIZE = _start
+"""The length of the observation vector."""
+_BY_NAME = {b.name: b for b in BLOCKS}
+_ROW = {b.name: (OFFSETS[b.name].start, b.shape[-1]) for b in BLOCKS}
+
+_DECISIONS = {Decision.CALL_TRUMP: 0, Decision.HIDE_TRUMP: 1, Decision.PLAY: 2}
+
+
+def block_view(vector: FloatArray, name: str) -> FloatArray:
+    """The block ``name`` of an observation vector, in its shape (a view: writes go through)."""
+    block = _BY_NAME.get(name)
+    if block is None:
+        raise KeyError(f"no block {name!r} (blocks: {', '.join(b.name for b in BLOCKS)})")
+    return vector[OFFSETS[name]].reshape(block.shape)
+
+
+def encode(obs: Observation) -> FloatArray:
+    """The observation vector of ``obs`` (``OBSERVATION_SIZE`` float32 values in ``[0, 1]``)."""
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    me = obs.seat
+    tracker = CardTracker.from_view(obs)
+
+    def rel(seat: Seat) -> int:
+        return (seat - me) % 4
+
+    def team(t: int) -> int:
+        return 0 if t == me % 2 else 1
+
+    def put(name: str, index: int | tuple[int, int], value: float = 1.0) -> None:
+        start, width = _ROW[name]
+        out[start + (index[0] * width + index[1] if isinstance(index, tuple) else index)] = value
+
+    for card in obs.hand:
+        put("hand", card)
+    for trick in obs.tricks:
+        for seat, trick_card in zip(trick.seats, trick.cards, strict=True):
+            if trick_card is not None:
+                put("played", (rel(seat), trick_card))
+    for position, (seat, play) in enumerate(obs.current_trick):
+        if position == 0:
+            put("trick_leader", rel(seat))
+        if play is not None:
+            put("played", (rel(seat), play))
+            put("trick", (rel(seat), play))
+        if position in obs.current_face_down:
+            put("trick_face_down", rel(seat))
+    for card in obs.pile:
+        put("pile", card)
+    put("pile_tricks", 0, obs.pile_tricks / MAX_TRICKS)
+    if obs.streak_holder is not None:
+        put("streak_holder", rel(obs.streak_holder))
+    for t in (0, 1):
+        for card in obs.captured[t]:
+            put("captured", (team(t), card))
+        put("captured_face_down", team(t), obs.captured_face_down[t] / MAX_TRICKS)
+        put("tens", team(t), obs.tens[t] / 4)
+        put("tricks_won", team(t), obs.tricks_won[t] / MAX_TRICKS)
+        put("tricks_captured", team(t), obs.tricks_captured[t] / MAX_TRICKS)
+    put("pile_face_down", 0, obs.pile_face_down / MAX_TRICKS)
+    for seat in range(4):
+        for suit in range(4):
+            if tracker.void(seat, suit):
+                put("voids", (rel(seat), suit))
+    for suit in range(4):
+        if tracker.hidden_suits >> suit & 1:
+            put("hidden_suits", suit)
+    if tracker.trump is not None:
+        put("trump", int(tracker.trump))
+    if tracker.trump_in_force is not None:
+        put("trump_in_force", int(tracker.trump_in_force))
+    if obs.hidden_trump_holder is not None:
+        put("hidden_holder", rel(obs.hidden_trump_holder))
+    if obs.hidden_trump_card is not None:
+        put("own_hidden_card", obs.hidden_trump_card)
+    put("trump_flags", 0, float(obs.trump_setting is not None))
+    put("trump_flags", 1, float(obs.reveal is not None))
+    put("trump_flags", 2, float(obs.must_play_trump))
+    if obs.decision is not None:
+        put("decision", _DECISIONS[obs.decision])
+    if obs.to_move is not None:
+        put("to_move", rel(obs.to_move))
+    put("dealer", rel(obs.dealer))
+    put("first_player", rel(obs.first_player))
+    for seat in range(4):
+        put("hand_sizes", rel(seat), obs.hand_sizes[seat] / MAX_TRICKS)
+        put("cards_to_come", rel(seat), obs.cards_to_come[seat] / MAX_TRICKS)
+    put("trick_number", 0, min(obs.trick_number, MAX_TRICKS) / MAX_TRICKS)
+    if obs.match is not None:
+        score = obs.match
+        for t in (0, 1):
+            row = team(t)
+            for column, value in enumerate((score.kots[t], score.points[t], score.hands_won[t], score.tens[t])):
+                put("score", (row, column), min(value, SCORE_SCALE) / SCORE_SCALE)
+            put("score", (row, 4), min(score.runs[t], KOT_RUN) / KOT_RUN)
+    return out
+
+
+def action_mask(obs: Observation) -> MaskArray:
+    """The legal actions of ``obs.seat`` now as a 0/1 vector over the action space (all zero
+    when it is not this seat's turn)."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    for action in obs.legal_actions:
+        mask[action_id(action)] = 1
+    return mask
