@@ -22,7 +22,6 @@ from arena.engine.action_ids import NUM_ACTIONS, action_id
 from arena.engine.hand import Decision
 from arena.engine.match import KOT_RUN
 from arena.engine.observation import Observation
-from arena.engine.seats import Seat
 from sdk.tracker import CardTracker
 
 FloatArray = npt.NDArray[np.float32]
@@ -89,7 +88,7 @@ for _block in BLOCKS:
 OBSERVATION_SIZE = _start
 """The length of the observation vector."""
 _BY_NAME = {b.name: b for b in BLOCKS}
-_ROW = {b.name: (OFFSETS[b.name].start, b.shape[-1]) for b in BLOCKS}
+_AT = {b.name: OFFSETS[b.name].start for b in BLOCKS}
 
 _DECISIONS = {Decision.CALL_TRUMP: 0, Decision.HIDE_TRUMP: 1, Decision.PLAY: 2}
 
@@ -106,80 +105,70 @@ def encode(obs: Observation) -> FloatArray:
     """The observation vector of ``obs`` (``OBSERVATION_SIZE`` float32 values in ``[0, 1]``)."""
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     me = obs.seat
+    mine = me % 2
     tracker = CardTracker.from_view(obs)
-
-    def rel(seat: Seat) -> int:
-        return (seat - me) % 4
-
-    def team(t: int) -> int:
-        return 0 if t == me % 2 else 1
-
-    def put(name: str, index: int | tuple[int, int], value: float = 1.0) -> None:
-        start, width = _ROW[name]
-        out[start + (index[0] * width + index[1] if isinstance(index, tuple) else index)] = value
-
-    for card in obs.hand:
-        put("hand", card)
+    at = _AT
+    # Every one-hot entry is collected as a flat index and set in one assignment at the end.
+    ones = [at["hand"] + card for card in obs.hand]
+    played = at["played"]
     for trick in obs.tricks:
-        for seat, trick_card in zip(trick.seats, trick.cards, strict=True):
-            if trick_card is not None:
-                put("played", (rel(seat), trick_card))
-    for position, (seat, play) in enumerate(obs.current_trick):
+        for seat, card in zip(trick.seats, trick.cards, strict=True):
+            if card is not None:
+                ones.append(played + (seat - me) % 4 * 52 + card)
+    for position, (seat, card) in enumerate(obs.current_trick):
+        r = (seat - me) % 4
         if position == 0:
-            put("trick_leader", rel(seat))
-        if play is not None:
-            put("played", (rel(seat), play))
-            put("trick", (rel(seat), play))
+            ones.append(at["trick_leader"] + r)
+        if card is not None:
+            ones.append(played + r * 52 + card)
+            ones.append(at["trick"] + r * 52 + card)
         if position in obs.current_face_down:
-            put("trick_face_down", rel(seat))
-    for card in obs.pile:
-        put("pile", card)
-    put("pile_tricks", 0, obs.pile_tricks / MAX_TRICKS)
+            ones.append(at["trick_face_down"] + r)
+    ones.extend(at["pile"] + card for card in obs.pile)
     if obs.streak_holder is not None:
-        put("streak_holder", rel(obs.streak_holder))
+        ones.append(at["streak_holder"] + (obs.streak_holder - me) % 4)
     for t in (0, 1):
-        for card in obs.captured[t]:
-            put("captured", (team(t), card))
-        put("captured_face_down", team(t), obs.captured_face_down[t] / MAX_TRICKS)
-        put("tens", team(t), obs.tens[t] / 4)
-        put("tricks_won", team(t), obs.tricks_won[t] / MAX_TRICKS)
-        put("tricks_captured", team(t), obs.tricks_captured[t] / MAX_TRICKS)
-    put("pile_face_down", 0, obs.pile_face_down / MAX_TRICKS)
+        row = 0 if t == mine else 1
+        ones.extend(at["captured"] + row * 52 + card for card in obs.captured[t])
+        out[at["captured_face_down"] + row] = obs.captured_face_down[t] / MAX_TRICKS
+        out[at["tens"] + row] = obs.tens[t] / 4
+        out[at["tricks_won"] + row] = obs.tricks_won[t] / MAX_TRICKS
+        out[at["tricks_captured"] + row] = obs.tricks_captured[t] / MAX_TRICKS
+    out[at["pile_tricks"]] = obs.pile_tricks / MAX_TRICKS
+    out[at["pile_face_down"]] = obs.pile_face_down / MAX_TRICKS
     for seat in range(4):
-        for suit in range(4):
-            if tracker.void(seat, suit):
-                put("voids", (rel(seat), suit))
-    for suit in range(4):
-        if tracker.hidden_suits >> suit & 1:
-            put("hidden_suits", suit)
+        voids = tracker.voids[seat]
+        ones.extend(at["voids"] + (seat - me) % 4 * 4 + suit for suit in range(4) if voids >> suit & 1)
+    ones.extend(at["hidden_suits"] + suit for suit in range(4) if tracker.hidden_suits >> suit & 1)
     if tracker.trump is not None:
-        put("trump", int(tracker.trump))
+        ones.append(at["trump"] + tracker.trump)
     if tracker.trump_in_force is not None:
-        put("trump_in_force", int(tracker.trump_in_force))
+        ones.append(at["trump_in_force"] + tracker.trump_in_force)
     if obs.hidden_trump_holder is not None:
-        put("hidden_holder", rel(obs.hidden_trump_holder))
+        ones.append(at["hidden_holder"] + (obs.hidden_trump_holder - me) % 4)
     if obs.hidden_trump_card is not None:
-        put("own_hidden_card", obs.hidden_trump_card)
-    put("trump_flags", 0, float(obs.trump_setting is not None))
-    put("trump_flags", 1, float(obs.reveal is not None))
-    put("trump_flags", 2, float(obs.must_play_trump))
+        ones.append(at["own_hidden_card"] + obs.hidden_trump_card)
+    flags = (obs.trump_setting is not None, obs.reveal is not None, obs.must_play_trump)
+    ones.extend(at["trump_flags"] + i for i, flag in enumerate(flags) if flag)
     if obs.decision is not None:
-        put("decision", _DECISIONS[obs.decision])
+        ones.append(at["decision"] + _DECISIONS[obs.decision])
     if obs.to_move is not None:
-        put("to_move", rel(obs.to_move))
-    put("dealer", rel(obs.dealer))
-    put("first_player", rel(obs.first_player))
+        ones.append(at["to_move"] + (obs.to_move - me) % 4)
+    ones.append(at["dealer"] + (obs.dealer - me) % 4)
+    ones.append(at["first_player"] + (obs.first_player - me) % 4)
+    out[ones] = 1.0
     for seat in range(4):
-        put("hand_sizes", rel(seat), obs.hand_sizes[seat] / MAX_TRICKS)
-        put("cards_to_come", rel(seat), obs.cards_to_come[seat] / MAX_TRICKS)
-    put("trick_number", 0, min(obs.trick_number, MAX_TRICKS) / MAX_TRICKS)
+        r = (seat - me) % 4
+        out[at["hand_sizes"] + r] = obs.hand_sizes[seat] / MAX_TRICKS
+        out[at["cards_to_come"] + r] = obs.cards_to_come[seat] / MAX_TRICKS
+    out[at["trick_number"]] = min(obs.trick_number, MAX_TRICKS) / MAX_TRICKS
     if obs.match is not None:
         score = obs.match
         for t in (0, 1):
-            row = team(t)
+            row = at["score"] + (0 if t == mine else 5)
             for column, value in enumerate((score.kots[t], score.points[t], score.hands_won[t], score.tens[t])):
-                put("score", (row, column), min(value, SCORE_SCALE) / SCORE_SCALE)
-            put("score", (row, 4), min(score.runs[t], KOT_RUN) / KOT_RUN)
+                out[row + column] = min(value, SCORE_SCALE) / SCORE_SCALE
+            out[row + 4] = min(score.runs[t], KOT_RUN) / KOT_RUN
     return out
 
 

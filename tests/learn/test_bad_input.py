@@ -139,3 +139,17 @@ def test_the_rest_of_the_sdk_loads_no_learning_library() -> None:
             "or m.startswith('sdk.learn')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert done.stdout.strip() == "[]"
+
+
+def test_with_an_illegal_reward_a_masked_out_action_ends_the_episode_as_pettingzoo_does(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    env = dehla_v0.env(illegal_reward=-1.0)
+    env.reset(seed=5)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert "Illegal move made" in caplog.text
+    assert all(env.terminations.values())
+    assert env.rewards[agent] == -1.0
+    assert env.unwrapped.table.history == ()

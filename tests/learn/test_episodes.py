@@ -10,9 +10,11 @@ import pytest
 from arena.engine.chance import choose_index, derive_seed
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
+from arena.engine.observation import observe
 from arena.engine.outcome import hand_value
 from sdk.learn import dehla_v0
 from sdk.learn.aec import AGENTS, DehlaEnv
+from sdk.learn.encoding import action_mask, encode
 
 
 def random_step(env: DehlaEnv, rng: random.Random) -> None:
@@ -108,3 +110,17 @@ def test_rendering_without_a_mode_warns_and_returns_nothing() -> None:
     env.reset(seed=3)
     with pytest.warns(UserWarning, match="without a render_mode"):
         assert env.render() is None
+
+
+def test_an_agent_observes_the_encoding_of_its_seats_view() -> None:
+    """What the hiding test checks (``encode`` of ``observe``) is what the environment gives."""
+    env = dehla_v0.raw_env(preset="dehla-pakad-hidden", match="hands:2")
+    env.reset(seed=21)
+    rng = random.Random(21)
+    for _ in range(70):
+        for seat, agent in enumerate(AGENTS):
+            view = observe(env.table, seat, env.score)
+            given = env.observe(agent)
+            assert np.array_equal(given["observation"], encode(view))
+            assert np.array_equal(given["action_mask"], action_mask(view))
+        random_step(env, rng)
