@@ -65,6 +65,7 @@ class DehlaEnv(AECEnv[str, Observed, int]):
         self.agent_selection: str = AGENTS[0]
         self.observation_spaces = {agent: _observation_space() for agent in AGENTS}
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
+        self.infos: dict[str, dict[str, Any]] = {}
         self._generator: np.random.Generator | None = None
         self._seed = 0
         self._state: HandState | None = None
@@ -94,7 +95,7 @@ class DehlaEnv(AECEnv[str, Observed, int]):
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
+        self.infos = {agent: {} for agent in AGENTS}
         self._deal_hand()
 
     def step(self, action: int | None) -> None:
@@ -131,7 +132,10 @@ class DehlaEnv(AECEnv[str, Observed, int]):
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode (pass render_mode='ansi')")
             return None
-        return table_text(self.config.preset, self._table(), self._score, self._score.hands_played + 1)
+        table = self._table()
+        # A finished table is the episode's last hand, already counted in the score.
+        number = self._score.hands_played + (0 if table.is_over else 1)
+        return table_text(self.config.preset, table, self._score, number)
 
     def close(self) -> None:
         """Nothing to release: the environment holds no files, processes or sockets."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -103,6 +104,18 @@ def test_ansi_rendering_shows_the_table() -> None:
     assert isinstance(text, str)
     assert text.splitlines()[0].startswith("court-piece  hand 1  dealer player_")
     assert "to move: player_" in text and "call_trump" in text
+    play_out_randomly(env)
+    text = env.render()
+    assert isinstance(text, str)
+    assert text.splitlines()[0].startswith("court-piece  hand 1  ") and "hand over: " in text
+
+
+def play_out_randomly(env: Any) -> None:
+    rng = random.Random(0)
+    for _agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(None if termination or truncation else int(legal[rng.randrange(len(legal))]))
 
 
 def test_rendering_without_a_mode_warns_and_returns_nothing() -> None:
