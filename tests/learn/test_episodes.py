@@ -7,15 +7,19 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from arena.engine.chance import choose_index, derive_seed
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
 from arena.engine.observation import observe
 from arena.engine.outcome import hand_value
+from arena.engine.rules import PRESETS
 from sdk.learn import dehla_v0
 from sdk.learn.aec import AGENTS, DehlaEnv
 from sdk.learn.encoding import action_mask, encode
+from tests.engine_helpers import examples
 
 
 def random_step(env: DehlaEnv, rng: random.Random) -> None:
@@ -137,3 +141,40 @@ def test_an_agent_observes_the_encoding_of_its_seats_view() -> None:
             assert np.array_equal(given["observation"], encode(view))
             assert np.array_equal(given["action_mask"], action_mask(view))
         random_step(env, rng)
+
+
+@examples(12)
+@given(preset=st.sampled_from(sorted(PRESETS)), match=st.sampled_from([None, "hands:2", "kots:1"]),
+       reward=st.sampled_from(["hand", "match"]), seed=st.integers(0, 2**32 - 1))
+def test_random_episodes_keep_the_environments_invariants(preset: str, match: str | None, reward: str,
+                                                          seed: int) -> None:
+    """Through whole episodes: every observation is in its space, only the agent to move has
+    legal actions, the teams' rewards are opposite and partners' equal, and each agent's return
+    is the sum of its hands' values (per-hand rewards) or the match's sign (a match reward)."""
+    env = dehla_v0.raw_env(preset=preset, match=match, reward=reward)
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    returns = dict.fromkeys(AGENTS, 0.0)
+    values = []
+    while not any(env.terminations.values()):
+        for agent in AGENTS:
+            observed = env.observe(agent)
+            assert env.observation_space(agent).contains(observed)
+            assert observed["action_mask"].any() == (agent == env.agent_selection)
+        table = env.table
+        random_step(env, rng)
+        if table.is_over:
+            assert table.result is not None
+            values.append(hand_value(table.rules, table.result))
+        paid = env.rewards
+        assert paid["player_0"] == paid["player_2"] == -paid["player_1"] == -paid["player_3"]
+        for agent in AGENTS:
+            returns[agent] += env.rewards[agent]
+    if reward == "hand":
+        assert returns["player_0"] == pytest.approx(sum(values))
+    elif match is None:
+        assert returns["player_0"] == float(np.sign(values[-1]))
+    else:
+        winner = env.score.winner(env.config.rules, env.config.match_format)
+        assert returns["player_0"] == (0.0 if winner is None else 1.0 - 2.0 * winner)
+    assert returns["player_1"] == -returns["player_0"]
