@@ -4,10 +4,10 @@ Random legal play through the wrapped environment as a training loop drives it: 
 ``env.last()`` (the agent's observation: ``observe()``, the tracker, the encoding and the
 action mask), a random action under the mask, ``env.step``. One episode is one hand, reset with
 seed ``base + i``. For comparison the same hands are played through the bare engine with the
-same choices (``HandState.apply``, no observation): ``engine_steps_per_s``; and the observation
-alone is timed per call (``observe_us``: ``observe()`` and ``encode`` and ``action_mask`` of the
-seat to move). Times are this process's CPU time; each part runs ``--rounds`` times and its best
-run counts (the machine is shared).
+same choices (the table's ``apply``: ``HandState`` or ``BiddingHand``, no observation):
+``engine_steps_per_s``; and the observation alone is timed per call (``observe_us``: the seat
+to move's view, its encoding and its action mask). Times are this process's CPU time; each
+part runs ``--rounds`` times and its best run counts (the machine is shared).
 
 Run: ``python bench/learn_env.py [--hands N] [--preset P] [--rounds R]``. The last line is one
 JSON object.
@@ -18,22 +18,20 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import Any
 
 import numpy as np
 
-from arena.engine.action_ids import action_of
-from arena.engine.chance import choose_index, derive_seed
-from arena.engine.deal import Deal
-from arena.engine.hand import HandState
-from arena.engine.observation import observe
-from arena.engine.rules import DEFAULT_PRESET, Rules
+from arena.engine.chance import choose_index
+from arena.engine.rules import DEFAULT_PRESET
 from sdk.learn import dehla_v0
-from sdk.learn.encoding import action_mask, encode
+from sdk.learn.games import Game, Table
 
 
-def first_hand(rules: Rules, seed: int) -> HandState:
-    """The first hand an environment reset with ``seed`` deals (``sdk.learn.aec``)."""
-    return HandState(rules, Deal.from_seed(rules, derive_seed(seed, "deal", 0)), choose_index(4, seed, "first-dealer"))
+def first_hand(game: Game, seed: int) -> tuple[Table, Any]:
+    """The first hand an environment reset with ``seed`` deals (``sdk.learn.aec``), and its score."""
+    score = game.new_score(choose_index(4, seed, "first-dealer"))
+    return game.new_table(seed, score), score
 
 
 def env_run(preset: str, hands: int, base: int) -> tuple[float, int, list[list[int]]]:
@@ -61,13 +59,13 @@ def env_run(preset: str, hands: int, base: int) -> tuple[float, int, list[list[i
 
 def engine_run(preset: str, base: int, played: list[list[int]]) -> float:
     """CPU seconds for the same hands and choices on the bare engine (the env's deals)."""
-    rules = dehla_v0.raw_env(preset=preset).config.rules
+    game = dehla_v0.raw_env(preset=preset).game
     start = time.process_time()
     for i, actions in enumerate(played):
         seed = base + i
-        state = first_hand(rules, seed)
+        state, _ = first_hand(game, seed)
         for action in actions:
-            state.apply(action_of(action))
+            state.apply(game.action_of(action))
         if not state.is_over:
             raise SystemExit(f"hand {seed}: the engine's replay did not finish (the environment's deals changed?)")
     return time.process_time() - start
@@ -75,20 +73,17 @@ def engine_run(preset: str, base: int, played: list[list[int]]) -> float:
 
 def observe_run(preset: str, base: int, played: list[list[int]]) -> tuple[float, int]:
     """CPU seconds and calls of observe + encode + mask for the seat to move, over the same hands."""
-    rules = dehla_v0.raw_env(preset=preset).config.rules
+    game = dehla_v0.raw_env(preset=preset).game
     states = []
     for i, actions in enumerate(played):
         seed = base + i
-        state = first_hand(rules, seed)
+        state, score = first_hand(game, seed)
         for action in actions[: len(actions) // 2]:
-            state.apply(action_of(action))
-        states.append(state)
+            state.apply(game.action_of(action))
+        states.append((state, score))
     start = time.process_time()
-    for state in states:
-        seat = state.to_move if state.to_move is not None else 0
-        view = observe(state, seat)
-        encode(view)
-        action_mask(view)
+    for state, score in states:
+        game.observed(state, state.to_move if state.to_move is not None else 0, score)
     return time.process_time() - start, len(states)
 
 

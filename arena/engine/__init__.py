@@ -12,16 +12,21 @@ which a bot never needs (``arena/engine/rules.py``).
 from typing import TYPE_CHECKING, Any
 
 from arena.engine.action_ids import (
+    BID_BASE,
     CALL_BASE,
     DECLINE_ID,
     DOWN_BASE,
     HIDE_BASE,
     NO_ACTION,
     NUM_ACTIONS,
+    NUM_BIDDING_ACTIONS,
+    PASS_ID,
     PLAY_BASE,
     REVEAL_ID,
     action_id,
     action_of,
+    bidding_action_id,
+    bidding_action_of,
     describe_action_id,
 )
 from arena.engine.actions import (
@@ -155,6 +160,7 @@ __all__ = [
     "BID",
     "BIDDING_PRESETS",
     "BIDDING_PRESET_SUMMARIES",
+    "BID_BASE",
     "CALL",
     "CALL_BASE",
     "CARDS",
@@ -170,7 +176,9 @@ __all__ = [
     "NO_ACTION",
     "NO_SUIT",
     "NUM_ACTIONS",
+    "NUM_BIDDING_ACTIONS",
     "PASS",
+    "PASS_ID",
     "PLAY",
     "PLAY_BASE",
     "PRESETS",
@@ -249,6 +257,8 @@ __all__ = [
     "TwoTwo",
     "action_id",
     "action_of",
+    "bidding_action_id",
+    "bidding_action_of",
     "bidding_hand_record",
     "bidding_rules_for",
     "cards_of",

@@ -1,8 +1,9 @@
 """The PettingZoo AEC environment over the rules engine: four agents, one seat each.
 
 ``arena.engine`` plays every rule, as for the referee; this module only turns its turns into
-PettingZoo's agent-environment cycle. Agents are ``player_0`` .. ``player_3`` (seats; teams
-are 0 and 2 against 1 and 3). An episode is one hand, or a whole match (``match="kots:3"``).
+PettingZoo's agent-environment cycle (``games`` says how for the trick-taking games and for
+the bidding games). Agents are ``player_0`` .. ``player_3`` (seats; teams are 0 and 2 against 1
+and 3). An episode is one hand, or a whole match (``match="kots:3"``).
 ``reset(seed=S)`` deals the hands of ``dehla selfplay --seed S``: hand ``n`` is
 ``Deal.from_seed(rules, derive_seed(S, "deal", n))`` and the first dealer
 ``choose_index(4, S, "first-dealer")``; a reset without a seed draws the next seed from the
@@ -23,18 +24,12 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from arena.engine.action_ids import NUM_ACTIONS, action_id, action_of
-from arena.engine.chance import choose_index, derive_seed
-from arena.engine.deal import Deal
-from arena.engine.hand import HandState
-from arena.engine.match import MatchFormat, MatchScore
-from arena.engine.observation import observe
-from arena.engine.outcome import HandResult, hand_value
+from arena.engine.chance import choose_index
+from arena.engine.match import MatchFormat
 from arena.engine.seats import Seat
 from sdk.learn.config import EnvConfig, Reward
-from sdk.learn.encoding import OBSERVATION_SIZE, action_mask, encode
 from sdk.learn.errors import FinishedEpisodeError, IllegalEnvActionError, LearnEnvError
-from sdk.learn.render import table_text
+from sdk.learn.games import Table, game_for
 
 AGENTS: tuple[str, ...] = ("player_0", "player_1", "player_2", "player_3")
 _SEAT_OF = {agent: seat for seat, agent in enumerate(AGENTS)}
@@ -44,7 +39,7 @@ Observed = dict[str, np.ndarray[Any, Any]]
 
 
 class DehlaEnv(AECEnv[str, Observed, int]):
-    """Dehla Pakad, Mendikot and Court Piece as a PettingZoo AEC environment (``dehla_v0``)."""
+    """Every preset as a PettingZoo AEC environment (``dehla_v0``)."""
 
     def __init__(
         self,
@@ -59,17 +54,19 @@ class DehlaEnv(AECEnv[str, Observed, int]):
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise LearnEnvError(f"unknown render_mode {render_mode!r} (known: {', '.join(RENDER_MODES)})")
         self.config = EnvConfig.of(preset, options, match, reward)
+        self.game = game_for(self.config.rules, self.config.match_format)
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         self.agent_selection: str = AGENTS[0]
-        self.observation_spaces = {agent: _observation_space() for agent in AGENTS}
-        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
+        self.observation_spaces = {agent: _observation_space(self.game.observation_size, self.game.num_actions)
+                                   for agent in AGENTS}
+        self.action_spaces = {agent: spaces.Discrete(self.game.num_actions) for agent in AGENTS}
         self.infos: dict[str, dict[str, Any]] = {}
         self._generator: np.random.Generator | None = None
         self._seed = 0
-        self._state: HandState | None = None
-        self._score = MatchScore(dealer=0)
+        self._state: Table | None = None
+        self._score: Any = self.game.new_score(0)
 
     # ----------------------------------------------------------------- PettingZoo's API
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -89,7 +86,7 @@ class DehlaEnv(AECEnv[str, Observed, int]):
             if self._generator is None:
                 self._generator = np.random.default_rng()
             self._seed = int(self._generator.integers(2**63 - 1))
-        self._score = MatchScore(dealer=choose_index(4, self._seed, "first-dealer"))
+        self._score = self.game.new_score(choose_index(4, self._seed, "first-dealer"))
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -107,26 +104,26 @@ class DehlaEnv(AECEnv[str, Observed, int]):
             self._was_dead_step(action)
             return
         state = self._table()
-        chosen = action_of(self._action_number(agent, action))
+        chosen = self.game.action_of(self._action_number(agent, action))
         legal = state.legal_actions()
         if chosen not in legal:
             raise IllegalEnvActionError(
                 f"{agent}: action {action} ({chosen}) is masked out now "
-                f"(legal: {', '.join(f'{action_id(a)} ({a})' for a in legal)})"
+                f"(legal: {', '.join(f'{self.game.action_id(a)} ({a})' for a in legal)})"
             )
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         state.apply(chosen)
-        if state.result is not None:
-            self._end_hand(state.result)
+        if state.is_over:
+            self._end_hand(self.game.result(state))
         if not any(self.terminations.values()):
             self.agent_selection = AGENTS[self._table().to_move or 0]
         self._accumulate_rewards()
 
     def observe(self, agent: str) -> Observed:
         """``agent``'s view as ``{"observation": vector, "action_mask": 0/1 vector}``."""
-        view = observe(self._table(), seat_of(agent), self._score)
-        return {"observation": encode(view), "action_mask": action_mask(view)}
+        vector, mask = self.game.observed(self._table(), seat_of(agent), self._score)
+        return {"observation": vector, "action_mask": mask}
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -135,46 +132,43 @@ class DehlaEnv(AECEnv[str, Observed, int]):
         table = self._table()
         # A finished table is the episode's last hand, already counted in the score.
         number = self._score.hands_played + (0 if table.is_over else 1)
-        return table_text(self.config.preset, table, self._score, number)
+        return self.game.render(self.config.preset, table, self._score, number)
 
     def close(self) -> None:
         """Nothing to release: the environment holds no files, processes or sockets."""
 
     # ----------------------------------------------------------------- for tests and tools
     @property
-    def table(self) -> HandState:
-        """The hand being played (the engine's state: every card, so not for a policy)."""
+    def table(self) -> Any:
+        """The hand being played (the engine's ``HandState`` or ``BiddingHand``: every card, so
+        not for a policy)."""
         return self._table()
 
     @property
-    def score(self) -> MatchScore:
+    def score(self) -> Any:
         """The match score before the hand being played (after it, once the episode is over)."""
         return self._score
 
     # ----------------------------------------------------------------- the cycle
-    def _table(self) -> HandState:
+    def _table(self) -> Table:
         if self._state is None:
             raise LearnEnvError("the environment has no table yet: call reset() first")
         return self._state
 
     def _deal_hand(self) -> None:
-        rules = self.config.rules
-        deal = Deal.from_seed(rules, derive_seed(self._seed, "deal", self._score.hands_played))
-        self._state = HandState(rules, deal, self._score.dealer)
+        self._state = self.game.new_table(self._seed, self._score)
         self.agent_selection = AGENTS[self._state.to_move or 0]
 
-    def _end_hand(self, result: HandResult) -> None:
+    def _end_hand(self, result: Any) -> None:
         config = self.config
-        self._score = self._score.after(config.rules, result, config.match_format)
+        self._score, value = self.game.scored(self._score, result)
         if config.reward is Reward.HAND:
-            self._pay(hand_value(config.rules, result))
-        over = config.match_format is None or self._score.is_over(config.rules, config.match_format)
-        if not over:
+            self._pay(value)
+        if not self.game.match_over(self._score, config.match_format):
             self._deal_hand()
             return
         if config.reward is Reward.MATCH:
-            winner = (result.winner if config.match_format is None
-                      else self._score.winner(config.rules, config.match_format))
+            winner = self.game.winner(self._score, result, config.match_format)
             self._pay(0.0 if winner is None else (1.0 if winner == 0 else -1.0))
         self.terminations = dict.fromkeys(self.agents, True)
 
@@ -182,22 +176,21 @@ class DehlaEnv(AECEnv[str, Observed, int]):
         for seat, agent in enumerate(AGENTS):
             self.rewards[agent] += value_to_team_0 if seat % 2 == 0 else -value_to_team_0
 
-    @staticmethod
-    def _action_number(agent: str, action: object) -> int:
+    def _action_number(self, agent: str, action: object) -> int:
         if isinstance(action, np.ndarray) and action.shape == ():
             action = action.item()
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
             raise IllegalEnvActionError(f"{agent}: action {action!r} is not an integer of the action space "
-                                        f"(0..{NUM_ACTIONS - 1})")
-        if not 0 <= action < NUM_ACTIONS:
-            raise IllegalEnvActionError(f"{agent}: action {action} is out of range (0..{NUM_ACTIONS - 1})")
+                                        f"(0..{self.game.num_actions - 1})")
+        if not 0 <= action < self.game.num_actions:
+            raise IllegalEnvActionError(f"{agent}: action {action} is out of range (0..{self.game.num_actions - 1})")
         return int(action)
 
 
-def _observation_space() -> spaces.Dict:
+def _observation_space(size: int, actions: int) -> spaces.Dict:
     return spaces.Dict({
-        "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), dtype=np.float32),
-        "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+        "observation": spaces.Box(0.0, 1.0, (size,), dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, (actions,), dtype=np.int8),
     })
 
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from arena.engine.bidding_rules import BIDDING_PRESETS
+from arena.engine.bidding_rules import BIDDING_PRESETS, BiddingRules, bidding_rules_for
+from arena.engine.errors import RulesError
 from arena.engine.match import FormatKind, MatchFormat
 from arena.engine.rules import PRESETS, Rules, rules_for
 from sdk.learn.errors import LearnEnvError, UnsupportedPresetError
@@ -34,7 +35,8 @@ class EnvConfig:
     """The validated settings of one environment (build it with ``EnvConfig.of``)."""
 
     preset: str
-    rules: Rules
+    rules: Rules | BiddingRules
+    """``BiddingRules`` for Twenty-eight and Twenty-nine, ``Rules`` for the other presets."""
     match_format: MatchFormat | None
     """``None``: an episode is one hand; else a whole match (``hands:N``, ``kots:K``, ``tens:N``)."""
     reward: Reward
@@ -50,14 +52,15 @@ class EnvConfig:
         """Validate the settings; each bad one raises a ``ValueError`` naming it."""
         if not isinstance(preset, str):
             raise LearnEnvError(f"preset must be a preset's name, not {preset!r}")
-        if preset in BIDDING_PRESETS:
-            raise UnsupportedPresetError(
-                f"{preset}: a bidding game, which this environment does not play yet "
-                f"(it plays {', '.join(PRESETS)})"
-            )
         if options is not None and not isinstance(options, Mapping):
             raise LearnEnvError(f"options must be a mapping of option names to values, not {options!r}")
-        rules = rules_for(preset, options)
+        rules: Rules | BiddingRules
+        if preset in BIDDING_PRESETS:
+            rules = bidding_rules_for(preset, options)
+        elif preset in PRESETS:
+            rules = rules_for(preset, options)
+        else:
+            raise RulesError(f"unknown preset {preset!r} (known: {', '.join([*PRESETS, *BIDDING_PRESETS])})")
         match_format = None if match is None else _match_format(match, rules)
         try:
             mode = Reward(reward)
@@ -68,14 +71,14 @@ class EnvConfig:
         return cls(preset, rules, match_format, mode)
 
 
-def _match_format(match: str | MatchFormat, rules: Rules) -> MatchFormat:
+def _match_format(match: str | MatchFormat, rules: Rules | BiddingRules) -> MatchFormat:
     if not isinstance(match, (str, MatchFormat)):
         raise LearnEnvError(f"match must be a match format such as 'hands:4' or 'kots:3', not {match!r}")
     match_format = MatchFormat.of(match)
     if match_format.kind is FormatKind.DUPLICATE:
         raise UnsupportedPresetError(
             f"match format {match_format}: duplicate matches are the referee's (two tables); "
-            "an environment plays hands:N, kots:K or tens:N"
+            "an environment plays hands:N, kots:K or tens:N (a bidding game: hands:N, ending at its target too)"
         )
     match_format.check(rules)
     return match_format

@@ -12,9 +12,6 @@ the opponents (seat numbers, not the order of play). Cards are the engine's ints
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from math import prod
-
 import numpy as np
 import numpy.typing as npt
 
@@ -22,28 +19,15 @@ from arena.engine.action_ids import NUM_ACTIONS, action_id
 from arena.engine.hand import Decision
 from arena.engine.match import KOT_RUN
 from arena.engine.observation import Observation
+from sdk.learn.layout import Block, FloatArray, Layout
 from sdk.tracker import CardTracker
 
-FloatArray = npt.NDArray[np.float32]
 MaskArray = npt.NDArray[np.int8]
 
 CARDS_IN_DECK = 52
 MAX_TRICKS = 13
 SCORE_SCALE = 16
 """Match scores (kots, points, hands won, tens) are divided by this and capped at 1."""
-
-
-@dataclass(frozen=True, slots=True)
-class Block:
-    """A named part of the observation vector."""
-
-    name: str
-    shape: tuple[int, ...]
-    meaning: str
-
-    @property
-    def size(self) -> int:
-        return prod(self.shape)
 
 
 BLOCKS: tuple[Block, ...] = (
@@ -80,25 +64,18 @@ BLOCKS: tuple[Block, ...] = (
 )
 """The layout, in order: each block's values follow the previous block's (row-major)."""
 
-OFFSETS: dict[str, slice] = {}
-_start = 0
-for _block in BLOCKS:
-    OFFSETS[_block.name] = slice(_start, _start + _block.size)
-    _start += _block.size
-OBSERVATION_SIZE = _start
+LAYOUT = Layout(BLOCKS)
+OFFSETS = LAYOUT.offsets
+OBSERVATION_SIZE = LAYOUT.size
 """The length of the observation vector."""
-_BY_NAME = {b.name: b for b in BLOCKS}
-_AT = {b.name: OFFSETS[b.name].start for b in BLOCKS}
+_AT = LAYOUT.starts
 
 _DECISIONS = {Decision.CALL_TRUMP: 0, Decision.HIDE_TRUMP: 1, Decision.PLAY: 2}
 
 
 def block_view(vector: FloatArray, name: str) -> FloatArray:
     """The block ``name`` of an observation vector, in its shape (a view: writes go through)."""
-    block = _BY_NAME.get(name)
-    if block is None:
-        raise KeyError(f"no block {name!r} (blocks: {', '.join(b.name for b in BLOCKS)})")
-    return vector[OFFSETS[name]].reshape(block.shape)
+    return LAYOUT.view(vector, name)
 
 
 def encode(obs: Observation) -> FloatArray:

@@ -6,6 +6,8 @@ is ``encoding.encode`` of its ``observe()``.
 
 from __future__ import annotations
 
+from arena.engine.bidding_hand import BiddingHand
+from arena.engine.bidding_outcome import BiddingMatchScore
 from arena.engine.cards import format_cards
 from arena.engine.hand import HandState
 from arena.engine.match import MatchScore
@@ -46,3 +48,29 @@ def _score_text(rules: Rules, score: MatchScore) -> str:
     return text
 
 
+
+
+def bidding_table_text(preset: str, hand: BiddingHand, score: BiddingMatchScore, hand_number: int) -> str:
+    """The same for a Twenty-eight or Twenty-nine hand: the auction, the contract, the points."""
+    contract = "none yet" if hand.contract is None else f"player_{hand.contract.bidder} bid {hand.contract.bid}"
+    trump = "not set" if hand.trump is None else str(hand.trump)
+    if hand.hidden_card is not None:
+        trump = f"face down ({hand.hidden_card})"
+    lines = [f"{preset}  hand {hand_number}  dealer player_{hand.dealer}  contract {contract}  trump {trump}  "
+             f"game points {score.points[0]}-{score.points[1]}"]
+    calls = ", ".join(f"player_{seat} {call}" for seat, call in hand.auction.calls)
+    lines.append(f"  auction: {calls or '-'}")
+    for seat in range(4):
+        lines.append(f"  player_{seat}: {format_cards(hand.hand(seat)) or '-'}")
+    trick = ", ".join(f"player_{seat} {card}" for seat, card in hand.current_trick)
+    lines.append(f"  trick {hand.trick_number}: {trick or '-'}")
+    for team in (0, 1):
+        lines.append(f"  team {team} took {format_cards(hand.captured(team)) or '-'}")
+    if hand.result is not None:
+        outcome = "void" if hand.result.void else ("made" if hand.result.made else "set")
+        points = hand.result.points
+        lines.append(f"  hand over: the contract {outcome}, card points {points[0]}-{points[1]}")
+    elif hand.to_move is not None and hand.decision is not None:
+        legal = " ".join(str(a) for a in hand.legal_actions())
+        lines.append(f"  to move: player_{hand.to_move} ({hand.decision.value}): {legal}")
+    return "\n".join(lines)

@@ -18,8 +18,8 @@ from sdk.learn.errors import FinishedEpisodeError, IllegalEnvActionError, LearnE
 @pytest.mark.parametrize(("kwargs", "error", "words"), [
     ({"preset": "dehla"}, RulesError, "unknown preset 'dehla'"),
     ({"preset": 3}, LearnEnvError, "preset must be a preset's name"),
-    ({"preset": "twenty-eight"}, UnsupportedPresetError, "twenty-eight: a bidding game"),
-    ({"preset": "twenty-nine"}, UnsupportedPresetError, "twenty-nine: a bidding game"),
+    ({"preset": "twenty-eight", "match": "kots:3"}, MatchFormatError, "a bidding game plays to its rules' target"),
+    ({"preset": "twenty-nine", "options": {"trump": "cut"}}, RulesError, "unknown option trump"),
     ({"options": {"trumps": "called"}}, RulesError, "unknown option trumps"),
     ({"options": {"trump": "sideways"}}, RulesError, "trump"),
     ({"options": ["trump=cut"]}, LearnEnvError, "options must be a mapping"),

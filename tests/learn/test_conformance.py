@@ -12,6 +12,7 @@ import warnings
 import pytest
 from pettingzoo.test import api_test, seed_test
 
+from arena.engine.bidding_rules import BIDDING_PRESETS
 from arena.engine.rules import PRESETS
 from sdk.learn import dehla_v0
 
@@ -28,21 +29,24 @@ def api_test_warnings(env: object, cycles: int) -> list[str]:
     return sorted({str(w.message) for w in caught} - set(DICT_OBSERVATION_WARNINGS))
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("preset", sorted([*PRESETS, *BIDDING_PRESETS]))
 def test_api_test_passes_on_every_preset(preset: str) -> None:
     assert api_test_warnings(dehla_v0.env(preset=preset, render_mode="ansi"), 60) == []
 
 
-@pytest.mark.parametrize(("match", "reward"), [("hands:3", "hand"), ("kots:1", "match"), ("tens:6", "match")])
-def test_api_test_passes_on_a_match(match: str, reward: str) -> None:
-    assert api_test_warnings(dehla_v0.env(match=match, reward=reward), 200) == []
+@pytest.mark.parametrize(("preset", "match", "reward"), [
+    ("dehla-pakad", "hands:3", "hand"), ("dehla-pakad", "kots:1", "match"), ("mendikot", "tens:6", "match"),
+    ("twenty-eight", "hands:3", "match"), ("twenty-nine", "hands:3", "hand"),
+])
+def test_api_test_passes_on_a_match(preset: str, match: str, reward: str) -> None:
+    assert api_test_warnings(dehla_v0.env(preset=preset, match=match, reward=reward), 200) == []
 
 
 def test_api_test_passes_on_the_raw_environment() -> None:
     assert api_test_warnings(dehla_v0.raw_env(preset="mendikot-closed"), 60) == []
 
 
-@pytest.mark.parametrize("preset", ["dehla-pakad", "mendikot", "court-piece-double-sir"])
+@pytest.mark.parametrize("preset", ["dehla-pakad", "mendikot", "court-piece-double-sir", "twenty-eight"])
 def test_seed_test_passes(preset: str) -> None:
     seed_test(lambda: dehla_v0.env(preset=preset, match="hands:2"), num_cycles=60)
 

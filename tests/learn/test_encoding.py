@@ -9,9 +9,7 @@ encode alike for it. An encoder that leaks (a partner's hand; the true trump sui
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,13 +25,14 @@ from arena.engine.observation import observe
 from arena.engine.rules import PRESETS, rules_for
 from arena.engine.seats import Seat, partner_of
 from arena.engine.selfplay import play_randomly
-from sdk.learn.encoding import BLOCKS, OBSERVATION_SIZE, FloatArray, action_mask, block_view, encode
+from sdk.learn.encoding import BLOCKS, OBSERVATION_SIZE, action_mask, block_view, encode
+from sdk.learn.layout import FloatArray
 from sdk.sampling import sample_states
 from tests.engine_helpers import examples
+from tests.learn_helpers import documented_blocks
 
 Encoder = Callable[[HandState, Seat], FloatArray]
 SCORE = MatchScore(dealer=1, hands_played=3, kots=(1, 0), hands_won=(2, 1), runs=(0, 1))
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "learning.md"
 
 
 def seat_encoder(state: HandState, seat: Seat) -> FloatArray:
@@ -115,7 +114,6 @@ def test_seats_are_relative_to_the_observer() -> None:
 
 def test_the_documented_layout_is_the_code() -> None:
     """docs/learning.md's table lists every block, in order, with its shape."""
-    rows = re.findall(r"^\| `(\w+)` \| \(([\d, ]+)\) \|", DOCS.read_text(encoding="utf-8"), flags=re.MULTILINE)
-    documented = [(name, tuple(int(n) for n in shape.replace(" ", "").split(",") if n)) for name, shape in rows]
+    documented, section = documented_blocks("## The observation encoding")
     assert documented == [(b.name, b.shape) for b in BLOCKS]
-    assert f"{OBSERVATION_SIZE} values" in DOCS.read_text(encoding="utf-8")
+    assert f"{OBSERVATION_SIZE} values" in section
