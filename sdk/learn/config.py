@@ -16,7 +16,7 @@ from arena.engine.bidding_rules import BIDDING_PRESETS, BiddingRules, bidding_ru
 from arena.engine.errors import RulesError
 from arena.engine.match import FormatKind, MatchFormat
 from arena.engine.rules import PRESETS, Rules, rules_for
-from sdk.learn.errors import LearnEnvError, UnsupportedPresetError
+from sdk.learn.errors import LearnEnvError, UnsupportedFormatError
 
 
 class Reward(StrEnum):
@@ -76,7 +76,7 @@ def _match_format(match: str | MatchFormat, rules: Rules | BiddingRules) -> Matc
         raise LearnEnvError(f"match must be a match format such as 'hands:4' or 'kots:3', not {match!r}")
     match_format = MatchFormat.of(match)
     if match_format.kind is FormatKind.DUPLICATE:
-        raise UnsupportedPresetError(
+        raise UnsupportedFormatError(
             f"match format {match_format}: duplicate matches are the referee's (two tables); "
             "an environment plays hands:N, kots:K or tens:N (a bidding game: hands:N, ending at its target too)"
         )

@@ -13,8 +13,8 @@ class LearnEnvError(ArenaError):
     """Base class of every error a learning environment raises on bad input."""
 
 
-class UnsupportedPresetError(LearnEnvError):
-    """A preset or match format the environment does not play (the bidding games, duplicate)."""
+class UnsupportedFormatError(LearnEnvError):
+    """A match format the environment does not play (``duplicate:N``, which needs two tables)."""
 
 
 class IllegalEnvActionError(LearnEnvError):

@@ -12,7 +12,7 @@ import pytest
 from arena.engine.errors import ArenaError, MatchFormatError, RulesError
 from sdk.learn import dehla_v0
 from sdk.learn.aec import DehlaEnv
-from sdk.learn.errors import FinishedEpisodeError, IllegalEnvActionError, LearnEnvError, UnsupportedPresetError
+from sdk.learn.errors import FinishedEpisodeError, IllegalEnvActionError, LearnEnvError, UnsupportedFormatError
 
 
 @pytest.mark.parametrize(("kwargs", "error", "words"), [
@@ -24,7 +24,7 @@ from sdk.learn.errors import FinishedEpisodeError, IllegalEnvActionError, LearnE
     ({"options": {"trump": "sideways"}}, RulesError, "trump"),
     ({"options": ["trump=cut"]}, LearnEnvError, "options must be a mapping"),
     ({"match": "kots"}, MatchFormatError, "expected a positive count"),
-    ({"match": "duplicate:4"}, UnsupportedPresetError, "duplicate matches are the referee's"),
+    ({"match": "duplicate:4"}, UnsupportedFormatError, "duplicate matches are the referee's"),
     ({"preset": "court-piece", "match": "tens:10"}, MatchFormatError, "tens totals need rules"),
     ({"match": 3}, LearnEnvError, "match must be a match format"),
     ({"reward": "trick"}, LearnEnvError, "unknown reward 'trick' (known: hand, match)"),
