@@ -28,8 +28,8 @@ import time
 import numpy as np
 
 from arena.batch import BatchTables
-from arena.batch.action_ids import action_of
 from arena.batch.differential import compare_end
+from arena.engine.action_ids import action_of
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
 from arena.engine.rules import DEFAULT_PRESET, Rules, rules_for

@@ -6,7 +6,6 @@ referee's only engine; nothing of the referee, the SDK, the bots or the ladder i
 package (an import contract), and ``differential`` holds it to the reference.
 """
 
-from arena.batch.action_ids import NO_ACTION, NUM_ACTIONS, action_id, action_of
 from arena.batch.config import SUPPORTED_PRESETS, unsupported_options
 from arena.batch.errors import (
     BatchError,
@@ -17,6 +16,7 @@ from arena.batch.errors import (
 )
 from arena.batch.layout import Phase
 from arena.batch.tables import BatchResults, BatchTables
+from arena.engine.action_ids import NO_ACTION, NUM_ACTIONS, action_id, action_of
 
 __all__ = [
     "NO_ACTION",

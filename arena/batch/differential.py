@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from arena.batch.action_ids import CALL_BASE, HIDE_BASE, REVEAL_ID, action_id, action_of
 from arena.batch.layout import (
     CAPTURED0,
     H_CARD0,
@@ -28,6 +27,7 @@ from arena.batch.layout import (
     Phase,
 )
 from arena.batch.tables import BatchTables
+from arena.engine.action_ids import CALL_BASE, HIDE_BASE, REVEAL_ID, action_id, action_of
 from arena.engine.deal import Deal
 from arena.engine.hand import Decision, HandState
 from arena.engine.outcome import HandResult

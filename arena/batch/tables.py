@@ -15,7 +15,6 @@ import numpy as np
 import numpy.typing as npt
 
 from arena.batch import kernels
-from arena.batch.action_ids import NUM_ACTIONS, describe
 from arena.batch.config import KernelRules
 from arena.batch.dealing import cut_fallbacks, deals_from_seeds
 from arena.batch.errors import BatchShapeError, FinishedTableError, IllegalBatchActionError
@@ -34,6 +33,7 @@ from arena.batch.layout import (
     TRICKS_DONE,
     Phase,
 )
+from arena.engine.action_ids import NUM_ACTIONS, describe_action_id
 from arena.engine.cards import cards_of, format_cards
 from arena.engine.outcome import HandOutcome
 from arena.engine.rules import Rules, rules_for
@@ -152,17 +152,17 @@ class BatchTables:
             raise IllegalBatchActionError(
                 f"table {table}: action {action} is out of range (0..{NUM_ACTIONS - 1}, or -1 for none)")
         if code == kernels.CHECK_FINISHED:
-            raise FinishedTableError(f"table {table}: {describe(action)}: the hand is over (pass -1 for it)")
+            raise FinishedTableError(f"table {table}: {describe_action_id(action)}: the hand is over (pass -1 for it)")
         seat = int(self.ints[table, TO_MOVE])
         if self.ints[table, DECISION] == Phase.CALL_TRUMP:
-            raise IllegalBatchActionError(f"table {table}: {describe(action)}: seat {seat} must call trumps")
+            raise IllegalBatchActionError(f"table {table}: {describe_action_id(action)}: seat {seat} must call trumps")
         if self.ints[table, DECISION] == Phase.HIDE_TRUMP:
             raise IllegalBatchActionError(
-                f"table {table}: {describe(action)}: seat {seat} must put one of its cards face down "
+                f"table {table}: {describe_action_id(action)}: seat {seat} must put one of its cards face down "
                 f"({format_cards(int(self.masks[table, LEGAL]))})")
         reveal = " and reveal" if self.reveal_allowed()[table] else ""
         raise IllegalBatchActionError(
-            f"table {table}: {describe(action)}: not legal for seat {seat} "
+            f"table {table}: {describe_action_id(action)}: not legal for seat {seat} "
             f"(legal: {format_cards(int(self.masks[table, LEGAL]))}{reveal})"
         )
 

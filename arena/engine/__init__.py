@@ -11,6 +11,24 @@ which a bot never needs (``arena/engine/rules.py``).
 
 from typing import TYPE_CHECKING, Any
 
+from arena.engine.action_ids import (
+    BID_BASE,
+    CALL_BASE,
+    DECLINE_ID,
+    DOWN_BASE,
+    HIDE_BASE,
+    NO_ACTION,
+    NUM_ACTIONS,
+    NUM_BIDDING_ACTIONS,
+    PASS_ID,
+    PLAY_BASE,
+    REVEAL_ID,
+    action_id,
+    action_of,
+    bidding_action_id,
+    bidding_action_of,
+    describe_action_id,
+)
 from arena.engine.actions import (
     CALL,
     DECLINE,
@@ -68,7 +86,7 @@ from arena.engine.errors import (
     RulesError,
 )
 from arena.engine.hand import Decision, HandState, PublicHand
-from arena.engine.match import FormatKind, MatchFormat, MatchScore, next_dealer
+from arena.engine.match import KOT_RUN, FormatKind, MatchFormat, MatchScore, next_dealer
 from arena.engine.observation import Observation, observe
 from arena.engine.outcome import HandOutcome, HandResult, Trick, decide_hand, hand_value
 from arena.engine.ranking import CARD_POINTS_28, RankOrder, card_points, ranks_high_to_low, strength
@@ -148,19 +166,31 @@ __all__ = [
     "BID",
     "BIDDING_PRESETS",
     "BIDDING_PRESET_SUMMARIES",
+    "BID_BASE",
     "CALL",
+    "CALL_BASE",
     "CARDS",
     "CARD_POINTS_28",
     "DECLINE",
+    "DECLINE_ID",
     "DOWN",
+    "DOWN_BASE",
     "FULL_DECK",
     "HIDE",
+    "HIDE_BASE",
+    "KOT_RUN",
+    "NO_ACTION",
     "NO_SUIT",
+    "NUM_ACTIONS",
+    "NUM_BIDDING_ACTIONS",
     "PASS",
+    "PASS_ID",
     "PLAY",
+    "PLAY_BASE",
     "PRESETS",
     "PRESET_SUMMARIES",
     "REVEAL",
+    "REVEAL_ID",
     "SEATS",
     "SHORT_DECK",
     "SUIT_MASKS",
@@ -231,6 +261,10 @@ __all__ = [
     "TrumpReveal",
     "TrumpSetting",
     "TwoTwo",
+    "action_id",
+    "action_of",
+    "bidding_action_id",
+    "bidding_action_of",
     "bidding_hand_record",
     "bidding_rules_for",
     "card_points",
@@ -239,6 +273,7 @@ __all__ = [
     "claims_pile",
     "decide_hand",
     "derive_seed",
+    "describe_action_id",
     "format_cards",
     "hand_record",
     "hand_value",

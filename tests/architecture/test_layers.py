@@ -49,6 +49,9 @@ def test_the_tree_keeps_every_import_contract() -> None:
     ("arena/replay/frames.py", "import arena.referee.table", "The replay frames"),
     ("arena/referee/tournament/ordering.py", "import arena.referee.launcher", "The tournament's statistics"),
     ("arena/referee/table.py", "import arena.batch", "Only learning code imports the batched engine"),
+    ("sdk/tracker.py", "import pettingzoo", "Only the learning environments import PettingZoo"),
+    ("arena/referee/table.py", "import sdk.learn.aec", "Only the learning environments import PettingZoo"),
+    ("sdk/__init__.py", "import sdk.learn.dehla_v0", "The SDK's package file loads no learning environment"),
 ])
 def test_a_wrong_import_breaks_its_contract(copy: Path, module: str, wrong: str, contract: str) -> None:
     path = copy / module

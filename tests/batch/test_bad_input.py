@@ -15,8 +15,8 @@ from arena.batch import (
     IllegalBatchActionError,
     UnsupportedRulesError,
 )
-from arena.batch.action_ids import CALL_BASE, HIDE_BASE, NUM_ACTIONS, REVEAL_ID
 from arena.batch.differential import play_recorded, seeded_uniforms
+from arena.engine.action_ids import CALL_BASE, HIDE_BASE, NUM_ACTIONS, REVEAL_ID
 from arena.engine.cards import Card
 from arena.engine.deal import Deal
 from arena.engine.rules import rules_for

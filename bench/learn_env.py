@@ -1,0 +1,126 @@
+"""The PettingZoo AEC environment (``sdk.learn.dehla_v0``): agent steps per second on one core.
+
+Random legal play through the wrapped environment as a training loop drives it: per step
+``env.last()`` (the agent's observation: ``observe()``, the tracker, the encoding and the
+action mask), a random action under the mask, ``env.step``. One episode is one hand, reset with
+seed ``base + i``. For comparison the same hands are played through the bare engine with the
+same choices (the table's ``apply``: ``HandState`` or ``BiddingHand``, no observation):
+``engine_steps_per_s``; and the observation alone is timed per call (``observe_us``: the seat
+to move's view, its encoding and its action mask). Times are this process's CPU time; each
+part runs ``--rounds`` times and its best run counts (the machine is shared).
+
+Run: ``python bench/learn_env.py [--hands N] [--preset P] [--rounds R]``. The last line is one
+JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+import numpy as np
+
+from arena.engine.chance import choose_index
+from arena.engine.rules import DEFAULT_PRESET
+from sdk.learn import dehla_v0
+from sdk.learn.games import Game, Table
+
+
+def first_hand(game: Game, seed: int) -> tuple[Table, Any]:
+    """The first hand an environment reset with ``seed`` deals (``sdk.learn.aec``), and its score."""
+    score = game.new_score(choose_index(4, seed, "first-dealer"))
+    return game.new_table(seed, score), score
+
+
+def env_run(preset: str, hands: int, base: int) -> tuple[float, int, list[list[int]]]:
+    """CPU seconds, agent steps and each hand's actions, through the wrapped environment."""
+    env = dehla_v0.env(preset=preset)
+    rng = np.random.default_rng(base)
+    steps, played = 0, []
+    start = time.process_time()
+    for i in range(hands):
+        env.reset(seed=base + i)
+        actions: list[int] = []
+        for _agent in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            action = int(legal[rng.integers(len(legal))])
+            actions.append(action)
+            env.step(action)
+            steps += 1
+        played.append(actions)
+    return time.process_time() - start, steps, played
+
+
+def engine_run(preset: str, base: int, played: list[list[int]]) -> float:
+    """CPU seconds for the same hands and choices on the bare engine (the env's deals)."""
+    game = dehla_v0.raw_env(preset=preset).game
+    start = time.process_time()
+    for i, actions in enumerate(played):
+        seed = base + i
+        state, _ = first_hand(game, seed)
+        for action in actions:
+            state.apply(game.action_of(action))
+        if not state.is_over:
+            raise SystemExit(f"hand {seed}: the engine's replay did not finish (the environment's deals changed?)")
+    return time.process_time() - start
+
+
+def observe_run(preset: str, base: int, played: list[list[int]]) -> tuple[float, int]:
+    """CPU seconds and calls of observe + encode + mask for the seat to move, over the same hands."""
+    game = dehla_v0.raw_env(preset=preset).game
+    states = []
+    for i, actions in enumerate(played):
+        seed = base + i
+        state, score = first_hand(game, seed)
+        for action in actions[: len(actions) // 2]:
+            state.apply(game.action_of(action))
+        states.append((state, score))
+    start = time.process_time()
+    for state, score in states:
+        game.observed(state, state.to_move if state.to_move is not None else 0, score)
+    return time.process_time() - start, len(states)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=2_000, help="episodes (one hand each)")
+    parser.add_argument("--preset", default=DEFAULT_PRESET)
+    parser.add_argument("--base", type=int, default=1, help="the first episode's seed")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each part; the best counts")
+    args = parser.parse_args()
+    if args.hands < 1 or args.rounds < 1:
+        raise SystemExit("--hands and --rounds must be positive")
+
+    env_times, engine_times, observe_times = [], [], []
+    steps, played, calls = 0, [], 0
+    for _ in range(args.rounds):
+        seconds, steps, played = env_run(args.preset, args.hands, args.base)
+        env_times.append(seconds)
+        engine_times.append(engine_run(args.preset, args.base, played))
+        seconds, calls = observe_run(args.preset, args.base, played)
+        observe_times.append(seconds)
+    env_s, engine_s, observe_s = min(env_times), min(engine_times), min(observe_times)
+    result = {
+        "preset": args.preset,
+        "hands": args.hands,
+        "agent_steps": steps,
+        "env_steps_per_s": round(steps / env_s),
+        "env_hands_per_s": round(args.hands / env_s, 1),
+        "engine_steps_per_s": round(steps / engine_s),
+        "observe_us": round(observe_s / calls * 1e6, 1),
+        "env_us_per_step": round(env_s / steps * 1e6, 1),
+    }
+    print(f"{args.preset}: {steps} agent steps in {args.hands} hands; environment {result['env_steps_per_s']:,} "
+          f"steps/s ({result['env_us_per_step']} us a step, of which observing the seat to move "
+          f"{result['observe_us']} us); the bare engine {result['engine_steps_per_s']:,} steps/s")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
