@@ -38,7 +38,9 @@ from arena.engine.bidding_rules import (
     GamePoints,
     NoExposure,
     bidding_rules_for,
+    game_rules_for,
 )
+from arena.engine.bidding_selfplay import BiddingSelfPlaySummary, selfplay_bidding_hands
 from arena.engine.cards import (
     ACES,
     CARDS,
@@ -172,6 +174,7 @@ __all__ = [
     "BiddingObservation",
     "BiddingResult",
     "BiddingRules",
+    "BiddingSelfPlaySummary",
     "Call",
     "CallTrump",
     "Capture",
@@ -233,6 +236,7 @@ __all__ = [
     "decide_hand",
     "derive_seed",
     "format_cards",
+    "game_rules_for",
     "hand_record",
     "hand_value",
     "is_bidding_record",
@@ -259,6 +263,7 @@ __all__ = [
     "replay_bidding_record",
     "replay_record",
     "rules_for",
+    "selfplay_bidding_hands",
     "selfplay_hands",
     "shuffled",
     "strength",
