@@ -110,7 +110,12 @@ from arena.engine.trick import (
 from arena.engine.trump import RevealReason, TrumpReveal, TrumpSetting
 
 if TYPE_CHECKING:
-    from arena.engine.bidding_records import bidding_hand_record, is_bidding_record, replay_bidding_record
+    from arena.engine.bidding_records import (
+        bidding_hand_record,
+        is_bidding_record,
+        parse_bidding_action,
+        replay_bidding_record,
+    )
     from arena.engine.hand_records import (
         hand_record,
         parse_json,
@@ -124,7 +129,8 @@ _RECORD_FUNCTIONS = frozenset({"hand_record", "parse_json", "read_hand_record", 
                                "validation_message"})
 
 
-_BIDDING_RECORD_FUNCTIONS = frozenset({"bidding_hand_record", "is_bidding_record", "replay_bidding_record"})
+_BIDDING_RECORD_FUNCTIONS = frozenset({"bidding_hand_record", "is_bidding_record", "parse_bidding_action",
+                                       "replay_bidding_record"})
 
 
 def __getattr__(name: str) -> Any:
@@ -248,6 +254,7 @@ __all__ = [
     "observe",
     "observe_bidding",
     "parse_action",
+    "parse_bidding_action",
     "parse_call",
     "parse_cards",
     "parse_json",
