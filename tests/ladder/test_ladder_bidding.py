@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from arena.engine.bidding_records import replay_bidding_record
-from arena.engine.match import MatchFormat
+from arena.engine.match import FormatKind, MatchFormat
 from ladder.coordinator.results import rated_games
 from ladder.rating.ratings import RatingEnv, Skill
 from ladder.store.paths import ArenaData
@@ -55,13 +55,14 @@ def stored(root: Path) -> list[Stored]:
 def check_rated_by(match: Match, result: Result, changes: list[RatingChange]) -> None:
     """Each version's rating moved exactly as the match's rated games (``rated_games``) move it."""
     games = rated_games(match.match_format, result.winner_team, result.deal_scores or (), result.forfeit_team)
+    expected = len(result.deal_scores or ()) if match.match_format.kind is FormatKind.DUPLICATE else 1
+    assert len(games) == expected  # a game per deal pair; one for a tens race
     before = {c.version_id: Skill(c.mu_before, c.sigma_before) for c in changes if c.version_id is not None}
     team_a, team_b = match.teams
     after = RatingEnv().rate_versions_series(team_a, team_b, before, games)
     for change in changes:
         if change.version_id is not None:
             assert change.mu_after == pytest.approx(after[change.version_id].mu, abs=1e-6)
-            assert change.mu_after != change.mu_before or not any(games)
 
 
 def test_a_twenty_eight_ladder_rates_each_deal_pair_by_its_game_points(tmp_path: Path) -> None:
@@ -108,8 +109,11 @@ def test_a_tens_race_on_the_ladder_is_one_rated_game_won_by_the_first_to_the_ten
                 tens[team] += line["record"]["result"]["tens"][team]
     assert max(tens) >= 6 and (result.score_a, result.score_b) == (tens[0], tens[1])
     assert result.winner_team == (0 if tens[0] > tens[1] else 1) and result.deal_scores == []
-    assert rated_games(match.match_format, result.winner_team, (), None) != []
     check_rated_by(match, result, changes)
+    with TestClient(create_app(ArenaData(root, database_url(root)))) as client:
+        assert client.get(f"/matches/{match.id}").status_code == 200
+        hand = client.get(f"/api/matches/{match.id}/hands/1/replay")
+        assert hand.status_code == 200 and hand.json()["tens"] is not None, hand.text
 
 
 @pytest.mark.parametrize(("args", "message"), [
