@@ -197,8 +197,6 @@ def selfplay_command(preset: str, options: tuple[str, ...], hands: int, seed: in
         report = _summary_json(rules, preset, seed, summary, time.perf_counter() - start)
     if as_json:
         click.echo(json.dumps(report))
-    elif isinstance(rules, BiddingRules):
-        _print_bidding_summary(report)
     else:
         _print_summary(report)
 
@@ -241,40 +239,29 @@ def _summary_json(rules: Rules, preset: str, seed: int, summary: SelfPlaySummary
 
 
 def _print_summary(report: dict[str, Any]) -> None:
+    """A self-play report for people: a table of per-team figures, then its lines (a bidding
+    game's: contracts, card points, bids and invalid hands; else hands, kots, tens, outcomes)."""
+    if report.get("game") == "bidding":
+        rows = {"contracts made": "contracts_made", "contracts lost": "contracts_failed",
+                "mean card points per hand": "mean_card_points"}
+        bids = ", ".join(f"{bid}: {count}" for bid, count in report["bids"].items())
+        line = f"winning bids: {bids} (mean {report['mean_bid']}); invalid hands: {report['invalid_hands']}"
+    else:
+        rows = {"hands won": "hands_won", "kot hands": "kot_hands", "mean tens per hand": "mean_tens"}
+        outcomes = ", ".join(f"{k}: {v}" for k, v in report["outcomes"].items())
+        line = f"outcomes: {outcomes}; draws: {report['draws']}"
     console = Console()
     table = Table(title=f"Self-play: {report['hands']} random hands of {report['preset']} "
                         f"(seed {report['seed']})")
     table.add_column("")
     table.add_column("team 0 (seats 0+2)", justify="right")
     table.add_column("team 1 (seats 1+3)", justify="right")
-    table.add_row("hands won", *map(str, report["hands_won"]))
-    table.add_row("kot hands", *map(str, report["kot_hands"]))
-    table.add_row("mean tens per hand", *map(str, report["mean_tens"]))
-    table.add_row(f"match {report['match_unit']}", *map(str, report["match_score"]))
+    for label, key in {**rows, f"match {report['match_unit']}": "match_score"}.items():
+        table.add_row(label, *map(str, report[key]))
     console.print(table)
-    outcomes = ", ".join(f"{k}: {v}" for k, v in report["outcomes"].items())
-    console.print(f"outcomes: {outcomes}; draws: {report['draws']}")
+    console.print(line)
     winner = report["match_winner"]
     console.print("match: " + ("level" if winner is None else f"team {winner} wins"))
-    console.print(f"{report['hands_per_second']} hands/s ({report['seconds']} s)")
-
-
-def _print_bidding_summary(report: dict[str, Any]) -> None:
-    console = Console()
-    table = Table(title=f"Self-play: {report['hands']} random hands of {report['preset']} "
-                        f"(seed {report['seed']})")
-    table.add_column("")
-    table.add_column("team 0 (seats 0+2)", justify="right")
-    table.add_column("team 1 (seats 1+3)", justify="right")
-    table.add_row("contracts made", *map(str, report["contracts_made"]))
-    table.add_row("contracts lost", *map(str, report["contracts_failed"]))
-    table.add_row("mean card points per hand", *map(str, report["mean_card_points"]))
-    table.add_row(f"match {report['match_unit']}", *map(str, report["match_score"]))
-    console.print(table)
-    bids = ", ".join(f"{bid}: {count}" for bid, count in report["bids"].items())
-    console.print(f"winning bids: {bids} (mean {report['mean_bid']}); invalid hands: {report['invalid_hands']}")
-    winner = report["match_winner"]
-    console.print("match: " + ("level" if winner is None else f"team {winner} leads"))
     console.print(f"{report['hands_per_second']} hands/s ({report['seconds']} s)")
 
 
