@@ -157,7 +157,8 @@ def rules_command(as_json: bool) -> None:
 
 
 @main.command("selfplay")
-@click.option("--preset", default="dehla-pakad", show_default=True, help="Rules preset.")
+@click.option("--preset", default="dehla-pakad", show_default=True,
+              help="Rules preset (`dehla rules` lists them; twenty-eight and twenty-nine are the bidding games).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="Override a rule option.")
 @click.option("--hands", type=click.IntRange(min=1, max=MAX_SELFPLAY_HANDS), default=100, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
