@@ -90,8 +90,11 @@ def test_a_twenty_eight_ladder_rates_each_deal_pair_by_its_game_points(tmp_path:
             assert client.get(f"/matches/{match.id}/replay").status_code == 200  # the viewer's page
             hand = client.get(f"/api/matches/{match.id}/hands/1/replay")  # its data: not drawn yet, said so
             assert hand.status_code < 500 and "`dehla replay` does" in hand.text, hand.text
+    with TestClient(create_app(ArenaData(root, database_url(root)))) as client:
+        board = client.get("/?preset=twenty-eight")  # the leaderboard counts the preset apart
+        assert board.status_code == 200 and "r1" in board.text and "r2" in board.text
     replay = dehla(root, "replay", "--match", "1")
-    assert replay.returncode == 0, replay.stderr
+    assert replay.returncode == 0 and "bid" in replay.stdout, replay.stderr
 
 
 def test_a_tens_race_on_the_ladder_is_one_rated_game_won_by_the_first_to_the_tens(tmp_path: Path) -> None:
