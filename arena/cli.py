@@ -26,7 +26,15 @@ from arena.console.errors import fail
 from arena.console.files import load_record
 from arena.console.options import is_utf8, writable_folder
 from arena.console.text import visible
-from arena.engine.bidding_rules import BIDDING_PRESET_SUMMARIES, BIDDING_PRESETS, bidding_rules_for
+from arena.engine.bidding_records import bidding_hand_record
+from arena.engine.bidding_rules import (
+    BIDDING_PRESET_SUMMARIES,
+    BIDDING_PRESETS,
+    BiddingRules,
+    bidding_rules_for,
+    game_rules_for,
+)
+from arena.engine.bidding_selfplay import BiddingSelfPlaySummary, selfplay_bidding_hands
 from arena.engine.errors import ArenaError
 from arena.engine.hand_records import hand_record
 from arena.engine.rules import PRESET_SUMMARIES, PRESETS, Rules, parse_option, rules_for
@@ -35,13 +43,6 @@ from arena.engine.selfplay import SelfPlaySummary, selfplay_hands
 MAX_SELFPLAY_HANDS = 1_000_000
 """About two minutes of self-play: a larger ``--hands`` is a typo, not a plan."""
 
-
-
-def build_rules(preset: str, options: tuple[str, ...]) -> Rules:
-    try:
-        return rules_for(preset, dict(parse_option(o) for o in options))
-    except ArenaError as exc:
-        fail(str(exc))
 
 
 def _submitted_bot_folder(spec: str) -> Path | None:
@@ -156,7 +157,8 @@ def rules_command(as_json: bool) -> None:
 
 
 @main.command("selfplay")
-@click.option("--preset", default="dehla-pakad", show_default=True, help="Rules preset.")
+@click.option("--preset", default="dehla-pakad", show_default=True,
+              help="Rules preset (`dehla rules` lists them; twenty-eight and twenty-nine are the bidding games).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="Override a rule option.")
 @click.option("--hands", type=click.IntRange(min=1, max=MAX_SELFPLAY_HANDS), default=100, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
@@ -165,31 +167,54 @@ def rules_command(as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 def selfplay_command(preset: str, options: tuple[str, ...], hands: int, seed: int,
                      records: Path | None, as_json: bool) -> None:
-    """Play random legal hands as one match and print a summary."""
-    rules = build_rules(preset, options)
+    """Play random legal hands as one match and print a summary (a bidding game's: its bids,
+    contracts and invalid hands)."""
+    try:
+        rules = game_rules_for(preset, dict(parse_option(o) for o in options))
+    except ArenaError as exc:
+        fail(str(exc))
     if records is not None:
         try:
             writable_folder(records)
         except OSError as exc:
             fail(f"--records {records}: cannot write a file there ({exc.strerror})")
-    summary = SelfPlaySummary()
     start = time.perf_counter()
-    for number, (state, score) in enumerate(selfplay_hands(rules, hands, seed)):
-        assert state.result is not None
-        summary.add(state.result)
-        summary.final = score
-        if records is not None:
-            path = records / f"hand-{number:05d}.json"
-            try:
-                path.write_text(json.dumps(hand_record(state), indent=1) + "\n", encoding="utf-8")
-            except OSError as exc:
-                fail(f"{path}: cannot write ({exc.strerror})")
-    elapsed = time.perf_counter() - start
-    report = _summary_json(rules, preset, seed, summary, elapsed)
+    if isinstance(rules, BiddingRules):
+        bidding = BiddingSelfPlaySummary()
+        for number, (hand, game_points) in enumerate(selfplay_bidding_hands(rules, hands, seed)):
+            assert hand.result is not None
+            bidding.add(hand.result)
+            bidding.final = game_points
+            _write_hand(records, number, bidding_hand_record(hand))
+        report = {"preset": preset, "rules": rules.options(), "seed": seed, **bidding.to_json(),
+                  **_speed(bidding.hands, time.perf_counter() - start)}
+    else:
+        summary = SelfPlaySummary()
+        for number, (state, score) in enumerate(selfplay_hands(rules, hands, seed)):
+            assert state.result is not None
+            summary.add(state.result)
+            summary.final = score
+            _write_hand(records, number, hand_record(state))
+        report = _summary_json(rules, preset, seed, summary, time.perf_counter() - start)
     if as_json:
         click.echo(json.dumps(report))
     else:
         _print_summary(report)
+
+
+def _write_hand(records: Path | None, number: int, record: dict[str, Any]) -> None:
+    """Self-play's hand ``number`` into ``records`` (None: no records)."""
+    if records is None:
+        return
+    path = records / f"hand-{number:05d}.json"
+    try:
+        path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        fail(f"{path}: cannot write ({exc.strerror})")
+
+
+def _speed(hands: int, elapsed: float) -> dict[str, Any]:
+    return {"seconds": round(elapsed, 3), "hands_per_second": round(hands / elapsed) if elapsed else None}
 
 
 def _summary_json(rules: Rules, preset: str, seed: int, summary: SelfPlaySummary,
@@ -210,25 +235,32 @@ def _summary_json(rules: Rules, preset: str, seed: int, summary: SelfPlaySummary
         "match_unit": unit,
         "match_score": list(final.score(rules)),
         "match_winner": final.winner(rules),
-        "seconds": round(elapsed, 3),
-        "hands_per_second": round(summary.hands / elapsed) if elapsed else None,
+        **_speed(summary.hands, elapsed),
     }
 
 
 def _print_summary(report: dict[str, Any]) -> None:
+    """A self-play report for people: a table of per-team figures, then its lines (a bidding
+    game's: contracts, card points, bids and invalid hands; else hands, kots, tens, outcomes)."""
+    if report.get("game") == "bidding":
+        rows = {"contracts made": "contracts_made", "contracts lost": "contracts_failed",
+                "mean card points per hand": "mean_card_points"}
+        bids = ", ".join(f"{bid}: {count}" for bid, count in report["bids"].items())
+        line = f"winning bids: {bids} (mean {report['mean_bid']}); invalid hands: {report['invalid_hands']}"
+    else:
+        rows = {"hands won": "hands_won", "kot hands": "kot_hands", "mean tens per hand": "mean_tens"}
+        outcomes = ", ".join(f"{k}: {v}" for k, v in report["outcomes"].items())
+        line = f"outcomes: {outcomes}; draws: {report['draws']}"
     console = Console()
     table = Table(title=f"Self-play: {report['hands']} random hands of {report['preset']} "
                         f"(seed {report['seed']})")
     table.add_column("")
     table.add_column("team 0 (seats 0+2)", justify="right")
     table.add_column("team 1 (seats 1+3)", justify="right")
-    table.add_row("hands won", *map(str, report["hands_won"]))
-    table.add_row("kot hands", *map(str, report["kot_hands"]))
-    table.add_row("mean tens per hand", *map(str, report["mean_tens"]))
-    table.add_row(f"match {report['match_unit']}", *map(str, report["match_score"]))
+    for label, key in {**rows, f"match {report['match_unit']}": "match_score"}.items():
+        table.add_row(label, *map(str, report[key]))
     console.print(table)
-    outcomes = ", ".join(f"{k}: {v}" for k, v in report["outcomes"].items())
-    console.print(f"outcomes: {outcomes}; draws: {report['draws']}")
+    console.print(line)
     winner = report["match_winner"]
     console.print("match: " + ("level" if winner is None else f"team {winner} wins"))
     console.print(f"{report['hands_per_second']} hands/s ({report['seconds']} s)")

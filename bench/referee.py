@@ -54,7 +54,7 @@ from typing import Any
 
 import grpc
 
-import arena.referee.table as table_module
+import arena.referee.hand_kinds as hand_kinds_module
 from arena.contract.messages import DecisionReply, DecisionRequest, HandEnd, MatchStart
 from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import TimeControl
@@ -423,7 +423,7 @@ class SectionTimers:
     """Thread-CPU timers wrapped around the referee's steps, in place, for one match.
 
     Used by ``--profile`` only (never during the timed rounds). It rebinds the names the
-    referee calls through (``arena.referee.table.observe``, ``protocol.convert.*``, methods of
+    referee calls through (``arena.referee.hand_kinds.observe``, ``protocol.convert.*``, methods of
     ``Table``, ``GrpcSeat`` and ``MatchRecorder``) and restores them afterwards; the files are
     not touched. ``time.thread_time`` counts the event loop thread's CPU only, so waiting for
     a bot costs nothing; the total of an ``async`` step includes whatever else the loop ran
@@ -460,7 +460,7 @@ class SectionTimers:
         self._undo.append((owner, name, original))
 
     def __enter__(self) -> SectionTimers:
-        self.wrap(table_module, "observe", "observe")
+        self.wrap(hand_kinds_module, "observe", "observe")
         self.wrap(convert, "decision_to_pb", "decision_to_pb")
         self.wrap(convert, "reply_from_pb", "reply_from_pb")
         self.wrap(convert, "hand_end_to_pb", "hand_end_to_pb")

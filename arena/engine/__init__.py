@@ -56,7 +56,9 @@ from arena.engine.bidding_rules import (
     GamePoints,
     NoExposure,
     bidding_rules_for,
+    game_rules_for,
 )
+from arena.engine.bidding_selfplay import BiddingSelfPlaySummary, selfplay_bidding_hands
 from arena.engine.cards import (
     ACES,
     CARDS,
@@ -208,6 +210,7 @@ __all__ = [
     "BiddingObservation",
     "BiddingResult",
     "BiddingRules",
+    "BiddingSelfPlaySummary",
     "Call",
     "CallTrump",
     "Capture",
@@ -275,6 +278,7 @@ __all__ = [
     "derive_seed",
     "describe_action_id",
     "format_cards",
+    "game_rules_for",
     "hand_record",
     "hand_value",
     "is_bidding_record",
@@ -303,6 +307,7 @@ __all__ = [
     "replay_bidding_record",
     "replay_record",
     "rules_for",
+    "selfplay_bidding_hands",
     "selfplay_hands",
     "shuffled",
     "strength",

@@ -16,7 +16,6 @@ from pydantic import ConfigDict, Field, ValidationError
 from arena.engine.actions import parse_action
 from arena.engine.auction import parse_call
 from arena.engine.bidding_hand import BiddingAction, BiddingHand
-from arena.engine.bidding_outcome import BiddingResult
 from arena.engine.bidding_rules import make_bidding_rules
 from arena.engine.deal import Deal
 from arena.engine.errors import ArenaError, RecordError
@@ -27,6 +26,8 @@ from arena.engine.hand_records import (
     RecordedAction,
     RecordedDeal,
     _Part,
+    apply_entry,
+    check_result,
     readable_version,
     validation_message,
 )
@@ -98,11 +99,11 @@ def replay_bidding_record(data: Any, *, require_complete: bool = True) -> Biddin
     except ArenaError as exc:
         raise RecordError(str(exc)) from None
     for index, entry in enumerate(record.actions):
-        _apply(state, index, entry)
+        apply_entry(state, index, entry, parse_bidding_action)
     if require_complete and not state.is_over:
         raise RecordError(f"actions: the hand is not finished after {len(record.actions)} actions")
     if record.result is not None and state.result is not None:
-        _check_result(record.result, state.result)
+        check_result(record.result, state.result.to_json())
     return state
 
 
@@ -115,27 +116,3 @@ def parse_bidding_action(text: str) -> BiddingAction:
     if not isinstance(action, BiddingAction):
         raise RecordError(f"{text!r} is not an action of a bidding game")
     return action
-
-
-def _apply(state: BiddingHand, index: int, entry: RecordedAction) -> None:
-    where = f"actions[{index}] (seat {entry.seat}, {entry.action!r})"
-    try:
-        action = parse_bidding_action(entry.action)
-    except ArenaError as exc:
-        raise RecordError(f"actions[{index}]: {exc}") from None
-    if state.is_over:
-        raise RecordError(f"{where}: the hand is already over")
-    if entry.seat != state.to_move:
-        raise RecordError(f"{where}: seat {state.to_move} is to move")
-    try:
-        state.apply(action)
-    except ArenaError as exc:
-        raise RecordError(f"{where}: {exc}") from None
-
-
-def _check_result(recorded: RecordedBiddingResult, actual: BiddingResult) -> None:
-    expected = actual.to_json()
-    for key in sorted(recorded.model_fields_set, key=list(RecordedBiddingResult.model_fields).index):
-        value = getattr(recorded, key)
-        if expected[key] != value:
-            raise RecordError(f"result.{key}: the record says {value!r} but the replay gives {expected[key]!r}")

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 from arena.engine.cards import SHORT_DECK, CardMask
 from arena.engine.errors import RulesError
 from arena.engine.ranking import RankOrder
-from arena.engine.rules import DeckKind, Direction, Rules
+from arena.engine.rules import DeckKind, Direction, Rules, rules_for
 
 PACK_POINTS = 28
 """Card points in the 32-card pack (J 3, 9 2, A 1, 10 1 in four suits)."""
@@ -149,6 +149,14 @@ def bidding_rules_for(preset: str, overrides: Mapping[str, Any] | None = None) -
             f"unknown option {', '.join(unknown)} (known: {', '.join(BIDDING_OPTION_NAMES)})"
         )
     return make_bidding_rules({**BIDDING_PRESETS[preset], **overrides}, context=f"preset {preset}")
+
+
+def game_rules_for(preset: str, overrides: Mapping[str, Any] | None = None) -> Rules | BiddingRules:
+    """Any preset's rules: a bidding game's (``bidding_rules_for``) or a trick-taking game's
+    (``rules_for``), for the commands that play both."""
+    if preset in BIDDING_PRESETS:
+        return bidding_rules_for(preset, overrides)
+    return rules_for(preset, overrides)
 
 
 def make_bidding_rules(values: Mapping[str, Any], context: str = "rules") -> BiddingRules:

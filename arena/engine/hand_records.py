@@ -17,7 +17,8 @@ is checked, never trusted.
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_core import ErrorDetails
@@ -26,7 +27,6 @@ from arena.engine.actions import parse_action
 from arena.engine.deal import Deal
 from arena.engine.errors import ArenaError, RecordError
 from arena.engine.hand import HandState
-from arena.engine.outcome import HandResult
 from arena.engine.rules import make_rules
 
 RECORD_FORMAT: Literal["dehla-hand-record"] = "dehla-hand-record"
@@ -34,6 +34,7 @@ RECORD_VERSION: Literal[1] = 1
 """The original version field, frozen at 1 for readers written before ``schema_version``."""
 HAND_RECORD_SCHEMA_VERSION = 1
 """The hand record's schema version; the rule for raising it is in ``docs/hand-record.md``."""
+_ActionT_contra = TypeVar("_ActionT_contra", contravariant=True)
 
 
 
@@ -146,22 +147,37 @@ def replay_record(data: Any, *, require_complete: bool = True) -> HandState:
         raise RecordError(str(exc)) from None
     state = HandState(rules, deal, record.dealer)
     for index, entry in enumerate(record.actions):
-        _apply_entry(state, index, entry)
+        apply_entry(state, index, entry, parse_action)
     if require_complete and not state.is_over:
         raise RecordError(
             f"actions: the hand is not finished after {len(record.actions)} actions "
             f"(seat {state.to_move} is to {state.decision})"
         )
     if record.result is not None and state.result is not None:
-        _check_result(record.result, state.result)
+        check_result(record.result, state.result.to_json())
     return state
 
 
-def _apply_entry(state: HandState, index: int, entry: RecordedAction) -> None:
+class _Replayable(Protocol[_ActionT_contra]):
+    """A hand a record's actions are replayed on (a trick-taking game's or a bidding game's)."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def to_move(self) -> int | None: ...
+
+    def apply(self, action: _ActionT_contra, /) -> None: ...
+
+
+def apply_entry(state: _Replayable[_ActionT_contra], index: int, entry: RecordedAction,
+                parse: Callable[[str], _ActionT_contra]) -> None:
+    """Replay the record's action ``index`` (read by ``parse``) on ``state``; any problem is a
+    ``RecordError`` naming the action."""
     where = f"actions[{index}]"
     seat, text = entry.seat, entry.action
     try:
-        action = parse_action(text)
+        action = parse(text)
     except ArenaError as exc:
         raise RecordError(f"{where}: {exc}") from None
     if state.is_over:
@@ -174,9 +190,10 @@ def _apply_entry(state: HandState, index: int, entry: RecordedAction) -> None:
         raise RecordError(f"{where} (seat {seat}, {text!r}): {exc}") from None
 
 
-def _check_result(recorded: RecordedResult, actual: HandResult) -> None:
-    expected = actual.to_json()
-    for key in sorted(recorded.model_fields_set, key=list(RecordedResult.model_fields).index):
+def check_result(recorded: BaseModel, expected: dict[str, Any]) -> None:
+    """Every field the record's ``result`` gives (in the model's order) against the replay's."""
+    fields = list(type(recorded).model_fields)
+    for key in sorted(recorded.model_fields_set, key=fields.index):
         value = getattr(recorded, key)
         if expected[key] != value:
             raise RecordError(

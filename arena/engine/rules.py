@@ -292,8 +292,9 @@ PRESETS: dict[str, dict[str, Any]] = {
 DEFAULT_PRESET = "dehla-pakad"
 
 NOT_YET_PLAYABLE: frozenset[str] = frozenset({"twenty-eight", "twenty-nine"})
-"""The bidding game's presets (``bidding_rules.BIDDING_PRESETS``): built with ``bidding_rules_for``;
-``rules_for`` refuses them, as only ``dehla match`` (the referee, protocol 1.6) plays them so far."""
+"""The bidding game's presets (``bidding_rules.BIDDING_PRESETS``): built with ``bidding_rules_for``
+(``game_rules_for`` builds any preset's); ``rules_for`` refuses them, as what asks it for rules
+plays only the trick-taking games (the batched engine, for one)."""
 
 PRESET_SUMMARIES: dict[str, str] = {
     "dehla-pakad": "Dehla Pakad: called trump, two tricks in a row sweep the pile, tens win",
@@ -313,7 +314,7 @@ PRESET_SUMMARIES: dict[str, str] = {
 def rules_for(preset: str = DEFAULT_PRESET, overrides: Mapping[str, Any] | None = None) -> Rules:
     """Build rules from a preset name plus option overrides, with one clear error if invalid."""
     if preset in NOT_YET_PLAYABLE:
-        raise RulesError(f"{preset}: a bidding game, played only by `dehla match` so far")
+        raise RulesError(f"{preset}: a bidding game, which this command does not play")
     if preset not in PRESETS:
         raise RulesError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
     values = dict(PRESETS[preset])

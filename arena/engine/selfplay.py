@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
 from arena.engine.chance import choose_index, derive_seed
 from arena.engine.deal import Deal
@@ -14,8 +15,21 @@ from arena.engine.match import MatchScore
 from arena.engine.outcome import HandResult
 from arena.engine.rules import Rules
 
+_Action = TypeVar("_Action")
 
-def play_randomly(state: HandState, rng: random.Random, limit: int | None = None) -> None:
+
+class _Playable(Protocol[_Action]):
+    """A hand random self-play can play: a trick-taking game's or a bidding game's."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def legal_actions(self) -> tuple[_Action, ...]: ...
+
+    def apply(self, action: _Action, /) -> None: ...
+
+
+def play_randomly(state: _Playable[_Action], rng: random.Random, limit: int | None = None) -> None:
     """Play uniformly random legal actions until the hand is over (or ``limit`` actions)."""
     played = 0
     while not state.is_over and (limit is None or played < limit):

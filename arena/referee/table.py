@@ -6,6 +6,10 @@ partnership holds the same cards in the same relation to the dealer. A table giv
 ``PairSource`` plays both plays with the same four bots (one room: a bot that remembers the
 first play knows every hand in the second); real matches play duplicate in two rooms through
 ``arena.referee.deal_pairs``, each table then playing one play of each deal.
+
+The table plays a trick-taking game's match itself; a bidding game's (Twenty-eight) is
+``arena.referee.bidding_match``'s, through the same ``play_hand`` and ``play_deal``. What differs
+per game within a hand is ``arena.referee.hand_kinds``'s.
 """
 
 from __future__ import annotations
@@ -19,12 +23,8 @@ from typing import Any
 
 from arena.contract.faults import Fault, FaultKind, FaultPolicy, PlatformError
 from arena.contract.messages import (
-    BiddingDecisionRequest,
-    BiddingHandEnd,
     BotFault,
     DecisionReply,
-    DecisionRequest,
-    HandEnd,
     MatchEnd,
     MatchStart,
     Move,
@@ -33,25 +33,39 @@ from arena.contract.messages import (
 )
 from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import SeatClock
-from arena.engine.actions import CallTrump, DeclineTrump, HideTrump, PlayCard
-from arena.engine.auction import Bid, Pass
-from arena.engine.bidding_hand import BiddingHand
-from arena.engine.bidding_observation import observe_bidding
 from arena.engine.bidding_outcome import BiddingMatchScore, BiddingResult
 from arena.engine.bidding_rules import BiddingRules
-from arena.engine.chance import choose_index, derive_seed
+from arena.engine.chance import choose_index
 from arena.engine.deal import Deal
-from arena.engine.errors import IllegalActionError
-from arena.engine.hand import HandState
 from arena.engine.match import FormatKind, MatchScore
-from arena.engine.observation import observe
-from arena.engine.outcome import HandResult, hand_value
 from arena.engine.rules import Rules
+from arena.referee.bidding_match import run_bidding
+from arena.referee.hand_kinds import (
+    AnyHand,
+    AnyScore,
+    apply_move,
+    deal_of,
+    decision_request,
+    fresh_score,
+    hand_end,
+    new_hand,
+    pair_score_after,
+    substitute_action,
+    value_of,
+    why_illegal,
+)
 from arena.referee.match_recorder import HandRecorder
 from arena.referee.referee_clock import MONOTONIC, RefereeClock
 from arena.referee.seeds import seat_seed
-from arena.referee.table_values import DealPlays, DecisionLog, MatchOutcome, OnHand, PairSource, TableConfig
-from arena.referee.tally import bidding_duplicate_tally, bidding_hand_value, duplicate_tally
+from arena.referee.table_values import (
+    AnyResult,
+    DealPlays,
+    DecisionLog,
+    MatchOutcome,
+    OnHand,
+    PairSource,
+    TableConfig,
+)
 
 NOTIFY_TIMEOUT = 2.0
 """Seconds a bot gets to acknowledge end-of-hand and end-of-match notifications."""
@@ -74,64 +88,10 @@ class ReplyFault:
     """What the bot sent or said (the record only)."""
 
 
-def _request(state: AnyHand, seat: int, score: MatchScore | BiddingMatchScore | None, request_id: str,
-             hand: int, clock: SeatClock) -> DecisionRequest | BiddingDecisionRequest:
-    """The seat's view of ``state`` as a decision request of its game."""
-    per_move, bank = clock.control.per_move, clock.bank_left
-    if isinstance(state, BiddingHand):
-        assert score is None or isinstance(score, BiddingMatchScore)
-        return BiddingDecisionRequest(request_id, hand, observe_bidding(state, seat, score), per_move, bank)
-    assert score is None or isinstance(score, MatchScore)
-    return DecisionRequest(request_id, hand, observe(state, seat, score), per_move, bank)
-
-
-def _why_illegal(state: AnyHand, action: Move) -> str:
-    """Why ``action`` is not legal in ``state``, in the engine's words."""
-    try:
-        if isinstance(state, BiddingHand):
-            if isinstance(action, CallTrump | DeclineTrump):
-                return f"{action}: not an action of this game (a bid, a pass, hide, reveal or play)"
-            state.clone().apply(action)
-        else:
-            if isinstance(action, Bid | Pass):
-                return f"{action}: there is no auction in this game"
-            state.clone().apply(action)
-    except IllegalActionError as exc:
-        return str(exc)
-    return f"{action}: not legal now"
-
-
-def _bidding_pair_after(rules: BiddingRules, before: BiddingMatchScore, next_dealer: int,
-                        result: BiddingResult) -> BiddingMatchScore:
-    """A deal pair's game points after a play, the next deal's dealer set (a void play counts
-    nothing and is not dealt again)."""
-    after = before.after(rules, result)
-    return replace(after, dealer=next_dealer)
-
-
-def _duplicate_after(rules: Rules, before: MatchScore, next_dealer: int, result: HandResult) -> MatchScore:
-    """The duplicate tally after a hand: ``before`` with the hand counted, the next dealer set."""
-    return replace(duplicate_tally(before, result, hand_value(rules, result)), dealer=next_dealer)
-
-
-def substitute_action(legal: Sequence[Move]) -> Move:
-    """The action the referee plays for a faulty seat: its lowest legal card (or first suit; in
-    an auction a pass, else the least bid)."""
-    def key(action: Move) -> tuple[int, int, int]:
-        if isinstance(action, PlayCard | HideTrump):
-            return (0, int(action.card.rank), int(action.card.suit))
-        if isinstance(action, CallTrump):
-            return (1, int(action.suit), 0)
-        if isinstance(action, Pass):
-            return (-2, 0, 0)
-        if isinstance(action, Bid):
-            return (-1, action.amount, 0)
-        return (2, 0, 0)
-    return min(legal, key=key)
-
-
-AnyHand = HandState | BiddingHand
-"""A hand the table plays: a trick-taking game's, or a bidding game's (Twenty-eight)."""
+def _counted(rules: Rules, config: TableConfig, before: MatchScore, result: AnyResult) -> MatchScore:
+    """A trick-taking match's score after a hand, by its format."""
+    assert not isinstance(result, BiddingResult)
+    return before.after(rules, result, match_format=config.match_format)
 
 
 class Table:
@@ -164,7 +124,7 @@ class Table:
         try:
             await self._start_all()
             if isinstance(config.rules, BiddingRules):
-                await self._run_bidding(config.rules)
+                await run_bidding(self, config.rules)
             elif self.pairs is not None:
                 await self._run_pairs(self.pairs)
             elif config.match_format.kind is FormatKind.DUPLICATE:
@@ -218,134 +178,58 @@ class Table:
         for fault in self.outcome.faults:
             self.dead[fault.seat] = True
 
-    async def _run_bidding(self, rules: BiddingRules) -> None:
-        """A bidding game's match: deal pairs (``pairs``, or ``duplicate:N``), or hands to the
-        rules' target in game points (``hands:N`` caps them; a void hand is dealt again by the
-        same dealer and counts towards no cap)."""
-        config = self.config
-        if self.pairs is not None or config.match_format.kind is FormatKind.DUPLICATE:
-            await self._run_bidding_pairs(rules)
-            return
-        score = BiddingMatchScore(dealer=choose_index(4, config.seed, "first-dealer"))
-        number = counted = 0
-        while not score.is_over(rules) and counted < config.match_format.count and number < config.max_hands:
-            deal = Deal.from_seed(rules.deal_rules, derive_seed(config.seed, "deal", number))
-            result, score = await self._play_bidding_hand(number, deal, score.dealer, score,
-                                                          partial(score.after, rules))
-            counted += not result.void
-            self.outcome.score = (float(score.points[0]), float(score.points[1]))
-            self.outcome.final = MatchScore(dealer=score.dealer, hands_played=score.hands_played,
-                                            points=score.points)
-            self.bidding_final = score
-            number += 1
-
-    async def _run_bidding_pairs(self, rules: BiddingRules) -> None:
-        """Deal pairs of a bidding game, as ``_run_pairs`` plays them (``pairs``: its room's plays
-        of each deal it hands out; else both plays of every deal of ``duplicate:N``): a void play
-        scores 0 (it is not dealt again, so both plays of a pair keep the same cards)."""
-        config = self.config
-        pairs = self.pairs
-        numbers = iter(range(config.match_format.count))
-        rotations = (0, 1) if pairs is None else pairs.rotations
-        tally = MatchScore(dealer=0)
-        while (number := next(numbers, None) if pairs is None else pairs.take()) is not None:
-            deal = Deal.from_seed(rules.deal_rules, derive_seed(config.seed, "deal", number))
-            first = len(self.outcome.hands)
-            substituted = list(self.outcome.substitutions)
-            seen = BiddingMatchScore(dealer=(number + rotations[0]) % 4)
-            next_dealer = (number + 1 + rotations[0]) % 4  # as in ``_run_pairs``
-            for rotation in rotations:
-                dealer = (number + rotation) % 4
-                before = replace(seen, dealer=dealer)
-                after = partial(_bidding_pair_after, rules, before, next_dealer)
-                result, seen = await self._play_bidding_hand(2 * number + rotation, deal.rotated(rotation),
-                                                             dealer, before, after)
-                tally = bidding_duplicate_tally(tally, result)
-            subs = [now - then for now, then in zip(self.outcome.substitutions, substituted, strict=True)]
-            plays = DealPlays(number, rotations, tuple(self.outcome.hands[first:]),
-                              tuple(self.outcome.hand_values[first:]), (subs[0], subs[1], subs[2], subs[3]))
-            if pairs is not None:
-                pairs.played(plays)
-            else:
-                self.outcome.deal_scores.append(sum(plays.hand_values))
-            self.bidding_final = seen
-        if pairs is None:
-            self.outcome.final = tally
-            self.outcome.score = (float(tally.points[0]), float(tally.points[1]))
-
-    async def _play_bidding_hand(self, index: int, deal: Deal, dealer: int, score: BiddingMatchScore,
-                                 score_after: Callable[[BiddingResult], BiddingMatchScore],
-                                 ) -> tuple[BiddingResult, BiddingMatchScore]:
-        """Play one hand of a bidding game; as ``_play_hand``."""
-        rules = self.config.rules
-        assert isinstance(rules, BiddingRules)
-        state = BiddingHand(rules, deal, dealer)
-        decisions: list[DecisionLog] = []
-        while not state.is_over:
-            seat = state.to_move
-            assert seat is not None
-            action = await self._decide(state, seat, index, score, decisions)
-            assert not isinstance(action, CallTrump | DeclineTrump)  # one of its own legal actions
-            state.apply(action)
-        result = state.result
-        assert result is not None
-        self.outcome.hands.append(result)
-        self.outcome.hand_values.append(bidding_hand_value(result))
-        if self.recorder:
-            self.recorder.hand(index, state, decisions)
-        if self.on_hand:
-            self.on_hand(index, result)
-        after = score_after(result)
-        ends = [BiddingHandEnd(index, result, deal.hands, observe_bidding(state, seat, score), after)
-                for seat in range(4)]
-        await self._notify_all(lambda seat: self.endpoints[seat].end_hand(ends[seat], NOTIFY_TIMEOUT))
-        return result, after
-
     async def _run_duplicate(self) -> None:
+        """Both plays of every deal of ``duplicate:N`` at this table: the bots see the running
+        duplicate tally of the whole match."""
         config = self.config
         rules = self._trick_rules()
         tally = MatchScore(dealer=0)
         for number in range(config.match_format.count):
-            deal = Deal.from_seed(rules, derive_seed(config.seed, "deal", number))
+            deal = deal_of(rules, config.seed, number)
             pair = 0.0
             for rotation in (0, 1):
                 dealer = (number + rotation) % 4
                 before = replace(tally, dealer=dealer)
                 # Either play of deal N is followed by the first play of deal N + 1.
-                counted = partial(_duplicate_after, rules, before, (number + 1) % 4)
-                result, tally = await self._play_hand(len(self.outcome.hands), deal.rotated(rotation),
-                                                      dealer, before, counted)
-                pair += hand_value(rules, result)
+                counted = partial(pair_score_after, rules, before, (number + 1) % 4)
+                result, after = await self.play_hand(len(self.outcome.hands), deal.rotated(rotation),
+                                                     dealer, before, counted)
+                assert isinstance(after, MatchScore)
+                tally = after
+                pair += value_of(rules, result)
             self.outcome.deal_scores.append(pair)
             self.outcome.final = tally
             self.outcome.score = (float(tally.points[0]), float(tally.points[1]))
 
     async def _run_pairs(self, pairs: PairSource) -> None:
-        """Deals as ``pairs`` hands them out, each on its own, playing ``pairs.rotations`` of each:
-        hand ``2N + rotation`` is deal N's play ``rotation`` (dealers as in ``_run_duplicate``).
-        The tally the bots see counts this table's plays of this deal only (both in one room,
-        the room's one in two), so what a bot sees of a deal does not depend on which deals this
-        table played before it, nor on what the other room did."""
-        config = self.config
-        rules = self._trick_rules()
+        """Deals as ``pairs`` hands them out, each on its own, playing ``pairs.rotations`` of each."""
         while (number := pairs.take()) is not None:
-            deal = Deal.from_seed(rules, derive_seed(config.seed, "deal", number))
-            first = len(self.outcome.hands)
-            substituted = list(self.outcome.substitutions)
-            first_play = pairs.rotations[0]
-            tally = MatchScore(dealer=(number + first_play) % 4)
-            # The next hand this table plays is deal N + 1's first play of its own (dealer N + 1,
-            # or N + 2 in room 1); between one room's two plays, the second (dealer N + 1).
-            next_dealer = (number + 1 + first_play) % 4
-            for rotation in pairs.rotations:
-                dealer = (number + rotation) % 4
-                before = replace(tally, dealer=dealer)
-                counted = partial(_duplicate_after, rules, before, next_dealer)
-                _, tally = await self._play_hand(2 * number + rotation, deal.rotated(rotation), dealer, before,
-                                                 counted)
-            subs = [now - then for now, then in zip(self.outcome.substitutions, substituted, strict=True)]
-            pairs.played(DealPlays(number, pairs.rotations, tuple(self.outcome.hands[first:]),
-                                   tuple(self.outcome.hand_values[first:]), (subs[0], subs[1], subs[2], subs[3])))
+            plays, _ = await self.play_deal(number, pairs.rotations)
+            pairs.played(plays)
+
+    async def play_deal(self, number: int, rotations: tuple[int, ...]) -> tuple[DealPlays, AnyScore]:
+        """Deal N's plays ``rotations``: hand ``2N + rotation`` is its play ``rotation`` (dealer
+        N + rotation). The tally the bots see counts this table's plays of this deal only (both in
+        one room, the room's one in two), so what a bot sees of a deal does not depend on which
+        deals this table played before it, nor on what the other room did. Returns the plays and
+        the score after the last."""
+        rules = self.config.rules
+        deal = deal_of(rules, self.config.seed, number)
+        first = len(self.outcome.hands)
+        substituted = list(self.outcome.substitutions)
+        seen = fresh_score(rules, (number + rotations[0]) % 4)
+        # The next hand this table plays is deal N + 1's first play of its own (dealer N + 1,
+        # or N + 2 in room 1); between one room's two plays, the second (dealer N + 1).
+        next_dealer = (number + 1 + rotations[0]) % 4
+        for rotation in rotations:
+            dealer = (number + rotation) % 4
+            before = replace(seen, dealer=dealer)
+            counted = partial(pair_score_after, rules, before, next_dealer)
+            _, seen = await self.play_hand(2 * number + rotation, deal.rotated(rotation), dealer, before, counted)
+        subs = [now - then for now, then in zip(self.outcome.substitutions, substituted, strict=True)]
+        plays = DealPlays(number, rotations, tuple(self.outcome.hands[first:]),
+                          tuple(self.outcome.hand_values[first:]), (subs[0], subs[1], subs[2], subs[3]))
+        return plays, seen
 
     async def _run_match(self) -> None:
         config = self.config
@@ -353,16 +237,18 @@ class Table:
         score = MatchScore(dealer=choose_index(4, config.seed, "first-dealer"))
         number = 0
         while not score.is_over(rules, config.match_format) and number < config.max_hands:
-            deal = Deal.from_seed(rules, derive_seed(config.seed, "deal", number))
-            _, score = await self._play_hand(number, deal, score.dealer, score,
-                                             partial(score.after, rules, match_format=config.match_format))
+            deal = deal_of(rules, config.seed, number)
+            _, after = await self.play_hand(number, deal, score.dealer, score,
+                                            partial(_counted, rules, config, score))
+            assert isinstance(after, MatchScore)
+            score = after
             a, b = score.score(rules, config.match_format)
             self.outcome.score = (float(a), float(b))
             self.outcome.final = score
             number += 1
 
     def _trick_rules(self) -> Rules:
-        """The rules of a trick-taking game's match (a bidding game's play ``_run_bidding``)."""
+        """The rules of a trick-taking game's match (a bidding game's play ``run_bidding``)."""
         rules = self.config.rules
         assert isinstance(rules, Rules)
         return rules
@@ -372,34 +258,32 @@ class Table:
         self.outcome.winner_team = None if a == b else (0 if a > b else 1)
 
     # ------------------------------------------------------------------- hands
-    async def _play_hand(self, index: int, deal: Deal, dealer: int, score: MatchScore,
-                         score_after: Callable[[HandResult], MatchScore]) -> tuple[HandResult, MatchScore]:
-        """Play one hand; every seat's EndHand carries ``score_after(result)``, the score after it
-        (in duplicate, the running tally with this hand counted), which is returned too."""
+    async def play_hand(self, index: int, deal: Deal, dealer: int, score: AnyScore,
+                        score_after: Callable[[AnyResult], AnyScore]) -> tuple[AnyResult, AnyScore]:
+        """Play one hand of the match's game; every seat's end-of-hand message carries
+        ``score_after(result)``, the score after it (in duplicate, the running tally with this
+        hand counted), which is returned too."""
         rules = self.config.rules
-        assert isinstance(rules, Rules)
-        state = HandState(rules, deal, dealer)
+        state = new_hand(rules, deal, dealer)
         decisions: list[DecisionLog] = []
         while not state.is_over:
             seat = state.to_move
             assert seat is not None
-            action = await self._decide(state, seat, index, score, decisions)
-            assert not isinstance(action, Bid | Pass)  # one of its own legal actions
-            state.apply(action)
+            apply_move(state, await self._decide(state, seat, index, score, decisions))
         result = state.result
         assert result is not None
         self.outcome.hands.append(result)
-        self.outcome.hand_values.append(hand_value(rules, result))
+        self.outcome.hand_values.append(value_of(rules, result))
         if self.recorder:
             self.recorder.hand(index, state, decisions)
         if self.on_hand:
             self.on_hand(index, result)
         after = score_after(result)
-        ends = [HandEnd(index, result, deal.hands, observe(state, seat, score), after) for seat in range(4)]
+        ends = [hand_end(index, deal, state, seat, score, after) for seat in range(4)]
         await self._notify_all(lambda seat: self.endpoints[seat].end_hand(ends[seat], NOTIFY_TIMEOUT))
         return result, after
 
-    async def _decide(self, state: AnyHand, seat: int, hand: int, score: MatchScore | BiddingMatchScore | None,
+    async def _decide(self, state: AnyHand, seat: int, hand: int, score: AnyScore | None,
                       decisions: list[DecisionLog]) -> Move:
         legal: tuple[Move, ...] = state.legal_actions()
         clock = self.clocks[seat]
@@ -411,7 +295,7 @@ class Table:
         action: Move | None = None
         release = 0.0  # when the move may reach the table (``self.clock`` time; 0: at once)
         if not self.dead[seat]:
-            request = _request(state, seat, score, request_id, hand, clock)
+            request = decision_request(state, seat, score, request_id, hand, clock)
             start = self.clock.now()
             try:
                 reply: DecisionReply | None = await self.endpoints[seat].decide(request, clock.deadline)
@@ -457,7 +341,7 @@ class Table:
             return ReplyFault(FaultKind.MALFORMED_REPLY, f"reply echoes another request id, expected {request_id!r}",
                               f"echoed request id: {reply.request_id!r}")
         if reply.action not in legal:
-            why = _why_illegal(state, reply.action)
+            why = why_illegal(state, reply.action)
             return ReplyFault(FaultKind.ILLEGAL_ACTION, why)
         return None
 

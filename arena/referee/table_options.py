@@ -17,7 +17,8 @@ Command = TypeVar("Command", bound=Callable[..., object])
 TABLE_OPTIONS = (
     click.option("--seed", type=int, default=1, show_default=True,
                  help="The seed the deals come from (the same seed, the same cards)."),
-    click.option("--preset", default="dehla-pakad", show_default=True),
+    click.option("--preset", default="dehla-pakad", show_default=True,
+                 help="Rules preset (`dehla rules` lists them; twenty-eight and twenty-nine are the bidding games)."),
     click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="Override a rule option."),
     click.option("--policy", type=EnumChoice(FaultPolicy), default=FaultPolicy.FORFEIT.value, show_default=True),
     click.option("--per-move", type=FiniteFloatRange(min=0.001, max=MAX_PER_MOVE), default=1.0, show_default=True,

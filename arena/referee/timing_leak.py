@@ -38,7 +38,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.engine.actions import parse_action
+from arena.engine.bidding_hand import BiddingHand
+from arena.engine.bidding_records import is_bidding_record, parse_bidding_action, replay_bidding_record
 from arena.engine.errors import ArenaError, RecordError
+from arena.engine.hand import HandState
 from arena.engine.hand_records import read_hand_record, replay_record
 from arena.referee.match_record_lines import DecisionEntry, HandLine, read_line
 from arena.referee.match_recorder import match_record_lines
@@ -147,8 +150,9 @@ def _hand_decisions(line: HandLine, number: int) -> Iterable[tuple[int, TimedDec
     """The hand replayed action by action: each decision's holding is the seat's hand just before."""
     where = f"line {number} (hand {line.index})"
     try:
-        record = read_hand_record(line.record)
-        state = replay_record({**line.record, "actions": [], "result": None}, require_complete=False)
+        # The actions' shape is the same in a bidding game's record (its result's is not: not read here).
+        record = read_hand_record({**line.record, "result": None})
+        state = _dealt(line.record)
         for index, entry in enumerate(line.decisions):
             if index >= len(record.actions):
                 break  # a forfeited decision: no action was applied
@@ -161,9 +165,24 @@ def _hand_decisions(line: HandLine, number: int) -> Iterable[tuple[int, TimedDec
                 legal = entry.legal if entry.legal is not None else len(state.legal_actions())
                 yield seat, TimedDecision(stratum(kind, holding.bit_count(), legal), entry.ms, holding, line.index,
                                           tuple(state.hand(other) for other in range(SEATS) if other != seat))
-            state.apply(parse_action(record.actions[index].action))
+            _apply(state, record.actions[index].action)
     except ArenaError as exc:
         raise RecordError(f"{where}: {exc}") from None
+
+
+def _dealt(record: Mapping[str, Any]) -> HandState | BiddingHand:
+    """The record's hand as dealt, before any action: a trick-taking game's or a bidding game's."""
+    start = {**record, "actions": [], "result": None}
+    if is_bidding_record(start):
+        return replay_bidding_record(start, require_complete=False)
+    return replay_record(start, require_complete=False)
+
+
+def _apply(state: HandState | BiddingHand, text: str) -> None:
+    if isinstance(state, BiddingHand):
+        state.apply(parse_bidding_action(text))
+    else:
+        state.apply(parse_action(text))
 
 
 def _timed(entry: DecisionEntry) -> bool:

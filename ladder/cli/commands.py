@@ -27,7 +27,7 @@ from arena.console.options import MAX_PER_MOVE, EnumChoice, FiniteFloatRange, ut
 from arena.console.text import plain, visible
 from arena.contract.time_control import MoveRelease
 from arena.engine.errors import ArenaError
-from arena.engine.match import FormatKind, MatchFormat
+from arena.engine.match import MatchFormat
 from arena.sandbox.runner import RunnerKind
 from ladder.coordinator.folder_lock import CoordinatorBusy, CoordinatorLock, several_coordinators
 from ladder.coordinator.leases import DEFAULT_LEASE_SECONDS, MAX_LEASE_SECONDS, MIN_LEASE_SECONDS, LeaseTerms
@@ -148,7 +148,11 @@ def ladder_group() -> None:
               help="self: each bot partners a copy of itself; mixed: partnerships drawn among all bots.")
 @click.option("--deals", type=click.IntRange(min=1, max=500), default=DEFAULT_DEALS, show_default=True,
               help="Deals per match, each played twice (duplicate format).")
-@click.option("--preset", default="dehla-pakad", show_default=True)
+@click.option("--format", "format_text", default="duplicate", show_default=True,
+              help="duplicate (--deals deal pairs, rated pair by pair), or one rated game a match: tens:N (first "
+                   "team to N tens captured in all), hands:N or kots:K (docs/ladder.md).")
+@click.option("--preset", default="dehla-pakad", show_default=True,
+              help="Rules preset, the bidding games twenty-eight and twenty-nine included (`dehla rules`).")
 @click.option("--per-move", type=FiniteFloatRange(min=0.01, max=MAX_PER_MOVE), default=1.0, show_default=True,
               help="Seconds.")
 @click.option("--bank", type=FiniteFloatRange(min=0.0, max=MAX_PER_MOVE), default=DEFAULT_BANK, show_default=True,
@@ -168,18 +172,19 @@ def ladder_group() -> None:
 @data_option
 @store_errors
 def run_command(count: int | None, until_stable: bool, forever: bool, workers: int, cluster: str | None, mode: Mode,
-                deals: int, preset: str, per_move: float, bank: float, release: MoveRelease, seed: int | None,
-                lease_seconds: float, runner: RunnerKind, data: Path | None) -> None:
-    """Play rated matches (duplicate format) between the newest version of every bot."""
+                deals: int, format_text: str, preset: str, per_move: float, bank: float, release: MoveRelease,
+                seed: int | None, lease_seconds: float, runner: RunnerKind, data: Path | None) -> None:
+    """Play rated matches (duplicate format unless --format) between the newest version of every bot."""
     from ladder.coordinator.loop import StopRule  # noqa: PLC0415 - the referee loads only to play
 
     if sum((count is not None, until_stable, forever)) > 1:
         fail("choose one of --matches, --until-stable and --forever")
     spec = _cluster_spec(cluster, workers)
-    from arena.engine.rules import rules_for  # noqa: PLC0415
+    from arena.engine.bidding_rules import game_rules_for  # noqa: PLC0415
 
     try:
-        rules_for(preset)
+        match_format = MatchFormat.parse(f"duplicate:{deals}" if format_text == "duplicate" else format_text)
+        match_format.check(game_rules_for(preset))
     except ArenaError as exc:
         fail(str(exc))
     if spec is None or spec.address is None:  # a remote cluster's workers check their own runner
@@ -198,7 +203,7 @@ def run_command(count: int | None, until_stable: bool, forever: bool, workers: i
     try:
         summary = _run_ladder(store, StopRule(matches=None if until_stable or forever else (count or 30),
                                               until_stable=until_stable),
-                              MatchSettings(preset=preset, match_format=MatchFormat(FormatKind.DUPLICATE, deals),
+                              MatchSettings(preset=preset, match_format=match_format,
                                             runner=runner, per_move=per_move, bank=bank, release=release), mode,
                               workers, seed,
                               LeaseTerms(lease_seconds), spec)

@@ -9,9 +9,11 @@ one never lacks them (``ladder/store/match_files.py``); so are the timing-leak d
 (``ladder/store/timing_leaks.py``). A void match (platform fault) is recorded but rates nobody; a
 forfeit is a loss for the faulty side (the referee has already named the winner).
 
-Ratings move once per *game* (``games_of``): each deal pair of a duplicate match, in order.
+Ratings move once per *game* (``games_of``): each deal pair of a duplicate match, in order, won
+by the sign of its score (the hands' values; a bidding game's, Twenty-eight's, its game points).
 A forfeit keeps the deal pairs finished before it and counts every deal not finished as lost
-by the faulty side, so forfeiting never pays. A match in another format is one game.
+by the faulty side, so forfeiting never pays. A match in another format (``tens:N`` and the
+others ``dehla ladder run --format`` offers) is one game, won by the match's winner.
 """
 
 from __future__ import annotations

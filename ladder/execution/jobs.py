@@ -22,8 +22,8 @@ from arena.console.data import DATA_ENV, env_path
 from arena.contract.faults import FaultKind, FaultPolicy
 from arena.contract.status import OutcomeStatus
 from arena.contract.time_control import MoveRelease, TimeControl
+from arena.engine.bidding_rules import game_rules_for
 from arena.engine.match import MatchFormat
-from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand
 from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.sandbox.runner import RunnerKind
@@ -118,7 +118,7 @@ def report_from_outcome(job: MatchJob, outcome: MatchOutcome, seconds: float,
 
 
 def table_config(job: MatchJob) -> TableConfig:
-    return TableConfig(job.key, rules_for(job.preset), job.preset, job.match_format, job.seed,
+    return TableConfig(job.key, game_rules_for(job.preset), job.preset, job.match_format, job.seed,
                        TimeControl(per_move=job.per_move, bank=job.bank, release=job.release),
                        FaultPolicy.FORFEIT)
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.engine.bidding_records import replay_bidding_record
 from arena.engine.bidding_rules import BIDDING_PRESETS
 from arena.engine.hand_records import hand_record
 from arena.engine.rules import PRESETS, rules_for
@@ -66,10 +67,27 @@ def test_selfplay_rejects_an_unknown_preset() -> None:
     assert "unknown preset 'bridge'" in out.stderr
 
 
-def test_selfplay_refuses_the_bidding_presets_which_only_dehla_match_plays() -> None:
-    out = dehla("selfplay", "--preset", "twenty-nine")
-    assert out.returncode == 2
-    assert out.stderr.strip() == "error: twenty-nine: a bidding game, played only by `dehla match` so far"
+def test_selfplay_plays_a_bidding_game_and_counts_bids_contracts_and_invalid_hands(tmp_path: Path) -> None:
+    out = dehla("selfplay", "--preset", "twenty-nine", "--hands", "30", "--seed", "4", "--json",
+                "--records", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["game"] == "bidding" and report["hands"] == 30 and report["match_unit"] == "game points"
+    assert sum(report["bids"].values()) == 30 and min(map(int, report["bids"])) >= 17  # Twenty-nine bids from 17
+    assert sum(report["contracts_made"]) + sum(report["contracts_failed"]) + report["invalid_hands"] == 30
+    results = [replay_bidding_record(json.loads(path.read_text())).result for path in sorted(tmp_path.iterdir())]
+    assert len(results) == 30
+    assert report["invalid_hands"] == sum(r.void for r in results if r is not None)
+    made = [sum(1 for r in results if r is not None and not r.void and r.made and r.bidding_team == team)
+            for team in (0, 1)]
+    assert report["contracts_made"] == made
+    assert report["mean_card_points"][0] == round(sum(r.points[0] for r in results if r is not None) / 30, 3)
+
+
+def test_selfplay_prints_a_bidding_summary_for_people() -> None:
+    out = dehla("selfplay", "--preset", "twenty-eight", "--hands", "5")
+    assert out.returncode == 0, out.stderr
+    assert "contracts made" in out.stdout and "invalid hands:" in out.stdout and "winning bids:" in out.stdout
 
 
 @pytest.fixture

@@ -31,6 +31,7 @@ from arena.referee.tournament.plan import (
     result_path,
     write_result,
 )
+from tests.cli_helpers import run_dehla
 
 FAST = ("--per-move", "0.05", "--concurrency", "2")
 BROKEN = f"{sys.executable} -c 'raise SystemExit(3)'"
@@ -269,3 +270,26 @@ def test_a_resume_whose_bot_now_has_another_name_is_refused(tmp_path: Path) -> N
     assert code == 2, err
     assert "'search' is 'search' now, not 'heuristic' as planned" in err and err.count("\n") == 1, err
     assert not (tmp_path / LOCAL_MATCHES).exists()  # nothing played
+
+
+def test_a_twenty_eight_tournament_ranks_the_partnerships_on_deal_pair_game_points(tmp_path: Path) -> None:
+    out = run_dehla("tournament", "random", "heuristic", "--preset", "twenty-eight", "--deals", "2", "--seed", "7",
+                    "--name", "t28", "--json", *FAST, "--data", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["complete"] and report["unit"] == "game points" and report["plan"]["preset"] == "twenty-eight"
+    (match,) = report["matches"]
+    lines = [json.loads(line) for line in Path(match["record"]).read_text().splitlines()]
+    hands = [line["record"] for line in lines if line["type"] == "hand"]
+    assert len(hands) == 4 and all(hand["game"] == "bidding" for hand in hands)
+    # A deal pair's score: both plays' game points from partnership A's side (seats 0 and 2 in
+    # each play's record), each play a deal of its own room.
+    played = {}
+    for line in lines:
+        if line["type"] == "hand":
+            result = line["record"]["result"]
+            played[line["index"]] = result["game_points"] if result["bidder"] % 2 == 0 else -result["game_points"]
+    assert match["deal_scores"] == [played[0] + played[1], played[2] + played[3]]
+    cell = {(c["bot"], c["opponent"]): c for c in report["cross_table"]}[("random", "heuristic")]
+    assert cell["mean"] == pytest.approx(sum(match["deal_scores"]) / 2, abs=1e-4)
+    assert sorted(s["bot"] for s in report["standings"]) == ["heuristic", "random"]

@@ -108,13 +108,12 @@ def test_the_options_of_a_preset_can_be_set() -> None:
 
 
 def test_the_referee_and_cli_refuse_the_bidding_presets_with_one_line() -> None:
-    """Until the protocol has a bid decision, ``rules_for`` (which the referee, the CLI, the
-    ladder and tournaments all use) refuses these names with the reason; the other presets are
-    the same list as before."""
+    """``rules_for`` (what plays only the trick-taking games asks it, the batched engine for one)
+    refuses these names with the reason; the other presets are the same list as before."""
     assert set(BIDDING_PRESETS) == NOT_YET_PLAYABLE
     assert not NOT_YET_PLAYABLE & set(PRESETS)
     for name in BIDDING_PRESETS:
-        with pytest.raises(RulesError, match=rf"^{name}: a bidding game, played only by `dehla match` so far$"):
+        with pytest.raises(RulesError, match=rf"^{name}: a bidding game, which this command does not play$"):
             rules_for(name)
     with pytest.raises(RulesError, match="unknown bidding preset 'dehla-pakad'"):
         bidding_rules_for("dehla-pakad")

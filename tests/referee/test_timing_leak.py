@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena.engine.cards import SHORT_DECK
 from arena.engine.errors import RecordError
 from arena.referee.in_process import play_in_process
 from arena.referee.match_recorder import match_record_lines
@@ -179,3 +180,15 @@ def team_figures(leaks: dict[int, LeakEstimate], seats: tuple[int, int]) -> tupl
     team = [leaks[seat] for seat in seats]
     bits = sum(e.bits * e.decisions for e in team) / sum(e.decisions for e in team)
     return bits, sum(e.z for e in team) / len(team) ** 0.5
+
+
+def test_a_twenty_eight_match_is_measured_from_its_replayed_bidding_hands(tmp_path: Path) -> None:
+    path = tmp_path / "t28.jsonl"
+    play_in_process([RandomBot(seat) for seat in range(4)], deals=4, seed=2, preset="twenty-eight", record=path)
+    lines = list(match_record_lines(path.read_text(), "record"))
+    asked = sum(1 for line in lines if line["type"] == "hand" for d in line["decisions"] if not d["substituted"])
+    seats = timed_decisions(lines)
+    assert sum(map(len, seats.values())) == asked  # every bid, trump and card, each with the seat's holding
+    for decisions in seats.values():
+        assert all(0 < d.holding.bit_count() <= 8 and d.holding & ~SHORT_DECK == 0 for d in decisions)
+    assert set(record_leaks(path.read_text())) == {0, 1, 2, 3}

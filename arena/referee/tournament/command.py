@@ -25,9 +25,11 @@ from arena.console.options import EnumChoice, writable_folder
 from arena.console.serving import LOCAL_MATCHES
 from arena.console.text import plain
 from arena.contract.faults import FaultPolicy
+from arena.contract.messages import AnyRules
 from arena.contract.time_control import MoveRelease
+from arena.engine.bidding_rules import game_rules_for
 from arena.engine.errors import ArenaError
-from arena.engine.rules import Rules, parse_option, rules_for
+from arena.engine.rules import parse_option
 from arena.referee.launcher import NameLookup, partnership_name, resolve_partnership
 from arena.referee.table_options import table_options
 from arena.referee.tournament.plan import (
@@ -209,8 +211,9 @@ def durable_spec(spec: str, pair: Partnership) -> str:
     return "+".join(durable)
 
 
-def plan_rules(plan: TournamentPlan) -> Rules:
-    return rules_for(plan.preset, dict(parse_option(option) for option in plan.options))
+def plan_rules(plan: TournamentPlan) -> AnyRules:
+    """The plan's rules: a trick-taking game's, or a bidding game's (Twenty-eight, Twenty-nine)."""
+    return game_rules_for(plan.preset, dict(parse_option(option) for option in plan.options))
 
 
 def resolve_entrants(plan: TournamentPlan, lookups: Sequence[NameLookup]) -> dict[str, Partnership]:

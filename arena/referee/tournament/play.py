@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from arena.contract.messages import AnyRules
 from arena.contract.time_control import TimeControl
 from arena.engine.match import MatchFormat
-from arena.engine.outcome import HandResult
-from arena.engine.rules import Rules
 from arena.referee.launcher import BotCommand
 from arena.referee.local import play_local_match
 from arena.referee.table_values import AnyResult, TableConfig
@@ -32,7 +31,7 @@ class PairingEvents(Protocol):
 
     def started(self, pairing: Pairing) -> None: ...
 
-    def hand_played(self, pairing: Pairing, index: int, result: HandResult) -> None: ...
+    def hand_played(self, pairing: Pairing, index: int, result: AnyResult) -> None: ...
 
     def finished(self, pairing: Pairing, result: PairingResult) -> None: ...
 
@@ -43,7 +42,7 @@ class Silent:
     def started(self, pairing: Pairing) -> None:
         pass
 
-    def hand_played(self, pairing: Pairing, index: int, result: HandResult) -> None:
+    def hand_played(self, pairing: Pairing, index: int, result: AnyResult) -> None:
         pass
 
     def finished(self, pairing: Pairing, result: PairingResult) -> None:
@@ -58,7 +57,7 @@ class TournamentSetup:
     folder: Path
     records: Path
     """Where the matches' records and logs go: the data folder's local matches."""
-    rules: Rules
+    rules: AnyRules
     partnerships: Mapping[str, Partnership]
     runner: Runner
     concurrency: int
@@ -87,8 +86,7 @@ async def play_pairings(setup: TournamentSetup, pending: Sequence[Pairing],
             events.started(pairing)
 
             def on_hand(index: int, result: AnyResult) -> None:
-                if isinstance(result, HandResult):  # a tournament plays no bidding game (rules_for)
-                    events.hand_played(pairing, index, result)
+                events.hand_played(pairing, index, result)
 
             outcome = await play_local_match(setup.partnerships[pairing.a], setup.partnerships[pairing.b],
                                              setup.config(pairing), records, on_hand, setup.runner)

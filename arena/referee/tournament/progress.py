@@ -11,8 +11,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from arena.console.text import plain, visible
 from arena.contract.status import OutcomeStatus
-from arena.engine.outcome import HandResult
 from arena.referee.stats import mean_interval
+from arena.referee.table_values import AnyResult
 from arena.referee.tournament.plan import Pairing, PairingResult, TournamentPlan
 
 
@@ -43,7 +43,7 @@ class ProgressDisplay:
         self.running[pairing.index] = self.progress.add_task(
             visible(f"{pairing.index}. {pairing.a} vs {pairing.b}"), total=self.hands)
 
-    def hand_played(self, pairing: Pairing, index: int, result: HandResult) -> None:
+    def hand_played(self, pairing: Pairing, index: int, result: AnyResult) -> None:
         self.progress.advance(self.running[pairing.index])
         self.progress.advance(self.overall)
         self.played[pairing.index] = self.played.get(pairing.index, 0) + 1

@@ -14,6 +14,7 @@ from rich.text import Text
 from arena.console.serving import local_match_url
 from arena.console.text import plain
 from arena.contract.status import OutcomeStatus
+from arena.engine.bidding_rules import BIDDING_PRESETS
 from arena.referee.stats import MeanInterval
 from arena.referee.tournament.ordering import Ordering, fit_ordering
 from arena.referee.tournament.plan import PairingResult, TournamentPlan
@@ -28,6 +29,12 @@ def standings_of(plan: TournamentPlan, results: dict[int, PairingResult]) -> tup
     points = {key: cell.pairs.points for key, cell in table.cells.items()}
     ordering = fit_ordering(names, points, [(p.a, p.b) for p in plan.pairings])
     return table, ordering
+
+
+def pair_unit(preset: str) -> str:
+    """What a deal pair's score counts: a bidding game's game points, else the hands' values
+    (1 per hand won, plus 1 per kot, or the hand's points)."""
+    return "game points" if preset in BIDDING_PRESETS else "hand values"
 
 
 def _bound(value: float) -> float | None:
@@ -85,7 +92,8 @@ def tournament_report(plan: TournamentPlan, folder: Path, results: dict[int, Pai
     return {
         "tournament": plan.name, "folder": str(folder),
         "complete": len(results) == len(plan.pairings), "pairings_done": len(results),
-        "pairings": len(plan.pairings), "plan": plan.model_dump(mode="json"), "matches": matches,
+        "pairings": len(plan.pairings), "plan": plan.model_dump(mode="json"), "unit": pair_unit(plan.preset),
+        "matches": matches,
         "cross_table": cells, "standings": standings, "model": ordering.model,
     }
 
@@ -112,7 +120,7 @@ def print_tournament_report(report: dict[str, Any], console: Console | None = No
     order = [row["bot"] for row in standings]
     cells = {(c["bot"], c["opponent"]): c for c in report["cross_table"]}
     title = (f"tournament {report['tournament']}: {report['pairings_done']} of {report['pairings']} pairings "
-             f"played, {report['plan']['deals']} deal pairs each")
+             f"played, {report['plan']['deals']} deal pairs each, in {report['unit']}")
     cross = RichTable(title=plain(title), show_lines=True)
     cross.add_column("")
     cross.add_column("partnership")
