@@ -13,9 +13,10 @@ from collections.abc import Sequence
 
 from arena.engine.auction import Bid
 from arena.engine.bidding_observation import BiddingObservation
-from arena.engine.cards import CARDS, Card, Rank, Suit
+from arena.engine.cards import Card, Rank, Suit
 from arena.engine.ranking import CARD_POINTS_28, strength
 from arena.engine.seats import team_of
+from sdk.bidding_tracker import BiddingTracker
 from sdk.bot import BiddingView
 
 BASE = 10
@@ -118,23 +119,12 @@ def _beats(obs: BiddingObservation, card: Card, best: Card, led: Suit) -> bool:
 
 
 def _lead(view: BiddingView, legal: Sequence[Card]) -> Card:
-    """A master (no higher card of its suit left out) if there is one, else the lowest card of the
-    longest suit."""
-    obs = view.observation
-    played = {c for t in obs.tricks for c in t.cards if c is not None}
-    mine = set(view.hand)
+    """A master (no higher card of its suit left out, in this game's rank order) if there is one,
+    else the lowest card of the longest suit."""
+    tracker = BiddingTracker.from_view(view)
     for card in sorted(legal, key=lambda c: -view.strength(c)):
-        higher = [c for c in _suit_cards(card.suit) if view.strength(c) > view.strength(card)]
-        if all(c in played or c in mine for c in higher):
+        if tracker.is_master(card):
             return card
     counts = {s: sum(1 for c in legal if c.suit == s) for s in Suit}
     suit = max(counts, key=lambda s: counts[s])
     return min((c for c in legal if c.suit == suit), key=view.strength)
-
-
-_SHORT_RANKS = (Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
-
-
-def _suit_cards(suit: Suit) -> list[Card]:
-    """The suit's eight cards in the 32-card pack."""
-    return [CARDS[suit * 13 + rank] for rank in _SHORT_RANKS]
