@@ -34,6 +34,7 @@ from gymnasium.vector.utils import batch_space
 
 from arena.batch import BatchError, BatchTables
 from arena.batch.layout import RES_KOT, RES_POINTS, RES_WINNER
+from arena.batch.opponents import play_random_until
 from arena.engine.action_ids import NUM_ACTIONS
 from arena.engine.bidding_rules import BiddingRules
 from arena.engine.match import KOT_RUN
@@ -220,12 +221,12 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
             waiting = ~tables.over & ~self._learner[tables.to_move]
             if not waiting.any():
                 return
-            if self.opponent is None:
-                actions = tables.random_actions(self._generator_or_new().random(self.num_envs))
-                actions[~waiting] = -1
-            else:
-                actions = self._ask_opponent(np.flatnonzero(waiting))
-            self._apply(actions, OpponentPolicyError)
+            if self.opponent is None:  # one compiled pass plays every random move
+                key = np.uint64(self._generator_or_new().integers(2**64, dtype=np.uint64))
+                play_random_until(tables.ints, tables.masks, tables.history, tables.result, tables.kernel_rules.array,
+                                  self._learner, key, self._log, self._log_len)
+                return
+            self._apply(self._ask_opponent(np.flatnonzero(waiting)), OpponentPolicyError)
 
     def _ask_opponent(self, rows: IntArray) -> IntArray:
         assert self.opponent is not None
