@@ -27,6 +27,7 @@ from sdk.learn.encoding import OFFSETS, MaskArray
 from sdk.learn.layout import FloatArray
 from sdk.learn.vector import DehlaVectorEnv, Observations
 from sdk.learn.vector_deals import first_hands
+from tests.batch.test_differential import OPTIONS
 from tests.engine_helpers import examples
 
 LEADER_BLOCK = OFFSETS["trick_leader"]
@@ -47,7 +48,9 @@ class Shadow:
 
     def __init__(self, env: DehlaVectorEnv, seeds: np.ndarray[Any, Any]) -> None:
         self.env = env
-        self.aecs: list[DehlaEnv] = [dehla_v0.raw_env(preset=env.config.preset) for _ in range(env.num_envs)]
+        options = env.rules.options()
+        self.aecs: list[DehlaEnv] = [dehla_v0.raw_env(preset=env.config.preset, options=options)
+                                     for _ in range(env.num_envs)]
         self.applied: list[list[int]] = [[] for _ in range(env.num_envs)]
         for t, seed in enumerate(seeds):
             self.aecs[t].reset(seed=int(seed))
@@ -138,6 +141,14 @@ def test_two_seats_against_a_policy_function_see_what_the_aec_environment_shows(
     env = DehlaVectorEnv(6, preset, learning_seats=(1, 3), opponent=lowest_indices_policy)
     ended = run_differential(env, list(range(200, 206)), 40, 3)
     assert ended >= 6
+
+
+@pytest.mark.parametrize(("preset", "overrides"), OPTIONS)
+def test_the_options_the_batched_engine_plays_are_seen_as_the_aec_environment_shows(
+        preset: str, overrides: dict[str, Any]) -> None:
+    env = DehlaVectorEnv(4, preset, options=overrides, learning_seats=(0, 1, 2, 3))
+    seeds = [400 + 10 * OPTIONS.index((preset, overrides)) + t for t in range(4)]
+    assert run_differential(env, seeds, 60, 5) >= 4
 
 
 def test_asking_for_the_trump_whenever_allowed_sees_what_the_aec_environment_shows() -> None:
