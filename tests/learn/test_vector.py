@@ -108,7 +108,7 @@ def run_differential(env: DehlaVectorEnv, seeds: list[int], steps: int, choice_s
     for _ in range(steps):
         shadow.check(observations, infos)
         masks = observations["action_mask"]
-        following = observations["observation"][:, LEADER_BLOCK].any(axis=1)  # a trick in progress
+        following = np.asarray(observations["observation"][:, LEADER_BLOCK].any(axis=1))  # a trick in progress
         actions = np.array([prefer if prefer >= 0 and m[prefer] and f else rng.choice(np.flatnonzero(m))
                             for m, f in zip(masks, following, strict=True)], dtype=np.int64)
         acting = infos["seat"]
@@ -203,3 +203,24 @@ def test_observations_are_in_the_observation_space() -> None:
     for _ in range(5):
         assert env.observation_space.contains(observations)
         observations, *_ = env.step(observations["action_mask"].argmax(axis=1))
+
+
+@given(preset=st.sampled_from(SUPPORTED_PRESETS), seed=st.integers(0, 2**32),
+       seats=st.sets(st.integers(0, 3), min_size=1).map(sorted), steps=st.integers(1, 40))
+@examples(15)
+def test_every_table_waits_for_a_learning_seat_and_hands_are_zero_sum(
+        preset: str, seed: int, seats: list[int], steps: int) -> None:
+    env = DehlaVectorEnv(8, preset, learning_seats=seats)
+    observations, infos = env.reset(seed=seed)
+    for _ in range(steps):
+        assert set(infos["seat"]) <= set(seats)
+        assert observations["action_mask"].any(axis=1).all()
+        vectors = observations["observation"]
+        assert ((vectors >= 0) & (vectors <= 1)).all()
+        acting = infos["seat"]
+        observations, rewards, terminated, _, infos = env.step(observations["action_mask"].argmax(axis=1))
+        paid = infos["seat_rewards"]
+        assert np.array_equal(rewards, paid[np.arange(8), acting])
+        assert not paid[~terminated].any()
+        assert (paid[:, 0] == paid[:, 2]).all() and (paid[:, 0] == -paid[:, 1]).all()
+        assert (paid[:, 1] == paid[:, 3]).all()
