@@ -27,10 +27,33 @@ from sdk.learn.encoding import OFFSETS, MaskArray
 from sdk.learn.layout import FloatArray
 from sdk.learn.vector import DehlaVectorEnv, Observations
 from sdk.learn.vector_deals import first_hands
-from tests.batch.test_differential import OPTIONS
 from tests.engine_helpers import examples
 
 LEADER_BLOCK = OFFSETS["trick_leader"]
+
+OPTIONS: list[tuple[str, dict[str, Any]]] = [  # every option the batched engine plays, in combinations
+    ("dehla-pakad", {"direction": "anticlockwise", "two_two": "tricks_won_at_table"}),
+    ("dehla-pakad", {"two_two": "tricks_captured", "capture": "direct"}),
+    ("dehla-pakad", {"two_two": "draw", "deck": "short32"}),
+    ("dehla-pakad", {"trump": "none"}),
+    ("dehla-pakad", {"trump": "first_discard"}),
+    ("dehla-pakad-cut", {"deck": "short32", "direction": "anticlockwise"}),
+    ("court-piece", {"early_end": True}),
+    ("court-piece", {"deck": "short32", "capture": "sweep"}),
+    ("court-piece", {"trump": "first_discard", "capture": "sweep"}),
+    ("dehla-pakad", {"hand_result": "mendikot", "bonus_aces": True, "mendikot_bonus": 2, "kot_bonus": 3,
+                     "capture": "direct"}),
+    ("dehla-pakad", {"hand_result": "mendikot", "trump": "cut", "mendikot_bonus": 1}),
+    ("dehla-pakad", {"hand_result": "seven_tricks", "trump": "none", "kot_bonus": 2}),
+    ("dehla-pakad-hidden", {"hide_from": "full_hand", "direction": "anticlockwise"}),
+    ("dehla-pakad-hidden", {"deck": "short32", "capture": "direct"}),
+    ("dehla-pakad-hidden", {"reveal": "on_request"}),
+    ("mendikot", {"capture": "sweep", "deck": "short32"}),
+    ("mendikot", {"hide_from": "full_hand", "bonus_aces": True}),
+    ("court-piece", {"trump": "hidden", "reveal": "on_request", "early_end": True}),
+    ("mendikot-closed", {"hide_from": "first_packet", "deck": "short32", "capture": "sweep"}),
+    ("dehla-pakad-hidden", {"reveal": "on_play"}),
+]
 
 
 def lowest_indices_policy(observations: FloatArray, masks: MaskArray) -> np.ndarray[Any, Any]:
