@@ -131,7 +131,7 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
         array = self._checked(actions)
         saved = self._snapshot() if self.opponent is not None else None
         acting = self._seat.copy()
-        self._apply(array, IllegalEnvActionError)
+        self._apply(array, by_learner=True)
         try:
             over, seat_rewards, infos = self._finish_step(acting)
         except OpponentPolicyError:
@@ -217,16 +217,16 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
     def _advance(self) -> None:
         """Play the opponents' seats until every table waits for a learner's seat or is over."""
         tables = self._tables
+        if self.opponent is None:  # one compiled pass plays every random move
+            key = np.uint64(self._generator_or_new().integers(2**64, dtype=np.uint64))
+            play_random_until(tables.ints, tables.masks, tables.history, tables.result, tables.kernel_rules.array,
+                              self._learner, key, self._log, self._log_len)
+            return
         while True:
             waiting = ~tables.over & ~self._learner[tables.to_move]
             if not waiting.any():
                 return
-            if self.opponent is None:  # one compiled pass plays every random move
-                key = np.uint64(self._generator_or_new().integers(2**64, dtype=np.uint64))
-                play_random_until(tables.ints, tables.masks, tables.history, tables.result, tables.kernel_rules.array,
-                                  self._learner, key, self._log, self._log_len)
-                return
-            self._apply(self._ask_opponent(np.flatnonzero(waiting)), OpponentPolicyError)
+            self._apply(self._ask_opponent(np.flatnonzero(waiting)), by_learner=False)
 
     def _ask_opponent(self, rows: IntArray) -> IntArray:
         assert self.opponent is not None
@@ -244,13 +244,19 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
         actions[rows] = answer
         return actions
 
-    def _apply(self, actions: IntArray, error: type[LearnEnvError]) -> None:
-        """Step the tables (checked first: a bad action changes nothing) and log the actions."""
+    def _apply(self, actions: IntArray, by_learner: bool) -> None:
+        """Step the tables (checked first: a bad action changes nothing) and log the actions; the
+        learner's actions are one per table, an opponent policy's -1 where it was not asked."""
         try:
             self._tables.step(actions)
         except BatchError as exc:
-            who = "" if error is IllegalEnvActionError else "the opponent policy: "
-            raise error(f"{who}{exc}") from None
+            if by_learner:
+                raise IllegalEnvActionError(str(exc)) from None
+            raise OpponentPolicyError(f"the opponent policy: {exc}") from None
+        if by_learner:
+            self._log[self._all_rows, self._log_len] = actions
+            self._log_len += 1
+            return
         rows = np.flatnonzero(actions >= 0)
         self._log[rows, self._log_len[rows]] = actions[rows]
         self._log_len[rows] += 1
