@@ -9,8 +9,18 @@ same choices (the table's ``apply``: ``HandState`` or ``BiddingHand``, no observ
 to move's view, its encoding and its action mask). Times are this process's CPU time; each
 part runs ``--rounds`` times and its best run counts (the machine is shared).
 
-Run: ``python bench/learn_env.py [--hands N] [--preset P] [--rounds R]``. The last line is one
-JSON object.
+The vector environment (``sdk.learn.vector``, over the batched engine) is measured in the same
+run on the same preset: ``--tables`` tables (1,024) stepped ``--vector-steps`` times, a random
+legal action per table under the returned mask, the observations and masks computed every step.
+Two set-ups: one learning seat against random opponents (``vector_steps_per_s``: the learner's
+steps, each with its observation; the opponents' moves are not counted) and every seat learning
+(``vector_selfplay_steps_per_s``: every move is an agent step, as in the AEC figure). Only the
+environment's ``step`` is timed (the random choice under the mask is the caller's); the first
+reset, which compiles the kernels or loads them from numba's cache, is reported apart
+(``vector_first_reset_s``).
+
+Run: ``python bench/learn_env.py [--hands N] [--preset P] [--rounds R] [--tables N] [--vector-steps S]``.
+The last line is one JSON object.
 """
 
 from __future__ import annotations
@@ -26,6 +36,7 @@ from arena.engine.chance import choose_index
 from arena.engine.rules import DEFAULT_PRESET
 from sdk.learn import dehla_v0
 from sdk.learn.games import Game, Table
+from sdk.learn.vector import DehlaVectorEnv
 
 
 def first_hand(game: Game, seed: int) -> tuple[Table, Any]:
@@ -87,15 +98,40 @@ def observe_run(preset: str, base: int, played: list[list[int]]) -> tuple[float,
     return time.process_time() - start, len(states)
 
 
+def random_legal(masks: np.ndarray[Any, Any], uniforms: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """A uniformly random legal action per row of ``masks``."""
+    counts = np.cumsum(masks, axis=1, dtype=np.int16)
+    pick = (uniforms * counts[:, -1]).astype(np.int16)
+    return (counts <= pick[:, None]).sum(axis=1)
+
+
+def vector_run(preset: str, tables: int, steps: int, seats: tuple[int, ...], base: int) -> tuple[float, float, int]:
+    """CPU seconds of the first reset, CPU seconds in ``step`` and the agent steps taken."""
+    start = time.process_time()
+    env = DehlaVectorEnv(tables, preset, learning_seats=seats)
+    observations, _ = env.reset(seed=base)
+    first = time.process_time() - start
+    rng = np.random.default_rng(base)
+    stepping = 0.0
+    for _ in range(steps):
+        actions = random_legal(observations["action_mask"], rng.random(tables))
+        start = time.process_time()
+        observations, *_ = env.step(actions)
+        stepping += time.process_time() - start
+    return first, stepping, steps * tables
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hands", type=int, default=2_000, help="episodes (one hand each)")
     parser.add_argument("--preset", default=DEFAULT_PRESET)
     parser.add_argument("--base", type=int, default=1, help="the first episode's seed")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each part; the best counts")
+    parser.add_argument("--tables", type=int, default=1024, help="the vector environment's tables")
+    parser.add_argument("--vector-steps", type=int, default=300, help="vector environment steps per run")
     args = parser.parse_args()
-    if args.hands < 1 or args.rounds < 1:
-        raise SystemExit("--hands and --rounds must be positive")
+    if min(args.hands, args.rounds, args.tables, args.vector_steps) < 1:
+        raise SystemExit("--hands, --rounds, --tables and --vector-steps must be positive")
 
     env_times, engine_times, observe_times = [], [], []
     steps, played, calls = 0, [], 0
@@ -106,6 +142,16 @@ def main() -> None:
         seconds, calls = observe_run(args.preset, args.base, played)
         observe_times.append(seconds)
     env_s, engine_s, observe_s = min(env_times), min(engine_times), min(observe_times)
+    first_resets, vector_times, selfplay_times = [], [], []
+    vector_steps = selfplay_steps = 0
+    for _ in range(args.rounds):
+        first, seconds, vector_steps = vector_run(args.preset, args.tables, args.vector_steps, (0,), args.base)
+        first_resets.append(first)
+        vector_times.append(seconds)
+        _, seconds, selfplay_steps = vector_run(args.preset, args.tables, args.vector_steps, (0, 1, 2, 3), args.base)
+        selfplay_times.append(seconds)
+    vector_rate = vector_steps / min(vector_times)
+    selfplay_rate = selfplay_steps / min(selfplay_times)
     result = {
         "preset": args.preset,
         "hands": args.hands,
@@ -115,10 +161,20 @@ def main() -> None:
         "engine_steps_per_s": round(steps / engine_s),
         "observe_us": round(observe_s / calls * 1e6, 1),
         "env_us_per_step": round(env_s / steps * 1e6, 1),
+        "tables": args.tables,
+        "vector_agent_steps": vector_steps,
+        "vector_steps_per_s": round(vector_rate),
+        "vector_selfplay_steps_per_s": round(selfplay_rate),
+        "vector_vs_aec": round(vector_rate / (steps / env_s), 1),
+        "vector_first_reset_s": round(first_resets[0], 2),
     }
     print(f"{args.preset}: {steps} agent steps in {args.hands} hands; environment {result['env_steps_per_s']:,} "
           f"steps/s ({result['env_us_per_step']} us a step, of which observing the seat to move "
           f"{result['observe_us']} us); the bare engine {result['engine_steps_per_s']:,} steps/s")
+    print(f"vector environment, {args.tables} tables: {result['vector_steps_per_s']:,} agent steps/s with one "
+          f"learning seat against random opponents ({result['vector_vs_aec']}x the AEC environment), "
+          f"{result['vector_selfplay_steps_per_s']:,} with every seat learning; first reset "
+          f"{result['vector_first_reset_s']} s (compiling, or loading numba's cache)")
     print(json.dumps(result))
 
 

@@ -23,3 +23,12 @@ class IllegalEnvActionError(LearnEnvError):
 
 class FinishedEpisodeError(LearnEnvError):
     """A step after the episode is over: call ``reset`` first."""
+
+
+class ActionShapeError(LearnEnvError):
+    """A vector environment's actions that are not one integer per table."""
+
+
+class OpponentPolicyError(LearnEnvError):
+    """An opponent policy's answer that is not one legal action per seat asked; the step that
+    asked it is undone."""

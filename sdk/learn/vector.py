@@ -1,0 +1,364 @@
+"""A Gymnasium vector environment over the batched engine: N tables stepped at once.
+
+Each table plays one hand per episode. Some seats are the learner's (``learning_seats``); the
+others are played by an opponent policy: uniformly random legal play by default, or a batched
+function ``policy(observations, masks) -> actions`` over the opponent seats to move. After every
+step each table waits for one of the learner's seats (``infos["seat"]``), and the observation
+is that seat's: ``{"observation": (N, 767) float32, "action_mask": (N, 162) int8}``, the layout
+of ``sdk.learn.encoding`` (the same values ``dehla_v0`` gives on the same deal and choices,
+``tests/learn/test_vector.py``), computed in numba (``vector_encoding``).
+
+Auto-reset is Gymnasium's "same step": a table whose hand ends in a step is dealt its next hand
+at once; ``terminations[t]`` says so, the returned observation is the new hand's, and
+``infos["final_obs"]`` / ``infos["final_info"]`` hold the acting seat's last view and the hand's
+actions, seed and winner. Episode seeds come from the generator ``reset(seed=...)`` starts: a
+table's hand with seed ``S`` is the hand ``dehla_v0.env().reset(seed=S)`` deals
+(``infos["episode_seed"]``).
+
+Rewards are paid when a hand ends: ``rewards[t]`` to the seat that acted at table ``t`` in this
+step, ``infos["seat_rewards"][t]`` to all four seats (a learner seat that did not act in the
+last step of the hand finds its reward there). Bad input raises a ``LearnEnvError`` (a
+``ValueError``) naming the table and the problem, and leaves every table as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from arena.batch import BatchError, BatchTables
+from arena.batch.layout import RES_KOT, RES_POINTS, RES_WINNER
+from arena.batch.opponents import play_random_until
+from arena.engine.action_ids import NUM_ACTIONS
+from arena.engine.bidding_rules import BiddingRules
+from arena.engine.match import KOT_RUN
+from arena.engine.rules import MakerDiscard, Rules
+from sdk.learn.config import EnvConfig, Reward
+from sdk.learn.encoding import LAYOUT, OBSERVATION_SIZE, SCORE_SCALE, MaskArray
+from sdk.learn.errors import ActionShapeError, IllegalEnvActionError, LearnEnvError, OpponentPolicyError
+from sdk.learn.layout import FloatArray
+from sdk.learn.vector_deals import MAX_SEED, first_hands
+from sdk.learn.vector_encoding import OFFSETS, encode_rows
+
+IntArray = npt.NDArray[np.int64]
+Observations = dict[str, npt.NDArray[Any]]
+Policy = Callable[[FloatArray, MaskArray], npt.ArrayLike]
+"""A batched policy: ``(observations (M, 767), masks (M, 162))`` of M seats to move -> M action ids."""
+
+MAX_ACTIONS = 64
+"""Room in a hand's action log (a hand takes at most 13 * 4 plays, a call or a hide, a reveal)."""
+SCORE_AT = LAYOUT.starts["score"]
+_TEAM_SIGN = np.array([1.0, -1.0, 1.0, -1.0], dtype=np.float32)
+
+
+class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
+    """``num_envs`` tables of one preset, the learner's seats stepped together."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_envs: int = 1024,
+        preset: str = "dehla-pakad",
+        options: Mapping[str, Any] | None = None,
+        learning_seats: Sequence[int] = (0,),
+        opponent: Policy | None = None,
+        reward: str | Reward = Reward.HAND,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
+            raise LearnEnvError(f"num_envs must be a positive number of tables, not {num_envs!r}")
+        self.config = EnvConfig.of(preset, options, None, reward)
+        rules = self.config.rules
+        if isinstance(rules, BiddingRules):
+            raise LearnEnvError(f"preset {preset!r}: the vector environment plays the batched engine's games, "
+                                "not the bidding games (use dehla_v0)")
+        if rules.maker_discard is not MakerDiscard.OPEN:
+            raise LearnEnvError(f"preset {preset!r}: the vector environment does not encode face-down discards "
+                                f"(maker_discard={rules.maker_discard.value}) yet (use dehla_v0)")
+        try:
+            self._tables = BatchTables(rules, int(num_envs))
+        except BatchError as exc:
+            raise LearnEnvError(f"preset {preset!r}: {exc}") from None
+        self.rules: Rules = rules
+        self.learning_seats = _seats(learning_seats)
+        if opponent is not None and not callable(opponent):
+            raise LearnEnvError(f"opponent must be a policy function (observations, masks) -> actions, or None "
+                                f"for random legal play, not {opponent!r}")
+        self.opponent = opponent
+        self.num_envs = int(num_envs)
+        self.single_observation_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+        })
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._learner = np.zeros(4, dtype=np.bool_)
+        self._learner[list(self.learning_seats)] = True
+        self._scores_kots = rules.scores_kots
+        self._generator: np.random.Generator | None = None
+        self._episode_seeds = np.zeros(self.num_envs, dtype=np.int64)
+        self._seat = np.zeros(self.num_envs, dtype=np.int64)
+        self._log = np.full((self.num_envs, MAX_ACTIONS), -1, dtype=np.int16)
+        self._log_len = np.zeros(self.num_envs, dtype=np.int64)
+        self._all_rows = np.arange(self.num_envs, dtype=np.int64)
+        self._ready = False
+
+    # ----------------------------------------------------------------- Gymnasium's API
+    def reset(
+        self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None,
+    ) -> tuple[Observations, dict[str, Any]]:
+        """Deal every table's first hand. ``seed``: one integer (the generator of every episode
+        seed and opponent draw), or one episode seed per table; ``options`` is accepted and unused."""
+        seeds = self._start_generator(seed)
+        self._deal(self._all_rows, seeds)
+        self._advance()
+        self._ready = True
+        return self._observe(), {"seat": self._seat.copy(), "episode_seed": self._episode_seeds.copy()}
+
+    def step(self, actions: npt.ArrayLike) -> tuple[Observations, npt.NDArray[np.float32], npt.NDArray[np.bool_],
+                                                   npt.NDArray[np.bool_], dict[str, Any]]:
+        """Apply one action per table for the seat it waits for, play the opponents, redeal the
+        finished tables."""
+        if not self._ready:
+            raise LearnEnvError("the environment has no tables yet: call reset() first")
+        array = self._checked(actions)
+        saved = self._snapshot() if self.opponent is not None else None
+        acting = self._seat.copy()
+        self._apply(array, by_learner=True)
+        try:
+            over, seat_rewards, infos = self._finish_step(acting)
+        except OpponentPolicyError:
+            if saved is not None:
+                self._restore(saved)
+            raise
+        rewards = seat_rewards[self._all_rows, acting]
+        observations = self._observe()
+        infos.update(seat=self._seat.copy(), episode_seed=self._episode_seeds.copy(), seat_rewards=seat_rewards)
+        return observations, rewards, over, np.zeros(self.num_envs, dtype=np.bool_), infos
+
+    def _finish_step(self, acting: IntArray) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float32], dict[str, Any]]:
+        """Play the opponents, score the finished hands and deal the next ones."""
+        self._advance()
+        over = self._tables.over.copy()
+        seat_rewards = np.zeros((self.num_envs, 4), dtype=np.float32)
+        infos: dict[str, Any] = {}
+        if over.any():
+            seat_rewards[over] = self._hand_values()[over, None] * _TEAM_SIGN
+            infos["final_obs"], infos["final_info"] = self._final(over, acting)
+            infos["_final_obs"] = infos["_final_info"] = over
+            rows = np.flatnonzero(over)
+            self._deal(rows, self._generator_or_new().integers(MAX_SEED, size=rows.size))
+            self._advance()
+        return over, seat_rewards, infos
+
+    def close(self, **kwargs: Any) -> None:
+        """Nothing to release: the tables are arrays."""
+        self.closed = True
+
+    # ----------------------------------------------------------------- for tests and tools
+    @property
+    def tables(self) -> BatchTables:
+        """The batched tables (every card: not for a policy)."""
+        return self._tables
+
+    def hand_actions(self, table: int) -> list[int]:
+        """The action ids of the hand being played at ``table`` so far, every seat's, in order."""
+        return [int(a) for a in self._log[table, : self._log_len[table]]]
+
+    # ----------------------------------------------------------------- dealing and playing
+    def _start_generator(self, seed: int | Sequence[int] | None) -> IntArray:
+        """Start the generator from ``seed`` and return the first episode seed of every table."""
+        if seed is None:
+            return self._generator_or_new().integers(MAX_SEED, size=self.num_envs)
+        if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
+            if seed < 0:
+                raise LearnEnvError(f"seed must be a non-negative integer, not {seed!r}")
+            self._generator = np.random.default_rng(int(seed))
+            return self._generator.integers(MAX_SEED, size=self.num_envs)
+        array = np.asarray(seed)
+        if array.shape != (self.num_envs,) or not np.issubdtype(array.dtype, np.integer):
+            raise LearnEnvError(f"seed must be a non-negative integer or {self.num_envs} of them (one per table), "
+                                f"not an array of shape {array.shape} ({array.dtype})")
+        bad = np.flatnonzero((array < 0) | (array >= MAX_SEED))
+        if bad.size:
+            raise LearnEnvError(f"seed of table {int(bad[0])}: {int(array[bad[0]])} is not in 0..{MAX_SEED - 1}")
+        self._generator = np.random.default_rng([int(s) for s in array])
+        return array.astype(np.int64)
+
+    def _generator_or_new(self) -> np.random.Generator:
+        if self._generator is None:
+            self._generator = np.random.default_rng()
+        return self._generator
+
+    def _deal(self, rows: IntArray, episode_seeds: IntArray) -> None:
+        """Deal the first hand of each episode seed at its table (every table, or a few of them)."""
+        deal_seeds, dealers = first_hands(np.asarray(episode_seeds, dtype=np.int64))
+        self._episode_seeds[rows] = episode_seeds
+        self._log[rows] = -1
+        self._log_len[rows] = 0
+        tables = self._tables
+        if rows.size == self.num_envs:
+            tables.reset(deal_seeds, dealers)
+            return
+        fresh = BatchTables(self.rules, int(rows.size))
+        fresh.reset(deal_seeds, dealers)
+        tables.ints[rows] = fresh.ints
+        tables.masks[rows] = fresh.masks
+        tables.history[rows] = fresh.history
+        tables.result[rows] = fresh.result
+
+    def _advance(self) -> None:
+        """Play the opponents' seats until every table waits for a learner's seat or is over."""
+        tables = self._tables
+        if self.opponent is None:  # one compiled pass plays every random move
+            key = np.uint64(self._generator_or_new().integers(2**64, dtype=np.uint64))
+            play_random_until(tables.ints, tables.masks, tables.history, tables.result, tables.kernel_rules.array,
+                              self._learner, key, self._log, self._log_len)
+            return
+        while True:
+            waiting = ~tables.over & ~self._learner[tables.to_move]
+            if not waiting.any():
+                return
+            self._apply(self._ask_opponent(np.flatnonzero(waiting)), by_learner=False)
+
+    def _ask_opponent(self, rows: IntArray) -> IntArray:
+        assert self.opponent is not None
+        seats = self._tables.to_move[rows].astype(np.int64)
+        observations = self._encode(rows, seats)
+        masks = self._tables.legal_mask()[rows].view(np.int8)
+        try:
+            answer = np.asarray(self.opponent(observations, masks))
+        except Exception as exc:
+            raise OpponentPolicyError(f"the opponent policy failed: {type(exc).__name__}: {exc}") from exc
+        if answer.shape != rows.shape or not np.issubdtype(answer.dtype, np.integer):
+            raise OpponentPolicyError(f"the opponent policy answered an array of shape {answer.shape} "
+                                      f"({answer.dtype}); expected {rows.shape} integers, one per seat asked")
+        actions = np.full(self.num_envs, -1, dtype=np.int64)
+        actions[rows] = answer
+        return actions
+
+    def _apply(self, actions: IntArray, by_learner: bool) -> None:
+        """Step the tables (checked first: a bad action changes nothing) and log the actions; the
+        learner's actions are one per table, an opponent policy's -1 where it was not asked."""
+        try:
+            self._tables.step(actions)
+        except BatchError as exc:
+            if by_learner:
+                raise IllegalEnvActionError(str(exc)) from None
+            raise OpponentPolicyError(f"the opponent policy: {exc}") from None
+        if by_learner:
+            self._log[self._all_rows, self._log_len] = actions
+            self._log_len += 1
+            return
+        rows = np.flatnonzero(actions >= 0)
+        self._log[rows, self._log_len[rows]] = actions[rows]
+        self._log_len[rows] += 1
+
+    def _checked(self, actions: npt.ArrayLike) -> IntArray:
+        array = np.asarray(actions)
+        if array.shape != (self.num_envs,) or not np.issubdtype(array.dtype, np.integer):
+            raise ActionShapeError(f"actions has shape {array.shape} ({array.dtype}); expected ({self.num_envs},) "
+                                   f"integers, one per table")
+        array = array.astype(np.int64, copy=False)
+        low = np.flatnonzero(array < 0)
+        if low.size:
+            raise IllegalEnvActionError(f"table {int(low[0])}: action {int(array[low[0]])} is out of range "
+                                        f"(0..{NUM_ACTIONS - 1}; every table waits for an action)")
+        return array
+
+    # ----------------------------------------------------------------- observing and scoring
+    def _encode(self, rows: IntArray, seats: IntArray) -> FloatArray:
+        out = np.empty((rows.size, OBSERVATION_SIZE), dtype=np.float32)
+        tables = self._tables
+        encode_rows(tables.ints, tables.masks, tables.history, tables.kernel_rules.array, OFFSETS, rows, seats, out)
+        return out
+
+    def _observe(self) -> Observations:
+        """Every table's learner seat to move: its observation and action mask."""
+        self._seat = self._tables.to_move.astype(np.int64)
+        return {"observation": self._encode(self._all_rows, self._seat),
+                "action_mask": self._tables.legal_mask().view(np.int8)}
+
+    def _hand_values(self) -> npt.NDArray[np.float32]:
+        """Each finished hand's reward to team 0 (``Reward``: the hand's value, or its winner's sign)."""
+        result = self._tables.result
+        winner = result[:, RES_WINNER]
+        if self.config.reward is Reward.MATCH:
+            value = np.ones(self.num_envs, dtype=np.float32)
+        elif self._scores_kots:
+            value = (1 + result[:, RES_KOT]).astype(np.float32)
+        else:
+            value = result[:, RES_POINTS].astype(np.float32)
+        out: npt.NDArray[np.float32] = np.where(winner == 0, value, np.where(winner == 1, -value, 0.0)).astype(
+            np.float32)
+        return out
+
+    def _final(self, over: npt.NDArray[np.bool_], acting: IntArray) -> tuple[Observations, dict[str, Any]]:
+        """The finished tables' last view for the seat that acted, and their hands' facts."""
+        rows = np.flatnonzero(over)
+        observation = np.zeros((self.num_envs, OBSERVATION_SIZE), dtype=np.float32)
+        observation[rows] = self._encode(rows, acting[rows])
+        self._score_after_hand(observation, rows, acting[rows])
+        final_obs: Observations = {"observation": observation,
+                                   "action_mask": np.zeros((self.num_envs, NUM_ACTIONS), dtype=np.int8)}
+        info: dict[str, Any] = {"actions": np.where(over[:, None], self._log, -1).astype(np.int16),
+                "episode_seed": self._episode_seeds.copy(),
+                "winner": self._tables.result[:, RES_WINNER].astype(np.int64)}
+        return final_obs, info
+
+    def _score_after_hand(self, observation: FloatArray, rows: IntArray, seats: IntArray) -> None:
+        """The ``score`` block of a finished hand's last view: the match score with the hand
+        counted (``MatchScore.after`` from zero), as the AEC environment shows it then."""
+        result = self._tables.result[rows]
+        winner = result[:, RES_WINNER].astype(np.int64)
+        won = winner >= 0
+        rows, seats, winner, result = rows[won], seats[won], winner[won], result[won]
+        column = SCORE_AT + np.where(winner == seats % 2, 0, 5)
+        observation[rows, column + 2] = 1 / SCORE_SCALE  # hands won
+        if not self._scores_kots:
+            observation[rows, column + 1] = np.minimum(result[:, RES_POINTS], SCORE_SCALE) / SCORE_SCALE
+            return
+        kot = result[:, RES_KOT] != 0
+        observation[rows[kot], column[kot]] = 1 / SCORE_SCALE  # a kot ends the run
+        observation[rows[~kot], column[~kot] + 4] = 1 / KOT_RUN  # a run of one hand won
+
+    # ----------------------------------------------------------------- undoing a failed step
+    def _snapshot(self) -> tuple[npt.NDArray[Any], ...]:
+        t = self._tables
+        return (t.ints.copy(), t.masks.copy(), t.history.copy(), t.result.copy(), self._log.copy(),
+                self._log_len.copy(), self._episode_seeds.copy())
+
+    def _restore(self, saved: tuple[npt.NDArray[Any], ...]) -> None:
+        t = self._tables
+        t.ints[:], t.masks[:], t.history[:], t.result[:], self._log[:], self._log_len[:], self._episode_seeds[:] = saved
+
+
+def _seats(learning_seats: Sequence[int]) -> tuple[int, ...]:
+    if isinstance(learning_seats, str | bytes) or not isinstance(learning_seats, Sequence):
+        raise LearnEnvError(f"learning_seats must be a sequence of seats 0..3, not {learning_seats!r}")
+    seats = tuple(learning_seats)
+    if (not seats or len(set(seats)) != len(seats)
+            or any(isinstance(s, bool) or not isinstance(s, int | np.integer) or not 0 <= s <= 3 for s in seats)):
+        raise LearnEnvError(f"learning_seats must be distinct seats 0..3, at least one, not {learning_seats!r}")
+    return tuple(int(s) for s in seats)
+
+
+def vector_env(
+    num_envs: int = 1024,
+    preset: str = "dehla-pakad",
+    options: Mapping[str, Any] | None = None,
+    learning_seats: Sequence[int] = (0,),
+    opponent: Policy | None = None,
+    reward: str | Reward = Reward.HAND,
+) -> DehlaVectorEnv:
+    """The vector environment (see ``DehlaVectorEnv``)."""
+    return DehlaVectorEnv(num_envs, preset, options, learning_seats, opponent, reward)
+
+
