@@ -2,7 +2,8 @@
 not do at once.
 
 - Whole files go to a worker (a module's fixtures are built once), and a ``SERIAL`` folder is one
-  unit, on one worker in order, handed out first (it is the longest chain).
+  unit, on one worker in order, handed out first (it is the longest chain); a folder of ``JOINS``
+  runs in another's unit.
 - The tests marked ``alone`` measure the host (host-wide counters, sub-millisecond timing): they
   are one unit, handed out last, and each holds the run's room lock exclusive while every other
   test holds it shared, so that no other test runs meanwhile; the unit keeps the lock from one
@@ -37,6 +38,14 @@ SERIAL: dict[str, str] = {
                     "CPU-s cold, then cached beside the code): one worker compiles them instead of each",
 }
 """Folders whose tests run on one worker, one after another, and why."""
+
+JOINS: dict[str, str] = {
+    "tests/learn/": "tests/batch/",
+}
+"""Folders whose tests run in another folder's serial unit, after its tests: the learning
+environments step the batched engine's kernels and compile their own (the vector environment's
+observations), so beside ``tests/batch/`` on another worker they compiled the same kernels twice
+at once."""
 
 ALONE_UNIT = "alone"
 RUN_FOLDER_ENV = "DEHLA_TEST_RUN_FOLDER"
@@ -108,7 +117,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             if nodeid in self.alone:
                 return ALONE_UNIT
             path = nodeid.split("::", 1)[0]
-            return next((folder for folder in SERIAL if path.startswith(folder)), path)
+            joined = next((JOINS[folder] for folder in JOINS if path.startswith(folder)), path)
+            return next((folder for folder in SERIAL if joined.startswith(folder)), joined)
 
         def _assign_work_unit(self, node: Any) -> None:
             # xdist orders the units by their number of tests: the serial folders first, the
