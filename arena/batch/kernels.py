@@ -419,7 +419,8 @@ def _finish_trick(ints, masks, history, result, t, rules):
         pile |= bit(card)
         suit = card // 13
         if down and down & bit(card):
-            key = -1  # played face down: it cannot win
+            key = -1  # played face down: it cannot win (as the reference's trick_best; off the led suit
+            # while no trump is in force, it could not anyway)
         elif suit == trump and p >= trump_from:
             key = card % 13 + 16
         elif suit == led:

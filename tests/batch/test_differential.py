@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.batch import SUPPORTED_PRESETS, BatchTables, Phase
-from arena.batch.config import R_CP_LIMITS, KernelRules
+from arena.batch.config import R_CP_LIMITS, R_MAKER_DOWN, KernelRules
 from arena.batch.differential import MAX_STEPS, compare, play_recorded, seeded_uniforms
-from arena.batch.layout import FACE_DOWN, H_TAKEN_BY, HAND0, LEGAL
+from arena.batch.layout import H_TAKEN_BY, HAND0, LEGAL
 from arena.engine.rules import Rules, rules_for
 
 HANDS = 20_000
@@ -116,19 +116,19 @@ class ForgetsCourtPieceLimits(BatchTables):
         self.kernel_rules = KernelRules(rules, array)
 
 
-class FaceDownCardsWin(BatchTables):
-    """A twin whose cards played face down may win their trick: the trick's winner is decided
-    without the record of the cards played face down in earlier steps (kept, so the hand's end
-    still lists them)."""
+class NoFaceDownDiscards(BatchTables):
+    """A twin whose trump maker may never discard face down (``maker_discard`` played as open).
+    (A twin whose face-down cards may win their trick cannot be caught: such a card is off the
+    led suit while no trump is in force, so it could not win anyway.)"""
 
-    def step(self, actions: npt.NDArray[np.int64] | list[int]) -> None:  # type: ignore[override]
-        down = self.masks[:, FACE_DOWN].copy()
-        self.masks[:, FACE_DOWN] = 0
-        super().step(actions)
-        self.masks[:, FACE_DOWN] |= down
+    def __init__(self, rules: Rules, size: int) -> None:
+        super().__init__(rules, size)
+        array = self.kernel_rules.array.copy()
+        array[R_MAKER_DOWN] = 0
+        self.kernel_rules = KernelRules(rules, array)
 
 
-@pytest.mark.parametrize(("twin", "words"), [(ForgetsCourtPieceLimits, "trick"), (FaceDownCardsWin, "trick")])
+@pytest.mark.parametrize(("twin", "words"), [(ForgetsCourtPieceLimits, "trick"), (NoFaceDownDiscards, "legal actions")])
 def test_a_broken_double_sir_rule_in_the_twin_is_caught(twin: type[BatchTables], words: str) -> None:
     seeds, dealers = _seeds(77, 300)
     rules = rules_for("court-piece-double-sir")
