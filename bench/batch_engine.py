@@ -4,7 +4,8 @@ Both engines deal the same seeds (``Deal.from_seed``; seed ``base + i``, dealer 
 and take the same choices: the batched engine draws them (``BatchTables.step_keyed``: one call
 per step for all the tables of a chunk, which draws a uniformly random legal action per table
 from one integer key and applies it) and records them, and the scalar engine replays them hand
-by hand (``HandState.play``, a call, hide or reveal through ``apply``), the way ``bench/engine.py`` plays.
+by hand (``HandState.play``; a call, hide, reveal or face-down discard through ``apply``), the
+way ``bench/engine.py`` plays.
 Dealing is timed on both sides. The replayed hands are then compared with the batched ones
 trick by trick (``differential.compare_end``): ``mismatches``. The same hands are also played
 through the checked API (``random_actions`` then ``step``, two calls a step, every action

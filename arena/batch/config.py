@@ -68,7 +68,13 @@ R_EARLY_END = 10
 R_FULL_HIDE = 11
 R_ON_REQUEST = 12
 R_ON_PLAY = 13
-R_SIZE = 14
+R_MAKER_DOWN = 14
+"""Double Sir's ``maker_discard=face_down``: the trump maker may discard face down."""
+R_CP_LIMITS = 15
+"""Double Sir's ``sweep_limits=court_piece``: no claims on tricks 1, 2 and the last but one, the
+count not restarted after a claim, and under a hidden trump a claim needs the previous trick won
+after the reveal."""
+R_SIZE = 16
 
 _METHODS = {
     TrumpMethod.CALLED: Method.CALLED,
@@ -91,6 +97,7 @@ _TWO_TWO = {
 
 SUPPORTED_PRESETS: tuple[str, ...] = (
     "dehla-pakad", "dehla-pakad-cut", "dehla-pakad-hidden", "mendikot", "mendikot-closed", "court-piece",
+    "court-piece-double-sir",
 )
 """The presets the batched engine plays as they stand (each held to ``arena.engine`` by the
 differential tests); other presets are refused, and so are their options on another preset."""
@@ -101,16 +108,12 @@ def unsupported_options(rules: Rules) -> list[str]:
     out = []
     if rules.trump not in _METHODS:
         out.append(f"trump={rules.trump.value}")
-    if rules.maker_discard is not MakerDiscard.OPEN:
-        out.append(f"maker_discard={rules.maker_discard.value}")
     if rules.hidden_blind:
         out.append("hidden_blind=true")
     if rules.trump_card is not TrumpCard.FIRST_PACKET:
         out.append(f"trump_card={rules.trump_card.value}")
     if rules.decline is not Decline.NONE:
         out.append(f"decline={rules.decline.value}")
-    if rules.sweep_limits is not SweepLimits.NONE:
-        out.append(f"sweep_limits={rules.sweep_limits.value}")
     return out
 
 
@@ -128,8 +131,8 @@ class KernelRules:
             raise UnsupportedRulesError(
                 f"the batched engine does not play {', '.join(missing)} yet "
                 f"(it plays the presets {', '.join(SUPPORTED_PRESETS)} and their options "
-                f"trump=called|none|first_discard|cut|hidden with reveal=on_void|on_request|on_play, any direction, "
-                f"deck, capture, hand_result)"
+                f"trump=called|none|first_discard|cut|hidden with reveal=on_void|on_request|on_play, "
+                f"maker_discard, any direction, deck, capture, sweep_limits, hand_result)"
             )
         array = np.zeros(R_SIZE, dtype=np.int64)
         array[R_ANTICLOCKWISE] = rules.direction is Direction.ANTICLOCKWISE
@@ -146,5 +149,7 @@ class KernelRules:
         array[R_FULL_HIDE] = rules.trump is TrumpMethod.HIDDEN and rules.hide_from is HideFrom.FULL_HAND
         array[R_ON_REQUEST] = rules.reveal is Reveal.ON_REQUEST
         array[R_ON_PLAY] = rules.reveal is Reveal.ON_PLAY
+        array[R_MAKER_DOWN] = rules.reveal is Reveal.ON_REQUEST and rules.maker_discard is MakerDiscard.FACE_DOWN
+        array[R_CP_LIMITS] = rules.capture is Capture.SWEEP and rules.sweep_limits is SweepLimits.COURT_PIECE
         array.setflags(write=False)
         return cls(rules, array)

@@ -1,9 +1,10 @@
 """The twin held to the reference: the same deals and choices through ``BatchTables`` and
 ``arena.engine.HandState``, compared at every step and at the end of every hand.
 
-At every step: the decision, the seat to move and the legal actions. At the end: each trick
-(leader, cards, winner, who took the pile and how many tricks it held), the captured cards and
-trick counts, the pile, and every field of the hand's result. The tests and the bench both
+At every step: the decision, the seat to move and the legal actions (cards, cards face down,
+calls, hides, the reveal). At the end: each trick (leader, cards, winner, who took the pile and
+how many tricks it held), the captured cards and trick counts, the pile, the cards played face
+down, and every field of the hand's result. The tests and the bench both
 call ``compare``; a mismatch is reported with its table, seed and step, never raised.
 """
 
@@ -17,6 +18,7 @@ import numpy.typing as npt
 
 from arena.batch.layout import (
     CAPTURED0,
+    FACE_DOWN,
     H_CARD0,
     H_LEADER,
     H_TAKEN,
@@ -27,7 +29,7 @@ from arena.batch.layout import (
     Phase,
 )
 from arena.batch.tables import BatchTables
-from arena.engine.action_ids import CALL_BASE, HIDE_BASE, REVEAL_ID, action_id, action_of
+from arena.engine.action_ids import CALL_BASE, DOWN_BASE, HIDE_BASE, REVEAL_ID, action_id, action_of
 from arena.engine.deal import Deal
 from arena.engine.hand import Decision, HandState
 from arena.engine.outcome import HandResult
@@ -54,12 +56,14 @@ class Mismatch:
 @dataclass(frozen=True)
 class Recording:
     """What the batched engine did, step by step: ``decision[s, t]``, ``to_move``, the legal
-    cards, whether a reveal could be asked, and the action taken (-1 once the hand is over)."""
+    cards, whether a reveal could be asked, whether the legal cards could be played face down,
+    and the action taken (-1 once the hand is over)."""
 
     decision: npt.NDArray[np.int16]
     to_move: npt.NDArray[np.int16]
     legal: npt.NDArray[np.uint64]
     reveal: npt.NDArray[np.bool_]
+    down: npt.NDArray[np.bool_]
     actions: npt.NDArray[np.int64]
 
 
@@ -83,7 +87,7 @@ class DifferentialReport:
 def play_recorded(tables: BatchTables, uniforms: npt.NDArray[np.float64]) -> Recording:
     """Play every table to the end with ``uniforms[s, t]`` choosing step ``s`` at table ``t``
     (``BatchTables.random_actions``), recording each step."""
-    decisions, movers, legals, reveals, actions = [], [], [], [], []
+    decisions, movers, legals, reveals, downs, actions = [], [], [], [], [], []
     for s in range(uniforms.shape[0]):
         if tables.over.all():
             break
@@ -91,12 +95,14 @@ def play_recorded(tables: BatchTables, uniforms: npt.NDArray[np.float64]) -> Rec
         movers.append(tables.to_move.copy())
         legals.append(tables.legal_cards.copy())
         reveals.append(tables.reveal_allowed())
+        downs.append(tables.down_allowed())
         chosen = tables.random_actions(uniforms[s])
         actions.append(chosen)
         tables.step(chosen)
     if not tables.over.all():
         raise ValueError(f"{uniforms.shape[0]} steps of uniforms did not finish every hand")
-    return Recording(np.array(decisions), np.array(movers), np.array(legals), np.array(reveals), np.array(actions))
+    return Recording(np.array(decisions), np.array(movers), np.array(legals), np.array(reveals), np.array(downs),
+                     np.array(actions))
 
 
 def compare(
@@ -114,7 +120,7 @@ def compare(
     tables.reset(np.asarray(seeds, dtype=np.int64), np.asarray(dealers, dtype=np.int64))
     rec = play_recorded(tables, uniforms)
     columns = zip(rec.decision.T.tolist(), rec.to_move.T.tolist(), rec.legal.T.tolist(), rec.reveal.T.tolist(),
-                  rec.actions.T.tolist(), strict=True)
+                  rec.down.T.tolist(), rec.actions.T.tolist(), strict=True)
     mismatches: list[Mismatch] = []
     bad = 0
     for t, (seed, dealer, steps) in enumerate(zip(seeds, dealers, columns, strict=True)):
@@ -143,12 +149,13 @@ def _scalar_ids(state: HandState, plays_only: bool) -> int:
 
 
 def _replay(
-    rules: Rules, tables: BatchTables, steps: tuple[list[int], list[int], list[int], list[bool], list[int]],
+    rules: Rules, tables: BatchTables,
+    steps: tuple[list[int], list[int], list[int], list[bool], list[bool], list[int]],
     t: int, seed: int, dealer: int,
 ) -> Mismatch | None:
     state = HandState(rules, Deal.from_seed(rules, seed), dealer)
     plays_only = rules.trump is not TrumpMethod.HIDDEN
-    for s, (decision, to_move, legal, reveal, action) in enumerate(zip(*steps, strict=True)):
+    for s, (decision, to_move, legal, reveal, down, action) in enumerate(zip(*steps, strict=True)):
         phase = _PHASE_OF[state.decision]
         if phase != decision and not (action < 0 and phase == _OVER):
             return Mismatch(t, seed, s, f"decision {Phase(decision).name} != reference {Phase(phase).name}")
@@ -156,8 +163,10 @@ def _replay(
             break
         if state.to_move != to_move:
             return Mismatch(t, seed, s, f"seat to move {to_move} != reference {state.to_move}")
-        ours = legal | (reveal << REVEAL_ID) if decision == _PLAY else _CALLS if decision == _CALL else (
-            legal << HIDE_BASE if decision == _HIDE else 0)
+        if decision == _PLAY:
+            ours = legal | (reveal << REVEAL_ID) | (legal << DOWN_BASE if down else 0)
+        else:
+            ours = _CALLS if decision == _CALL else legal << HIDE_BASE if decision == _HIDE else 0
         theirs = _scalar_ids(state, plays_only)
         if ours != theirs:
             return Mismatch(t, seed, s, f"legal actions {ours:#x} != reference {theirs:#x}")
@@ -187,6 +196,8 @@ def compare_end(state: HandState, tables: BatchTables, t: int, seed: int) -> Mis
             return Mismatch(t, seed, None, f"team {team}'s captured cards differ")
     if masks[PILE] != state.pile:
         return Mismatch(t, seed, None, "the pile differs")
+    if masks[FACE_DOWN] != state.face_down_cards:
+        return Mismatch(t, seed, None, "the cards played face down differ")
     assert state.result is not None
     ours_result, theirs_result = _result_fields(tables, t), _reference_fields(state.result)
     if ours_result != theirs_result:

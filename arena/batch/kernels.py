@@ -15,11 +15,13 @@ from numba.extending import intrinsic
 from arena.batch.config import (
     R_ANTICLOCKWISE,
     R_BONUS_ACES,
+    R_CP_LIMITS,
     R_EARLY_END,
     R_FIRST_PACKET,
     R_FULL_HIDE,
     R_HAND_SIZE,
     R_KOT_BONUS,
+    R_MAKER_DOWN,
     R_MENDIKOT_BONUS,
     R_METHOD,
     R_ON_PLAY,
@@ -37,6 +39,7 @@ from arena.batch.layout import (
     CUT_FALLBACK,
     DEALER,
     DECISION,
+    FACE_DOWN,
     FIRST,
     H_CARD0,
     H_LEADER,
@@ -114,6 +117,7 @@ NUM_ACTIONS = 162
 CALL_BASE = 52
 HIDE_BASE = 58
 REVEAL_ID = 57
+DOWN_BASE = 110
 
 
 @njit(cache=True, inline="always")
@@ -213,6 +217,22 @@ def may_reveal(ints, masks, t, rules):
     return not masks[t, HAND0 + seat] & suit_mask(ints[t, LED])
 
 
+@njit(cache=True, inline="always")
+def may_discard_down(ints, masks, t, rules):
+    """Double Sir (``maker_discard=face_down``): the trump maker, unable to follow while its
+    trump is still face down, may play any of its legal cards face down instead."""
+    if not rules[R_MAKER_DOWN] or ints[t, HIDDEN] < 0 or ints[t, DECISION] != PLAY or not ints[t, TRICK_LEN]:
+        return False
+    seat = ints[t, TO_MOVE]
+    return seat == ints[t, FIRST] and not masks[t, HAND0 + seat] & suit_mask(ints[t, LED])
+
+
+@njit(cache=True)
+def down_allowed(ints, masks, rules, out):
+    for t in range(ints.shape[0]):
+        out[t] = may_discard_down(ints, masks, t, rules)
+
+
 @njit(cache=True)
 def reveal_allowed(ints, masks, rules, out):
     for t in range(ints.shape[0]):
@@ -234,6 +254,10 @@ def check_actions(ints, masks, actions, rules):
         if decision == PLAY:
             if action == REVEAL_ID:
                 if not may_reveal(ints, masks, t, rules):
+                    return t, CHECK_ILLEGAL
+            elif action >= DOWN_BASE:
+                if not may_discard_down(ints, masks, t, rules) or not (
+                        masks[t, LEGAL] >> np.uint64(action - DOWN_BASE)) & ONE:
                     return t, CHECK_ILLEGAL
             elif action >= CALL_BASE or not (masks[t, LEGAL] >> np.uint64(action)) & ONE:
                 return t, CHECK_ILLEGAL
@@ -257,10 +281,8 @@ def step_tables(ints, masks, history, result, actions, rules):
             _call(ints, masks, t, action - CALL_BASE)
         elif decision == HIDE_TRUMP:
             _hide(ints, masks, t, action - HIDE_BASE, rules)
-        elif action == REVEAL_ID:
-            _ask_reveal(ints, masks, t, rules)
         else:
-            _play(ints, masks, history, result, t, action, rules)
+            _apply_play(ints, masks, history, result, t, action, rules)
 
 
 @njit(cache=True, inline="always")
@@ -391,11 +413,15 @@ def _finish_trick(ints, masks, history, result, t, rules):
     best = -1
     position = 0
     pile = masks[t, PILE]
+    down = masks[t, FACE_DOWN]
     for p in range(4):
         card = ints[t, TRICK_CARD0 + p]
         pile |= bit(card)
         suit = card // 13
-        if suit == trump and p >= trump_from:
+        if down and down & bit(card):
+            key = -1  # played face down: it cannot win (as the reference's trick_best; off the led suit
+            # while no trump is in force, it could not anyway)
+        elif suit == trump and p >= trump_from:
             key = card % 13 + 16
         elif suit == led:
             key = card % 13
@@ -412,12 +438,16 @@ def _finish_trick(ints, masks, history, result, t, rules):
     size = rules[R_HAND_SIZE]
     last = number == size
     method = rules[R_METHOD]
+    limits = rules[R_CP_LIMITS]
     if rules[R_SWEEP] and not last:
         claims = True
-        if method == FIRST_DISCARD:
+        if limits and (number <= 2 or number == size - 1):
+            claims = False
+        elif method == FIRST_DISCARD or (limits and method == HIDDEN_METHOD):
             claims = ints[t, LAST_WON_WITH_TRUMPS] != 0
         take = ints[t, STREAK] == winner and claims
-        ints[t, STREAK] = -1 if take else winner
+        # A claim restarts the count, except under Court Piece's limits.
+        ints[t, STREAK] = -1 if take and not limits else winner
     else:
         take = True
     history[t, done, H_LEADER] = leader
@@ -439,6 +469,10 @@ def _finish_trick(ints, masks, history, result, t, rules):
     if method == FIRST_DISCARD:
         setting = ints[t, SETTING_TRICK]
         ints[t, LAST_WON_WITH_TRUMPS] = 1 if 0 < setting <= number else 0
+    elif limits and method == HIDDEN_METHOD:  # the winning card came after the reveal
+        revealed = ints[t, REVEAL_TRICK]
+        after = 0 < revealed < number or (revealed == number and position >= ints[t, REVEAL_POSITION])
+        ints[t, LAST_WON_WITH_TRUMPS] = 1 if after else 0
     ints[t, TRICK_LEN] = 0
     ints[t, LEADER] = winner
     ints[t, TO_MOVE] = winner
@@ -551,6 +585,11 @@ def legal_actions_mask(ints, masks, rules, out):
                 legal &= legal - ONE
             if may_reveal(ints, masks, t, rules):
                 out[t, REVEAL_ID] = True
+            if may_discard_down(ints, masks, t, rules):
+                legal = masks[t, LEGAL]
+                while legal:
+                    out[t, DOWN_BASE + lowest(legal)] = True
+                    legal &= legal - ONE
         elif decision == CALL_TRUMP:
             for suit in range(4):
                 out[t, CALL_BASE + suit] = True
@@ -588,16 +627,30 @@ def _kth(cards, uniform):
 
 @njit(cache=True, inline="always")
 def _random_play(ints, masks, t, uniform, rules):
-    """A random play decision: the legal cards low to high, then the reveal where allowed."""
+    """A random play decision in the engine's order: the legal cards low to high, then the same
+    cards face down where allowed, then the reveal where allowed. Returns an action id."""
     legal = masks[t, LEGAL]
     count = popcount(legal)
-    if may_reveal(ints, masks, t, rules):
-        k = int(uniform * (count + 1))
-        if k == count:
-            return REVEAL_ID
+    down = may_discard_down(ints, masks, t, rules)
+    reveal = may_reveal(ints, masks, t, rules)
+    k = int(uniform * (count * (1 + int(down)) + int(reveal)))
+    if k < count:
+        return _select(legal, k)
+    if down and k < 2 * count:
+        return DOWN_BASE + _select(legal, k - count)
+    return REVEAL_ID
+
+
+@njit(cache=True, inline="always")
+def _apply_play(ints, masks, history, result, t, action, rules):
+    """A play decision's action id: a card, a card face down, or the reveal."""
+    if action == REVEAL_ID:
+        _ask_reveal(ints, masks, t, rules)
+    elif action >= DOWN_BASE:
+        masks[t, FACE_DOWN] |= bit(action - DOWN_BASE)
+        _play(ints, masks, history, result, t, action - DOWN_BASE, rules)
     else:
-        k = int(uniform * count)
-    return _select(legal, k)
+        _play(ints, masks, history, result, t, action, rules)
 
 
 @njit(cache=True)
@@ -625,10 +678,7 @@ def step_random(ints, masks, history, result, uniforms, rules, out):
         if decision == PLAY:
             action = _random_play(ints, masks, t, uniforms[t], rules)
             out[t] = action
-            if action == REVEAL_ID:
-                _ask_reveal(ints, masks, t, rules)
-            else:
-                _play(ints, masks, history, result, t, action, rules)
+            _apply_play(ints, masks, history, result, t, action, rules)
         elif decision == CALL_TRUMP:
             suit = int(uniforms[t] * 4)
             out[t] = CALL_BASE + suit
@@ -672,10 +722,7 @@ def step_keyed(ints, masks, history, result, key, rules, out):
         if decision == PLAY:
             action = _random_play(ints, masks, t, keyed_uniform(key, t), rules)
             out[t] = action
-            if action == REVEAL_ID:
-                _ask_reveal(ints, masks, t, rules)
-            else:
-                _play(ints, masks, history, result, t, action, rules)
+            _apply_play(ints, masks, history, result, t, action, rules)
         elif decision == CALL_TRUMP:
             suit = int(keyed_uniform(key, t) * 4)
             out[t] = CALL_BASE + suit

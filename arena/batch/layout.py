@@ -65,7 +65,9 @@ PILE = 8
 CAPTURED0 = 9
 LEGAL = 11
 """The cards the seat to move may play (0 outside a play decision)."""
-MASK_FIELDS = 12
+FACE_DOWN = 12
+"""The cards the trump maker discarded face down so far (Double Sir's ``maker_discard=face_down``)."""
+MASK_FIELDS = 13
 
 # history (int8), per trick
 H_LEADER = 0

@@ -15,12 +15,10 @@ from numba import njit
 from arena.batch.kernels import (
     CALL_BASE,
     HIDE_BASE,
-    REVEAL_ID,
-    _ask_reveal,
+    _apply_play,
     _call,
     _hide,
     _kth,
-    _play,
     _random_play,
     keyed_uniform,
 )
@@ -44,10 +42,7 @@ def play_random_until(ints, masks, history, result, rules, stop, key, log, log_l
             decision = ints[t, DECISION]
             if decision == PLAY:
                 action = _random_play(ints, masks, t, uniform, rules)
-                if action == REVEAL_ID:
-                    _ask_reveal(ints, masks, t, rules)
-                else:
-                    _play(ints, masks, history, result, t, action, rules)
+                _apply_play(ints, masks, history, result, t, action, rules)  # a card, face down, or the reveal
             elif decision == CALL_TRUMP:
                 suit = int(uniform * 4)
                 action = CALL_BASE + suit

@@ -21,6 +21,7 @@ from arena.batch.errors import BatchShapeError, FinishedTableError, IllegalBatch
 from arena.batch.layout import (
     CAPTURED0,
     DECISION,
+    FACE_DOWN,
     HISTORY_FIELDS,
     INT_FIELDS,
     LEGAL,
@@ -33,7 +34,7 @@ from arena.batch.layout import (
     TRICKS_DONE,
     Phase,
 )
-from arena.engine.action_ids import NUM_ACTIONS, describe_action_id
+from arena.engine.action_ids import DOWN_BASE, NUM_ACTIONS, describe_action_id
 from arena.engine.cards import cards_of, format_cards
 from arena.engine.outcome import HandOutcome
 from arena.engine.rules import Rules, rules_for
@@ -161,6 +162,13 @@ class BatchTables:
                 f"table {table}: {describe_action_id(action)}: seat {seat} must put one of its cards face down "
                 f"({format_cards(int(self.masks[table, LEGAL]))})")
         reveal = " and reveal" if self.reveal_allowed()[table] else ""
+        if action >= DOWN_BASE:
+            down = "those cards face down" if self.down_allowed()[table] else (
+                "no card face down: only the trump maker, unable to follow while its trump is face down, may")
+            raise IllegalBatchActionError(
+                f"table {table}: {describe_action_id(action)}: not legal for seat {seat} "
+                f"(legal: {format_cards(int(self.masks[table, LEGAL]))}{reveal}; {down})"
+            )
         raise IllegalBatchActionError(
             f"table {table}: {describe_action_id(action)}: not legal for seat {seat} "
             f"(legal: {format_cards(int(self.masks[table, LEGAL]))}{reveal})"
@@ -217,6 +225,18 @@ class BatchTables:
         out = np.zeros(self.size, dtype=np.bool_)
         kernels.reveal_allowed(self.ints, self.masks, self.kernel_rules.array, out)
         return out
+
+    def down_allowed(self) -> npt.NDArray[np.bool_]:
+        """Whether the seat to move may play a legal card face down (``DOWN_BASE + card``), per table."""
+        out = np.zeros(self.size, dtype=np.bool_)
+        kernels.down_allowed(self.ints, self.masks, self.kernel_rules.array, out)
+        return out
+
+    @property
+    def face_down(self) -> npt.NDArray[np.uint64]:
+        """The cards played face down so far (``maker_discard=face_down``), as bitmasks. The
+        arrays hold every card; what a seat may know of them is the observation's business."""
+        return self.masks[:, FACE_DOWN]
 
     @property
     def decision(self) -> npt.NDArray[np.int16]:

@@ -16,7 +16,7 @@ from arena.batch import (
     UnsupportedRulesError,
 )
 from arena.batch.differential import play_recorded, seeded_uniforms
-from arena.engine.action_ids import CALL_BASE, HIDE_BASE, NUM_ACTIONS, REVEAL_ID
+from arena.engine.action_ids import CALL_BASE, DOWN_BASE, HIDE_BASE, NUM_ACTIONS, REVEAL_ID
 from arena.engine.cards import Card
 from arena.engine.deal import Deal
 from arena.engine.rules import rules_for
@@ -77,6 +77,20 @@ def test_a_hide_of_a_card_not_held_and_a_reveal_out_of_turn_are_refused() -> Non
     _unchanged(tables, lambda: tables.step([REVEAL_ID, -1]), IllegalBatchActionError, "table 0: reveal: not legal")
 
 
+def test_a_card_face_down_is_refused_but_to_the_trump_maker_out_of_the_led_suit() -> None:
+    tables = BatchTables(rules_for("court-piece-double-sir"), 1)
+    tables.reset([0], 0)  # seat 3 hides, leads, and is the maker
+    tables.step(tables.random_actions(np.zeros(1)))  # hide the lowest card
+    lead = int(tables.random_actions(np.zeros(1))[0])
+    _unchanged(tables, lambda: tables.step([DOWN_BASE + lead]), IllegalBatchActionError,
+               "only the trump maker, unable to follow while its trump is face down, may")
+    tables.step([lead])
+    for _ in range(3):
+        assert not tables.down_allowed()[0]  # the three others are not the maker
+        tables.step(tables.random_actions(np.zeros(1)))
+    assert tables.tricks_done[0] == 1
+
+
 def test_stepping_a_finished_table_is_refused() -> None:
     tables = BatchTables(rules_for("dehla-pakad"), 3)
     tables.reset([1, 2, 3])
@@ -115,7 +129,7 @@ def test_a_bad_size_is_refused(size: object) -> None:
 
 
 @pytest.mark.parametrize(("preset", "overrides", "named"), [
-    ("court-piece-double-sir", {}, "maker_discard=face_down, sweep_limits=court_piece"),
+    ("court-piece-double-sir", {"hidden_blind": True}, "hidden_blind=true"),
     ("dehla-pakad-hidden", {"hidden_blind": True}, "hidden_blind=true"),
     ("dehla-pakad", {"trump": "open_random"}, "trump=open_random"),
     ("dehla-pakad", {"trump_card": "later"}, "trump_card=later"),

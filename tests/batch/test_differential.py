@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.batch import SUPPORTED_PRESETS, BatchTables, Phase
-from arena.batch.differential import MAX_STEPS, compare, seeded_uniforms
-from arena.batch.layout import HAND0, LEGAL
-from arena.engine.rules import rules_for
+from arena.batch.config import R_CP_LIMITS, R_MAKER_DOWN, KernelRules
+from arena.batch.differential import MAX_STEPS, compare, play_recorded, seeded_uniforms
+from arena.batch.layout import H_TAKEN_BY, HAND0, LEGAL
+from arena.engine.rules import Rules, rules_for
 
 HANDS = 20_000
 
@@ -54,6 +55,13 @@ OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("court-piece", {"trump": "hidden", "reveal": "on_request", "early_end": True}),
     ("mendikot-closed", {"hide_from": "first_packet", "deck": "short32", "capture": "sweep"}),
     ("dehla-pakad-hidden", {"reveal": "on_play"}),
+    ("court-piece-double-sir", {"deck": "short32", "direction": "clockwise"}),
+    ("court-piece-double-sir", {"maker_discard": "open", "early_end": True}),
+    ("court-piece-double-sir", {"sweep_limits": "none"}),
+    ("court-piece-double-sir", {"hide_from": "full_hand", "hand_result": "tens"}),
+    ("court-piece", {"capture": "sweep", "sweep_limits": "court_piece"}),
+    ("dehla-pakad", {"sweep_limits": "court_piece", "trump": "first_discard"}),
+    ("dehla-pakad-hidden", {"sweep_limits": "court_piece", "deck": "short32"}),
 ]
 
 
@@ -95,3 +103,50 @@ def test_a_broken_rule_in_the_twin_is_caught() -> None:
     broken = compare(rules, seeds, dealers, uniforms, make_tables=ForgetsFollowSuit)
     assert broken.mismatched_hands > 0
     assert "legal actions" in broken.first[0].what, broken.summary()
+
+
+class ForgetsCourtPieceLimits(BatchTables):
+    """A twin with Double Sir's sweep played as the ordinary sweep (claims on any trick, the
+    count restarted after each, no reveal needed): its rules array loses the limits."""
+
+    def __init__(self, rules: Rules, size: int) -> None:
+        super().__init__(rules, size)
+        array = self.kernel_rules.array.copy()
+        array[R_CP_LIMITS] = 0
+        self.kernel_rules = KernelRules(rules, array)
+
+
+class NoFaceDownDiscards(BatchTables):
+    """A twin whose trump maker may never discard face down (``maker_discard`` played as open).
+    (A twin whose face-down cards may win their trick cannot be caught: such a card is off the
+    led suit while no trump is in force, so it could not win anyway.)"""
+
+    def __init__(self, rules: Rules, size: int) -> None:
+        super().__init__(rules, size)
+        array = self.kernel_rules.array.copy()
+        array[R_MAKER_DOWN] = 0
+        self.kernel_rules = KernelRules(rules, array)
+
+
+@pytest.mark.parametrize(("twin", "words"), [(ForgetsCourtPieceLimits, "trick"), (NoFaceDownDiscards, "legal actions")])
+def test_a_broken_double_sir_rule_in_the_twin_is_caught(twin: type[BatchTables], words: str) -> None:
+    seeds, dealers = _seeds(77, 300)
+    rules = rules_for("court-piece-double-sir")
+    uniforms = seeded_uniforms(5, 300)
+    assert compare(rules, seeds, dealers, uniforms).ok
+    broken = compare(rules, seeds, dealers, uniforms, make_tables=twin)
+    assert broken.mismatched_hands > 0
+    assert words in broken.first[0].what, broken.summary()
+
+
+def test_random_double_sir_hands_discard_face_down_and_claim_under_the_limits() -> None:
+    """The differential tests' random Double Sir hands reach both of its rules: a good share of
+    them have a card played face down, and piles are taken (from the fourth trick on only)."""
+    tables = BatchTables(rules_for("court-piece-double-sir"), 2_000)
+    seeds = np.arange(2_000)
+    tables.reset(seeds, seeds % 4)
+    play_recorded(tables, seeded_uniforms(9, 2_000))
+    assert (tables.face_down != 0).mean() > 0.1
+    taken_at = tables.history[:, :, H_TAKEN_BY] >= 0  # a pile taken with this trick
+    assert not taken_at[:, [0, 1, 11]].any()
+    assert taken_at[:, 3:11].any(axis=1).mean() > 0.2
