@@ -36,8 +36,8 @@ def inproc(deals: int, move_ms: float, preset: str, seed: int, opponent: str) ->
     drawn = [n for bot in experts for n in bot.drawn]
     played = [n for bot in experts for n in bot.worlds]
     effective = [n for bot in experts for n in bot.effective]
-    hits = sum(bot._cache.hits for bot in experts)  # noqa: SLF001 - a bench reads the counters
-    misses = sum(bot._cache.misses for bot in experts)  # noqa: SLF001
+    hits = sum(bot._cache.hits for bot in experts)
+    misses = sum(bot._cache.misses for bot in experts)
     print(f"expert vs {opponent} {preset} deals {stats.n} mean {stats.mean:+.3f} "
           f"CI [{stats.low:+.3f}, {stats.high:+.3f}] won {stats.won_share:.1%} faults {len(outcome.faults)} "
           f"move ms median {statistics.median(times):.1f} p99 {percentile(times, 0.99):.1f}; per move: "
@@ -48,7 +48,8 @@ def inproc(deals: int, move_ms: float, preset: str, seed: int, opponent: str) ->
 
 def main(argv: list[str]) -> None:
     if argv[:1] == ["inproc"]:
-        deals, move_ms, preset, seed, opponent = (argv[1:] + ["20", "50", "dehla-pakad", "1", "heuristic"][len(argv) - 1:])[:5]
+        defaults = ["20", "50", "dehla-pakad", "1", "heuristic"]
+        deals, move_ms, preset, seed, opponent = (argv[1:] + defaults[len(argv) - 1:])[:5]
         inproc(int(deals), float(move_ms), preset, int(seed), opponent)
     else:
         print(__doc__)

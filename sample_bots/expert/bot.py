@@ -36,9 +36,13 @@ from sdk.bot import BotView
 from sdk.inference import Inference, LikelihoodCache, PlayModel, UnsupportedViewError
 from sdk.sampling import Sampler
 
-WINDOW = 1
-"""Tricks whose plays are weighed (the one in progress; at 50 ms a move the heuristic's values
-cost about 0.6 ms a play, so the whole hand's plays would leave only a few worlds per move)."""
+INFERENCE_TRICKS = 3
+"""Tricks left (the one in progress included) from which the worlds are weighted; before, they
+count equally, as in the search bot. The heuristic's values cost about 0.6 ms a play, so weighing
+every play of a world early in the hand would leave a 50 ms move a few worlds (measured: weighing
+the trick in progress only, from the first trick, halved the worlds and lost to ``search``); in
+the endgame a world's exact solve costs more than that, and the model's cached answers serve the
+many worlds that share a seat's last few cards."""
 SKIP_BELOW = 1e-3
 """A world whose likelihood is below this share of the best one seen is not played out."""
 
@@ -59,10 +63,11 @@ class ExpertBot(SearchBot):
     name = "expert"
 
     def __init__(self, seed: int = 0, budget: SearchBudget | None = None, model: PlayModel | None = None,
-                 window: int | None = WINDOW) -> None:
+                 window: int | None = None, inference_tricks: int = INFERENCE_TRICKS) -> None:
         super().__init__(seed, budget)
         self.model: PlayModel = model or heuristic_policy()
         self.window = window
+        self.inference_tricks = inference_tricks
         self._cache = LikelihoodCache()
         self.drawn: list[int] = []
         """Per searched move, the worlds drawn (``worlds``: those played out)."""
@@ -92,12 +97,16 @@ class ExpertBot(SearchBot):
         """One row per imagined world (each candidate's value on it) and the world's likelihood."""
         obs = view.observation
         rules, team = obs.rules, obs.seat & 1
-        inference: Inference | None
-        try:
-            inference = Inference(view, self.model, self._cache, self.window)
-            sampler = inference.sampler
-        except UnsupportedViewError:
-            inference, sampler = None, Sampler(obs)
+        inference: Inference | None = None
+        sampler: Sampler | None = None
+        if _tricks_left(rules.hand_size, obs.tricks) <= self.inference_tricks:
+            try:
+                inference = Inference(view, self.model, self._cache, self.window)
+                sampler = inference.sampler
+            except UnsupportedViewError:
+                pass
+        if sampler is None:
+            sampler = Sampler(obs)
         solver = Solver(rules, team, deadline)
         rows: list[list[float]] = []
         weights: list[float] = []

@@ -31,7 +31,7 @@ def test_every_preset_plays_without_faults_within_the_budget(preset: str) -> Non
     times = sorted(t for bot in experts for t in bot.move_times)  # type: ignore[attr-defined]
     assert times and times[len(times) // 2] <= BUDGET_S + SLACK_S
     assert times[-1] <= BUDGET_S + 0.5  # a busy machine can stall any process for a while
-    assert sum(bot.worlds and max(bot.worlds) or 0 for bot in experts) > 0  # type: ignore[attr-defined]
+    assert any(bot.worlds for bot in experts)  # type: ignore[attr-defined]
 
 
 rows_strategy = st.integers(2, 4).flatmap(
