@@ -43,6 +43,10 @@ every play of a world early in the hand would leave a 50 ms move a few worlds (m
 the trick in progress only, from the first trick, halved the worlds and lost to ``search``); in
 the endgame a world's exact solve costs more than that, and the model's cached answers serve the
 many worlds that share a seat's last few cards."""
+BANK_RESERVE = 5.0
+"""Seconds of bank never sipped: at 50 ms a move the search's sip (a twentieth of the bank, at
+most half a move) drains the bank to about 0.4 s over a few hundred hands, and one stall of the
+machine then times out (seen: version 3 at hand 462 of a 300-deal match)."""
 SKIP_BELOW = 1e-3
 """A world whose likelihood is below this share of the best one seen is not played out."""
 
@@ -73,6 +77,16 @@ class ExpertBot(SearchBot):
         """Per searched move, the worlds drawn (``worlds``: those played out)."""
         self.effective: list[float] = []
         """Per searched move, the effective number of worlds of the weights (1 / sum of squares)."""
+
+    def _deadline(self, view: BotView, start: float) -> float:
+        """The search bot's budget, sipping only the bank above ``BANK_RESERVE``."""
+        if not self.sips_bank:
+            return super()._deadline(view, start)
+        budget = self.budget.share_of_move * view.per_move
+        budget += min(max(0.0, view.bank_left - BANK_RESERVE) * 0.05, view.per_move * 0.5)
+        if self.budget.max_per_move is not None:
+            budget = min(budget, self.budget.max_per_move)
+        return start + max(0.0, budget - self.budget.reserve)
 
     def _search(self, view: BotView, start: float) -> Action:
         obs = view.observation

@@ -10,11 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.engine.rules import PRESETS
+from arena.engine.deal import Deal
+from arena.engine.hand import HandState
+from arena.engine.observation import observe
+from arena.engine.rules import PRESETS, rules_for
 from arena.referee.in_process import play_in_process
 from sample_bots.expert.bot import ExpertBot, choose_weighted, effective_size
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.search.bot import SearchBudget, _choose
+from sdk.bot import BotView
 
 BUDGET_S = 0.01
 SLACK_S = 0.03
@@ -59,3 +63,15 @@ def test_the_effective_size_of_weights() -> None:
     assert effective_size([1.0, 0.0, 0.0]) == pytest.approx(1.0)
     assert effective_size([]) == 0.0
     assert choose_weighted([[0.0, 1.0], [0.0, 1.0], [0.0, 1.0]], [1.0, 1e-9, 1e-9], 0.5) == 0  # one world: no evidence
+
+
+def test_the_bank_below_its_reserve_is_never_sipped() -> None:
+    from sample_bots.expert.bot import BANK_RESERVE  # noqa: PLC0415
+
+    bot = ExpertBot(0)
+    state = HandState(rules_for("dehla-pakad"), Deal.from_seed(rules_for("dehla-pakad"), 1), 0)
+    obs = observe(state, 1)
+    low = bot._deadline(BotView(obs, 0.05, BANK_RESERVE - 1.0), 0.0)
+    assert low == pytest.approx(0.6 * 0.05 - bot.budget.reserve)
+    high = bot._deadline(BotView(obs, 0.05, 30.0), 0.0)
+    assert high == pytest.approx(0.6 * 0.05 + 0.025 - bot.budget.reserve)
