@@ -2,14 +2,15 @@
 
 ``sample_bots.search`` imagines the unseen cards uniformly among the placements that fit what
 it saw. But a seat that ducked a trick it could have won, or kept a ten back when its partner
-was sure to win, says something about its hand. The expert weights each imagined world by the
-likelihood of every play the other seats made in it, under the heuristic bot's values as a
+was sure to win, says something about its hand. In the last ``INFERENCE_TRICKS`` tricks the
+expert weights each imagined world by the likelihood of every play the other seats made in it, under the heuristic bot's values as a
 softmax policy (``sdk.inference``, ``sample_bots/expert/model.py``), and compares its
 candidates on weighted means: worlds the plays make unlikely count for little, and a world far
 less likely than the best one seen is not played out at all (the time goes to likely ones).
 
-Everything else (candidates, greedy playouts, the exact endgame, the override rule, the clock)
-is the search bot's (``sample_bots/search/bot.py``), which stays as it was for comparison.
+Everything else (candidates, greedy playouts, the exact endgame, the override rule, the clock
+but for a bank reserve it never sips) is the search bot's (``sample_bots/search/bot.py``), which
+stays as it was for comparison.
 Where a hand cannot be replayed from the view (``sdk.inference.UnsupportedViewError``: chance
 draws, face-down discards not seen) the worlds count equally, as in the search bot.
 """
