@@ -4,8 +4,8 @@
 it saw. But a seat that ducked a trick it could have won, or kept a ten back when its partner
 was sure to win, says something about its hand. In the last ``INFERENCE_TRICKS`` tricks the
 expert weights each imagined world by the likelihood of every play the other seats made in it,
-under the heuristic bot's values as a softmax policy (``sdk.inference``, ``sample_bots/expert/model.py``), and compares its
-candidates on weighted means: worlds the plays make unlikely count for little, and a world far
+under the heuristic bot's values as a softmax policy (``sdk.inference``,
+``sample_bots/expert/model.py``), and compares its candidates on weighted means: worlds the plays make unlikely count for little, and a world far
 less likely than the best one seen is not played out at all (the time goes to likely ones).
 
 Everything else (candidates, greedy playouts, the exact endgame, the override rule, the clock
