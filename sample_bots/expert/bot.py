@@ -5,8 +5,9 @@ it saw. But a seat that ducked a trick it could have won, or kept a ten back whe
 was sure to win, says something about its hand. In the last ``INFERENCE_TRICKS`` tricks the
 expert weights each imagined world by the likelihood of every play the other seats made in it,
 under the heuristic bot's values as a softmax policy (``sdk.inference``,
-``sample_bots/expert/model.py``), and compares its candidates on weighted means: worlds the plays make unlikely count for little, and a world far
-less likely than the best one seen is not played out at all (the time goes to likely ones).
+``sample_bots/expert/model.py``), and compares its candidates on weighted means: worlds the
+plays make unlikely count for little, and a world far less likely than the best one seen is not
+played out at all (the time goes to likely ones).
 
 Everything else (candidates, greedy playouts, the exact endgame, the override rule, the clock
 but for a bank reserve it never sips) is the search bot's (``sample_bots/search/bot.py``), which
