@@ -357,7 +357,7 @@ def matches_command(bot: str | None, limit: int, as_json: bool, data: Path | Non
 @click.command("submit")
 @click.argument("folder", required=False, type=click.Path(path_type=Path))
 @click.option("--sample", "samples", multiple=True, metavar="NAME",
-              help="Submit a sample bot (random, heuristic, search) in its folder form; repeatable.")
+              help="Submit a sample bot (random, heuristic, search, expert) in its folder form; repeatable.")
 @click.option("--server", default=None, metavar="URL",
               help="Upload FOLDER to the arena at URL (validated there) instead of submitting it here.")
 @click.option("--token", default=None, envvar="DEHLA_TOKEN", metavar="TOKEN",

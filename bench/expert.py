@@ -1,0 +1,59 @@
+"""Strength and cost figures for the expert sample bot, in this process (no gRPC).
+
+``python -m bench.expert inproc DEALS MOVE_MS [PRESET] [SEED] [OPPONENT]``
+    expert (seats 0 and 2) against OPPONENT (``heuristic``, default, or ``search`` at the same
+    budget; 1 and 3), duplicate: the mean score per deal pair, its 95% CI, the share of deal
+    pairs won, move times, and per searched move the worlds drawn, played out and their
+    effective number under the weights, and the model cache's hit rate.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+
+from arena.referee.in_process import play_in_process
+from arena.referee.stats import mean_interval
+from bench.search import percentile
+from sample_bots.expert.bot import ExpertBot
+from sample_bots.heuristic.bot import HeuristicBot
+from sample_bots.search.bot import SearchBot, SearchBudget
+from sdk.bot import Bot
+
+
+def inproc(deals: int, move_ms: float, preset: str, seed: int, opponent: str) -> None:
+    started = time.perf_counter()
+    budget = SearchBudget(max_per_move=move_ms / 1000)
+    window = int(os.environ["EXPERT_WINDOW"]) if os.environ.get("EXPERT_WINDOW") else None
+    experts = [ExpertBot(0, budget, window=window), ExpertBot(2, budget, window=window)]
+    others: list[Bot] = [HeuristicBot(), HeuristicBot()] if opponent == "heuristic" else [
+        SearchBot(1, budget), SearchBot(3, budget)]
+    outcome = play_in_process([experts[0], others[0], experts[1], others[1]], deals=deals, seed=seed, preset=preset)
+    stats = mean_interval(outcome.deal_scores)
+    times = [t * 1000 for bot in experts for t in bot.move_times]
+    drawn = [n for bot in experts for n in bot.drawn]
+    played = [n for bot in experts for n in bot.worlds]
+    effective = [n for bot in experts for n in bot.effective]
+    hits = sum(bot._cache.hits for bot in experts)
+    misses = sum(bot._cache.misses for bot in experts)
+    print(f"expert vs {opponent} {preset} deals {stats.n} mean {stats.mean:+.3f} "
+          f"CI [{stats.low:+.3f}, {stats.high:+.3f}] won {stats.won_share:.1%} faults {len(outcome.faults)} "
+          f"move ms median {statistics.median(times):.1f} p99 {percentile(times, 0.99):.1f}; per move: "
+          f"drawn {statistics.median(drawn)}, played {statistics.median(played)}, "
+          f"effective {statistics.median(effective):.1f} (medians); cache hits {hits / max(1, hits + misses):.0%} "
+          f"({time.perf_counter() - started:.0f} s)")
+
+
+def main(argv: list[str]) -> None:
+    if argv[:1] == ["inproc"]:
+        defaults = ["20", "50", "dehla-pakad", "1", "heuristic"]
+        deals, move_ms, preset, seed, opponent = (argv[1:] + defaults[len(argv) - 1:])[:5]
+        inproc(int(deals), float(move_ms), preset, int(seed), opponent)
+    else:
+        print(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

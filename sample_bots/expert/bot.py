@@ -1,0 +1,189 @@
+"""The expert sample bot: the search bot's method on worlds weighted by what the others played.
+
+``sample_bots.search`` imagines the unseen cards uniformly among the placements that fit what
+it saw. But a seat that ducked a trick it could have won, or kept a ten back when its partner
+was sure to win, says something about its hand. In the last ``INFERENCE_TRICKS`` tricks the
+expert weights each imagined world by the likelihood of every play the other seats made in it,
+under the heuristic bot's values as a softmax policy (``sdk.inference``,
+``sample_bots/expert/model.py``), and compares its candidates on weighted means: worlds the
+plays make unlikely count for little, and a world far less likely than the best one seen is not
+played out at all (the time goes to likely ones).
+
+Everything else (candidates, greedy playouts, the exact endgame, the override rule, the clock
+but for a bank reserve it never sips) is the search bot's (``sample_bots/search/bot.py``), which
+stays as it was for comparison.
+Where a hand cannot be replayed from the view (``sdk.inference.UnsupportedViewError``: chance
+draws, face-down discards not seen) the worlds count equally, as in the search bot.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+from arena.engine.actions import Action
+from arena.engine.errors import ArenaError
+from sample_bots.expert.model import heuristic_policy
+from sample_bots.search.bot import (
+    MAX_WORLDS,
+    OutOfTimeError,
+    SearchBot,
+    SearchBudget,
+    Solver,
+    _tricks_left,
+    playout,
+)
+from sdk.bot import BotView
+from sdk.inference import Inference, LikelihoodCache, PlayModel, UnsupportedViewError
+from sdk.sampling import Sampler
+
+INFERENCE_TRICKS = 3
+"""Tricks left (the one in progress included) from which the worlds are weighted; before, they
+count equally, as in the search bot. The heuristic's values cost about 0.6 ms a play, so weighing
+every play of a world early in the hand would leave a 50 ms move a few worlds (measured: weighing
+the trick in progress only, from the first trick, halved the worlds and lost to ``search``); in
+the endgame a world's exact solve costs more than that, and the model's cached answers serve the
+many worlds that share a seat's last few cards."""
+BANK_RESERVE = 5.0
+"""Seconds of bank never sipped: at 50 ms a move the search's sip (a twentieth of the bank, at
+most half a move) drains the bank to about 0.4 s over a few hundred hands, and one stall of the
+machine then times out (seen: version 3 at hand 462 of a 300-deal match)."""
+SKIP_BELOW = 1e-3
+"""A world whose likelihood is below this share of the best one seen is not played out."""
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A move's worlds: each candidate's value per world played out, the worlds' likelihoods,
+    and how many worlds were drawn (a world far less likely than the best is drawn, not played)."""
+
+    rows: list[list[float]]
+    weights: list[float]
+    drawn: int
+
+
+class ExpertBot(SearchBot):
+    """Search over inference-weighted worlds; see the module docstring."""
+
+    name = "expert"
+
+    def __init__(self, seed: int = 0, budget: SearchBudget | None = None, model: PlayModel | None = None,
+                 window: int | None = None, inference_tricks: int = INFERENCE_TRICKS) -> None:
+        super().__init__(seed, budget)
+        self.model: PlayModel = model or heuristic_policy()
+        self.window = window
+        self.inference_tricks = inference_tricks
+        self._cache = LikelihoodCache()
+        self.drawn: list[int] = []
+        """Per searched move, the worlds drawn (``worlds``: those played out)."""
+        self.effective: list[float] = []
+        """Per searched move, the effective number of worlds of the weights (1 / sum of squares)."""
+
+    def _deadline(self, view: BotView, start: float) -> float:
+        """The search bot's budget, sipping only the bank above ``BANK_RESERVE``."""
+        if not self.sips_bank:
+            return super()._deadline(view, start)
+        budget = self.budget.share_of_move * view.per_move
+        budget += min(max(0.0, view.bank_left - BANK_RESERVE) * 0.05, view.per_move * 0.5)
+        if self.budget.max_per_move is not None:
+            budget = min(budget, self.budget.max_per_move)
+        return start + max(0.0, budget - self.budget.reserve)
+
+    def _search(self, view: BotView, start: float) -> Action:
+        obs = view.observation
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        deadline = self._deadline(view, start)
+        endgame = _tricks_left(obs.rules.hand_size, obs.tricks) <= self.budget.endgame_tricks
+        candidates = self._candidates(view, legal, endgame)
+        if len(candidates) == 1 or time.perf_counter() >= deadline:
+            return candidates[0]
+        evidence = self._weighted_scores(view, candidates, deadline, endgame)
+        rows, weights = evidence.rows, evidence.weights
+        self.worlds.append(len(rows))
+        self.drawn.append(evidence.drawn)
+        self.effective.append(effective_size(weights))
+        confidence = self.budget.endgame_confidence if endgame else self.budget.confidence
+        return candidates[choose_weighted(rows, weights, confidence)]
+
+    def _weighted_scores(self, view: BotView, candidates: list[Action], deadline: float,
+                         endgame: bool) -> Evidence:
+        """One row per imagined world (each candidate's value on it) and the world's likelihood."""
+        obs = view.observation
+        rules, team = obs.rules, obs.seat & 1
+        inference: Inference | None = None
+        sampler: Sampler | None = None
+        if _tricks_left(rules.hand_size, obs.tricks) <= self.inference_tricks:
+            try:
+                inference = Inference(view, self.model, self._cache, self.window)
+                sampler = inference.sampler
+            except UnsupportedViewError:
+                pass
+        if sampler is None:
+            sampler = Sampler(obs)
+        solver = Solver(rules, team, deadline)
+        rows: list[list[float]] = []
+        weights: list[float] = []
+        best = 0.0
+        drawn = 0
+        while drawn < MAX_WORLDS and time.perf_counter() < deadline:
+            drawn += 1
+            placement = sampler.sample(self.rng)
+            weight = 1.0
+            if inference is not None:
+                try:
+                    weight = inference.likelihood(placement, best * SKIP_BELOW)
+                except ArenaError:  # a replay the engine refuses: count the world plainly
+                    weight = best or 1.0
+                if weight < best * SKIP_BELOW:
+                    continue
+                best = max(best, weight)
+            base = sampler.state(placement)
+            row = []
+            for action in candidates:
+                world = base.clone()
+                world.apply(action)
+                if endgame:
+                    try:
+                        row.append(solver.value(world))
+                    except OutOfTimeError:
+                        return Evidence(rows, weights, drawn)
+                else:
+                    row.append(playout(world, rules, team))
+                if time.perf_counter() >= deadline:
+                    return Evidence(rows, weights, drawn)
+            rows.append(row)
+            weights.append(weight)
+        return Evidence(rows, weights, drawn)
+
+
+def effective_size(weights: list[float]) -> float:
+    """Kish's effective sample size of importance weights: ``(sum w)^2 / sum w^2``."""
+    squares = sum(w * w for w in weights)
+    return sum(weights) ** 2 / squares if squares > 0 else 0.0
+
+
+def choose_weighted(rows: list[list[float]], weights: list[float], confidence: float) -> int:
+    """The candidate with the best weighted mean, if its paired advantage over the heuristic's
+    choice (index 0) is ``confidence`` standard errors clear of zero (the standard error from
+    the weights' effective sample size); otherwise the heuristic's. With equal weights this is
+    the search bot's rule (``sample_bots.search.bot._choose``)."""
+    total = sum(weights)
+    if len(rows) < 2 or total <= 0:
+        return 0
+    n_eff = effective_size(weights)
+    if n_eff < 2 - 1e-9:
+        return 0
+    width = len(rows[0])
+    means = [sum(w * r[i] for w, r in zip(weights, rows, strict=True)) / total for i in range(width)]
+    best = max(range(width), key=lambda i: (means[i], -i))
+    if best == 0:
+        return 0
+    diffs = [r[best] - r[0] for r in rows]
+    mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
+    var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) * n_eff / ((n_eff - 1) * total)
+    if var == 0.0:
+        return best if mean > 0 else 0
+    return best if mean / math.sqrt(var / n_eff) >= confidence else 0

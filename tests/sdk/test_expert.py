@@ -1,0 +1,77 @@
+"""The expert sample bot: legal and within its budget on every preset; its weighted choice.
+
+Fast checks only (a deal in process at a tiny budget); the strength figures are in
+``docs/bots.md`` (``dehla match``, ``bench/expert.py``).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arena.engine.deal import Deal
+from arena.engine.hand import HandState
+from arena.engine.observation import observe
+from arena.engine.rules import PRESETS, rules_for
+from arena.referee.in_process import play_in_process
+from sample_bots.expert.bot import ExpertBot, choose_weighted, effective_size
+from sample_bots.heuristic.bot import HeuristicBot
+from sample_bots.search.bot import SearchBudget, _choose
+from sdk.bot import BotView
+
+BUDGET_S = 0.01
+SLACK_S = 0.03
+"""Allowed overrun of a move's median (a loaded test machine; one world may finish late)."""
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_preset_plays_without_faults_within_the_budget(preset: str) -> None:
+    bots = [ExpertBot(0, SearchBudget(max_per_move=BUDGET_S)), HeuristicBot(),
+            ExpertBot(2, SearchBudget(max_per_move=BUDGET_S)), HeuristicBot()]
+    outcome = play_in_process(bots, deals=1, seed=5, preset=preset)
+    assert outcome.status == "done" and not outcome.faults
+    experts = [bots[0], bots[2]]
+    times = sorted(t for bot in experts for t in bot.move_times)  # type: ignore[attr-defined]
+    assert times and times[len(times) // 2] <= BUDGET_S + SLACK_S
+    assert times[-1] <= BUDGET_S + 0.5  # a busy machine can stall any process for a while
+    assert any(bot.worlds for bot in experts)  # type: ignore[attr-defined]
+
+
+rows_strategy = st.integers(2, 4).flatmap(
+    lambda width: st.lists(st.lists(st.integers(-3, 3).map(float), min_size=width, max_size=width),
+                           min_size=2, max_size=30))
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=rows_strategy, confidence=st.sampled_from([0.53, 1.03, 1.47]))
+def test_equal_weights_choose_as_the_search_bot_does(rows: list[list[float]], confidence: float) -> None:
+    # (Thresholds no statistic of small integer rows hits exactly: there the two roundings may differ.)
+    assert choose_weighted(rows, [0.25] * len(rows), confidence) == _choose(rows, confidence)
+
+
+@settings(max_examples=100, deadline=None)
+@given(rows=rows_strategy, extra=st.lists(st.integers(-3, 3).map(float), min_size=4, max_size=4))
+def test_a_world_of_weight_zero_changes_nothing(rows: list[list[float]], extra: list[float]) -> None:
+    width = len(rows[0])
+    heavy = [1.0] * len(rows)
+    assert choose_weighted([*rows, extra[:width]], [*heavy, 0.0], 1.0) == choose_weighted(rows, heavy, 1.0)
+
+
+def test_the_effective_size_of_weights() -> None:
+    assert effective_size([1.0, 1.0, 1.0, 1.0]) == pytest.approx(4.0)
+    assert effective_size([1.0, 0.0, 0.0]) == pytest.approx(1.0)
+    assert effective_size([]) == 0.0
+    assert choose_weighted([[0.0, 1.0], [0.0, 1.0], [0.0, 1.0]], [1.0, 1e-9, 1e-9], 0.5) == 0  # one world: no evidence
+
+
+def test_the_bank_below_its_reserve_is_never_sipped() -> None:
+    from sample_bots.expert.bot import BANK_RESERVE  # noqa: PLC0415
+
+    bot = ExpertBot(0)
+    state = HandState(rules_for("dehla-pakad"), Deal.from_seed(rules_for("dehla-pakad"), 1), 0)
+    obs = observe(state, 1)
+    low = bot._deadline(BotView(obs, 0.05, BANK_RESERVE - 1.0), 0.0)
+    assert low == pytest.approx(0.6 * 0.05 - bot.budget.reserve)
+    high = bot._deadline(BotView(obs, 0.05, 30.0), 0.0)
+    assert high == pytest.approx(0.6 * 0.05 + 0.025 - bot.budget.reserve)
