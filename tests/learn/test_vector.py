@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from arena.batch import SUPPORTED_PRESETS
 from arena.engine.action_ids import REVEAL_ID
 from arena.engine.chance import choose_index, derive_seed
+from arena.engine.rules import MakerDiscard, rules_for
 from sdk.learn import dehla_v0
 from sdk.learn.aec import DehlaEnv
 from sdk.learn.encoding import OFFSETS, MaskArray
@@ -30,6 +31,9 @@ from sdk.learn.vector_deals import first_hands
 from tests.engine_helpers import examples
 
 LEADER_BLOCK = OFFSETS["trick_leader"]
+VECTOR_PRESETS = tuple(p for p in SUPPORTED_PRESETS if rules_for(p).maker_discard is MakerDiscard.OPEN)
+"""The batched engine's presets the vector environment encodes (not yet the face-down discards of
+``court-piece-double-sir``: refused by name, ``test_vector_bad_input``)."""
 
 OPTIONS: list[tuple[str, dict[str, Any]]] = [  # every option the batched engine plays, in combinations
     ("dehla-pakad", {"direction": "anticlockwise", "two_two": "tricks_won_at_table"}),
@@ -145,21 +149,21 @@ def run_differential(env: DehlaVectorEnv, seeds: list[int], steps: int, choice_s
     return ended
 
 
-@pytest.mark.parametrize("preset", SUPPORTED_PRESETS)
+@pytest.mark.parametrize("preset", VECTOR_PRESETS)
 def test_every_seat_learning_sees_what_the_aec_environment_shows(preset: str) -> None:
     env = DehlaVectorEnv(6, preset, learning_seats=(0, 1, 2, 3))
     ended = run_differential(env, [11, 12, 13, 14, 15, 16], 75, 1)
     assert ended >= 6  # every table went through its first hand and an auto-reset
 
 
-@pytest.mark.parametrize("preset", SUPPORTED_PRESETS)
+@pytest.mark.parametrize("preset", VECTOR_PRESETS)
 def test_one_seat_against_random_opponents_sees_what_the_aec_environment_shows(preset: str) -> None:
     env = DehlaVectorEnv(8, preset, learning_seats=(0,))
     ended = run_differential(env, list(range(100, 108)), 30, 2)
     assert ended >= 8
 
 
-@pytest.mark.parametrize("preset", SUPPORTED_PRESETS)
+@pytest.mark.parametrize("preset", VECTOR_PRESETS)
 def test_two_seats_against_a_policy_function_see_what_the_aec_environment_shows(preset: str) -> None:
     env = DehlaVectorEnv(6, preset, learning_seats=(1, 3), opponent=lowest_indices_policy)
     ended = run_differential(env, list(range(200, 206)), 40, 3)
@@ -228,7 +232,7 @@ def test_observations_are_in_the_observation_space() -> None:
         observations, *_ = env.step(observations["action_mask"].argmax(axis=1))
 
 
-@given(preset=st.sampled_from(SUPPORTED_PRESETS), seed=st.integers(0, 2**32),
+@given(preset=st.sampled_from(VECTOR_PRESETS), seed=st.integers(0, 2**32),
        seats=st.sets(st.integers(0, 3), min_size=1).map(sorted), steps=st.integers(1, 40))
 @examples(15)
 def test_every_table_waits_for_a_learning_seat_and_hands_are_zero_sum(
