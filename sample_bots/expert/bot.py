@@ -18,6 +18,7 @@ draws, face-down discards not seen) the worlds count equally, as in the search b
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from dataclasses import dataclass
@@ -116,11 +117,10 @@ class ExpertBot(SearchBot):
         inference: Inference | None = None
         sampler: Sampler | None = None
         if _tricks_left(rules.hand_size, obs.tricks) <= self.inference_tricks:
-            try:
+            # A view the inference cannot replay is searched on the sampler's uniform worlds.
+            with contextlib.suppress(UnsupportedViewError):
                 inference = Inference(view, self.model, self._cache, self.window)
                 sampler = inference.sampler
-            except UnsupportedViewError:
-                pass
         if sampler is None:
             sampler = Sampler(obs)
         solver = Solver(rules, team, deadline)
