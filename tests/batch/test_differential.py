@@ -16,6 +16,7 @@ from arena.batch.config import R_CP_LIMITS, R_MAKER_DOWN, KernelRules
 from arena.batch.differential import MAX_STEPS, compare, play_recorded, seeded_uniforms
 from arena.batch.layout import H_TAKEN_BY, HAND0, LEGAL
 from arena.engine.rules import Rules, rules_for
+from tests.batch_helpers import BATCH_OPTIONS
 
 HANDS = 20_000
 
@@ -33,41 +34,11 @@ def test_twenty_thousand_seeded_random_hands_match(preset: str) -> None:
     assert report.ok, report.summary()
 
 
-OPTIONS: list[tuple[str, dict[str, Any]]] = [
-    ("dehla-pakad", {"direction": "anticlockwise", "two_two": "tricks_won_at_table"}),
-    ("dehla-pakad", {"two_two": "tricks_captured", "capture": "direct"}),
-    ("dehla-pakad", {"two_two": "draw", "deck": "short32"}),
-    ("dehla-pakad", {"trump": "none"}),
-    ("dehla-pakad", {"trump": "first_discard"}),
-    ("dehla-pakad-cut", {"deck": "short32", "direction": "anticlockwise"}),
-    ("court-piece", {"early_end": True}),
-    ("court-piece", {"deck": "short32", "capture": "sweep"}),
-    ("court-piece", {"trump": "first_discard", "capture": "sweep"}),
-    ("dehla-pakad", {"hand_result": "mendikot", "bonus_aces": True, "mendikot_bonus": 2, "kot_bonus": 3,
-                     "capture": "direct"}),
-    ("dehla-pakad", {"hand_result": "mendikot", "trump": "cut", "mendikot_bonus": 1}),
-    ("dehla-pakad", {"hand_result": "seven_tricks", "trump": "none", "kot_bonus": 2}),
-    ("dehla-pakad-hidden", {"hide_from": "full_hand", "direction": "anticlockwise"}),
-    ("dehla-pakad-hidden", {"deck": "short32", "capture": "direct"}),
-    ("dehla-pakad-hidden", {"reveal": "on_request"}),
-    ("mendikot", {"capture": "sweep", "deck": "short32"}),
-    ("mendikot", {"hide_from": "full_hand", "bonus_aces": True}),
-    ("court-piece", {"trump": "hidden", "reveal": "on_request", "early_end": True}),
-    ("mendikot-closed", {"hide_from": "first_packet", "deck": "short32", "capture": "sweep"}),
-    ("dehla-pakad-hidden", {"reveal": "on_play"}),
-    ("court-piece-double-sir", {"deck": "short32", "direction": "clockwise"}),
-    ("court-piece-double-sir", {"maker_discard": "open", "early_end": True}),
-    ("court-piece-double-sir", {"sweep_limits": "none"}),
-    ("court-piece-double-sir", {"hide_from": "full_hand", "hand_result": "tens"}),
-    ("court-piece", {"capture": "sweep", "sweep_limits": "court_piece"}),
-    ("dehla-pakad", {"sweep_limits": "court_piece", "trump": "first_discard"}),
-    ("dehla-pakad-hidden", {"sweep_limits": "court_piece", "deck": "short32"}),
-]
 
 
-@pytest.mark.parametrize(("preset", "overrides"), OPTIONS)
+@pytest.mark.parametrize(("preset", "overrides"), BATCH_OPTIONS)
 def test_options_match(preset: str, overrides: dict[str, Any]) -> None:
-    seeds, dealers = _seeds(5_000_000 + 10_000 * OPTIONS.index((preset, overrides)), 2_000)
+    seeds, dealers = _seeds(5_000_000 + 10_000 * BATCH_OPTIONS.index((preset, overrides)), 2_000)
     report = compare(rules_for(preset, overrides), seeds, dealers, seeded_uniforms(11, 2_000))
     assert report.ok, report.summary()
 

@@ -28,6 +28,7 @@ from sdk.learn.encoding import OFFSETS, MaskArray
 from sdk.learn.layout import FloatArray
 from sdk.learn.vector import DehlaVectorEnv, Observations
 from sdk.learn.vector_deals import first_hands
+from tests.batch_helpers import VECTOR_OPTIONS
 from tests.engine_helpers import examples
 
 LEADER_BLOCK = OFFSETS["trick_leader"]
@@ -35,29 +36,6 @@ VECTOR_PRESETS = tuple(p for p in SUPPORTED_PRESETS if rules_for(p).maker_discar
 """The batched engine's presets the vector environment encodes (not yet the face-down discards of
 ``court-piece-double-sir``: refused by name, ``test_vector_bad_input``)."""
 
-OPTIONS: list[tuple[str, dict[str, Any]]] = [  # every option the batched engine plays, in combinations
-    ("dehla-pakad", {"direction": "anticlockwise", "two_two": "tricks_won_at_table"}),
-    ("dehla-pakad", {"two_two": "tricks_captured", "capture": "direct"}),
-    ("dehla-pakad", {"two_two": "draw", "deck": "short32"}),
-    ("dehla-pakad", {"trump": "none"}),
-    ("dehla-pakad", {"trump": "first_discard"}),
-    ("dehla-pakad-cut", {"deck": "short32", "direction": "anticlockwise"}),
-    ("court-piece", {"early_end": True}),
-    ("court-piece", {"deck": "short32", "capture": "sweep"}),
-    ("court-piece", {"trump": "first_discard", "capture": "sweep"}),
-    ("dehla-pakad", {"hand_result": "mendikot", "bonus_aces": True, "mendikot_bonus": 2, "kot_bonus": 3,
-                     "capture": "direct"}),
-    ("dehla-pakad", {"hand_result": "mendikot", "trump": "cut", "mendikot_bonus": 1}),
-    ("dehla-pakad", {"hand_result": "seven_tricks", "trump": "none", "kot_bonus": 2}),
-    ("dehla-pakad-hidden", {"hide_from": "full_hand", "direction": "anticlockwise"}),
-    ("dehla-pakad-hidden", {"deck": "short32", "capture": "direct"}),
-    ("dehla-pakad-hidden", {"reveal": "on_request"}),
-    ("mendikot", {"capture": "sweep", "deck": "short32"}),
-    ("mendikot", {"hide_from": "full_hand", "bonus_aces": True}),
-    ("court-piece", {"trump": "hidden", "reveal": "on_request", "early_end": True}),
-    ("mendikot-closed", {"hide_from": "first_packet", "deck": "short32", "capture": "sweep"}),
-    ("dehla-pakad-hidden", {"reveal": "on_play"}),
-]
 
 
 def lowest_indices_policy(observations: FloatArray, masks: MaskArray) -> np.ndarray[Any, Any]:
@@ -170,11 +148,11 @@ def test_two_seats_against_a_policy_function_see_what_the_aec_environment_shows(
     assert ended >= 6
 
 
-@pytest.mark.parametrize(("preset", "overrides"), OPTIONS)
+@pytest.mark.parametrize(("preset", "overrides"), VECTOR_OPTIONS)
 def test_the_options_the_batched_engine_plays_are_seen_as_the_aec_environment_shows(
         preset: str, overrides: dict[str, Any]) -> None:
     env = DehlaVectorEnv(4, preset, options=overrides, learning_seats=(0, 1, 2, 3))
-    seeds = [400 + 10 * OPTIONS.index((preset, overrides)) + t for t in range(4)]
+    seeds = [400 + 10 * VECTOR_OPTIONS.index((preset, overrides)) + t for t in range(4)]
     assert run_differential(env, seeds, 60, 5) >= 4
 
 
