@@ -91,23 +91,15 @@ class ExpertBot(SearchBot):
             budget = min(budget, self.budget.max_per_move)
         return start + max(0.0, budget - self.budget.reserve)
 
-    def _search(self, view: BotView, start: float) -> Action:
-        obs = view.observation
-        legal = obs.legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        deadline = self._deadline(view, start)
-        endgame = _tricks_left(obs.rules.hand_size, obs.tricks) <= self.budget.endgame_tricks
-        candidates = self._candidates(view, legal, endgame)
-        if len(candidates) == 1 or time.perf_counter() >= deadline:
-            return candidates[0]
+    def _compare(self, view: BotView, candidates: list[Action], deadline: float, endgame: bool) -> int:
+        """As the search bot's, on worlds weighted by the likelihood of the plays seen."""
         evidence = self._weighted_scores(view, candidates, deadline, endgame)
         rows, weights = evidence.rows, evidence.weights
         self.worlds.append(len(rows))
         self.drawn.append(evidence.drawn)
         self.effective.append(effective_size(weights))
         confidence = self.budget.endgame_confidence if endgame else self.budget.confidence
-        return candidates[choose_weighted(rows, weights, confidence)]
+        return choose_weighted(rows, weights, confidence)
 
     def _weighted_scores(self, view: BotView, candidates: list[Action], deadline: float,
                          endgame: bool) -> Evidence:

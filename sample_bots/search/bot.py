@@ -150,10 +150,14 @@ class SearchBot(Bot):
         candidates = self._candidates(view, legal, endgame)
         if len(candidates) == 1 or time.perf_counter() >= deadline:
             return candidates[0]
+        return candidates[self._compare(view, candidates, deadline, endgame)]
+
+    def _compare(self, view: BotView, candidates: list[Action], deadline: float, endgame: bool) -> int:
+        """The index of the candidate to play, from their values on sampled worlds."""
         scores = self._sample_scores(view, candidates, deadline, endgame)
         self.worlds.append(len(scores))
         confidence = self.budget.endgame_confidence if endgame else self.budget.confidence
-        return candidates[_choose(scores, confidence)]
+        return _choose(scores, confidence)
 
     def _candidates(self, view: BotView, legal: tuple[Action, ...], endgame: bool) -> list[Action]:
         """The heuristic's choice first, then its next best cards (in the endgame every card,
