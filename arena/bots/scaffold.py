@@ -155,8 +155,9 @@ processes = 32
 _POLICY_BOT = '''"""{name}: plays the policy in policy.npz. Run it with `dehla match ./{name} random`.
 
 The weights are untrained until you train them: `python examples/train_policy.py ./{name}` in
-the arena's checkout (see docs/learning.md). The bot encodes each view as the learning environments do (sdk.encoding) and
-plays the network's highest-scoring legal action; numpy is all it needs at play time.
+the arena's checkout (see docs/learning.md). The bot encodes each view as the learning
+environments do (sdk.encoding) and plays the network's highest-scoring legal action; numpy is
+all it needs at play time.
 """
 
 from __future__ import annotations
