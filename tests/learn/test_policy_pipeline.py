@@ -1,6 +1,7 @@
 """From ``dehla bot new --template policy`` to a rated bot: a seconds-long training writes the
 weights, ``dehla submit`` accepts the folder (its two validation matches, the bot as processes
-over gRPC) and ``dehla match`` plays the submitted bot by name without a fault."""
+over gRPC), ``dehla match`` plays the submitted bot by name without a fault, and a ``dehla
+ladder run`` plays and rates it against the random sample."""
 
 from __future__ import annotations
 
@@ -38,6 +39,12 @@ def test_train_export_submit_and_play(tmp_path: Path, capsys: pytest.CaptureFixt
     assert played.returncode == 0, played.stderr
     report = json.loads(played.stdout)
     assert report["faults"] == [] and report["hands"] == 4 and report["partnerships"] == ["pupil", "random"]
+    assert run_dehla("submit", "--sample", "random", "--runner", "local", env=env).returncode == 0
+    rated = run_dehla("ladder", "run", "--matches", "1", "--deals", "1", "--workers", "1", "--seed", "4",
+                      "--runner", "local", env=env)
+    assert rated.returncode == 0 and "1 matches counted" in rated.stderr, rated.stderr
+    rows = json.loads(run_dehla("ladder", "show", "--json", env=env).stdout)
+    assert {row["bot"]: row["matches"] for row in rows} == {"pupil": 1, "random": 1}
 
 
 def test_training_refuses_a_folder_that_is_not_a_policy_bot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
