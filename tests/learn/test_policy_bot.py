@@ -26,7 +26,7 @@ def test_the_bot_chooses_what_the_network_chooses_from_the_environments_view(pre
     bot = PolicyBot(network)
     env = dehla_v0.raw_env(preset=preset)
     decisions = 0
-    for seed in range(3):
+    for seed in range(2):
         env.reset(seed=seed)
         for agent in env.agent_iter():
             observed, _, termination, truncation, _ = env.last()
@@ -38,7 +38,7 @@ def test_the_bot_chooses_what_the_network_chooses_from_the_environments_view(pre
             assert action_id(bot.decide(BotView(view, 1.0, 1.0))) == expected
             decisions += 1
             env.step(expected)
-    assert decisions >= 3 * 52
+    assert decisions >= 2 * 52
 
 
 def test_the_bot_leaves_the_match_score_out_as_one_hand_episodes_did() -> None:
