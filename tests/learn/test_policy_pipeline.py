@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ladder.versions.base_image import pinned_requirements
 from sample_bots.heuristic.bot import HeuristicBot
 from sdk.learn.train import PROVENANCE_FILE, main
 from sdk.policy_bot import WEIGHTS_FILE
@@ -51,3 +52,11 @@ def test_training_refuses_a_folder_that_is_not_a_policy_bot(tmp_path: Path, caps
     assert main([str(tmp_path), "--iterations", "1"]) == 2
     err = capsys.readouterr().err
     assert "not a policy bot's folder" in err and "--template policy" in err
+
+
+def test_the_bot_base_image_installs_numpy_the_one_library_a_policy_bot_needs() -> None:
+    """The container runner's bots run on the base image, which installs the arena's run-time
+    libraries (not its extras): numpy is one of them, numba, PettingZoo and Gymnasium are not."""
+    names = {requirement.split("==")[0] for requirement in pinned_requirements()}
+    assert "numpy" in names
+    assert not names & {"numba", "pettingzoo", "gymnasium"}
