@@ -1,15 +1,19 @@
-"""Training a ``PolicyNetwork`` on the vector environment: PPO written in numpy.
+"""Training a ``PolicyNetwork``: a teacher's choices cloned (``imitation``), then PPO on the vector
+environment, in numpy.
 
 Why numpy and not a learning library: the network is one hidden layer, the gradients are a few
 matrix products, and the well-kept libraries that would do it (Stable-Baselines3, CleanRL's
 scripts, RLlib) all bring torch or JAX: hundreds of megabytes in CI for what this file does.
 
-One iteration deals a fresh hand at every table (``tables``), the policy playing both seats of
-team 0 against random legal play, and plays it out: every decision of the team is a sample
-whose return is the hand's value to the team (``reward="hand"``: +1 won, +2 with a kot, -1/-2
-lost, 0 drawn; no discount, one hand is the episode). A value head on the same hidden layer is
-the baseline; PPO's clipped objective, an entropy bonus and Adam update the weights for
-``epochs`` passes over the iteration's samples in minibatches. Seeded: the same ``TrainConfig``
+Given a teacher bot, the run starts by fitting the network to the teacher's decisions
+(``_Learner.imitate``: cross-entropy over the legal actions, suits renamed at random); PPO then
+continues from those weights with a smaller step. One PPO iteration deals a fresh hand at every
+table (``tables``), the policy playing both seats of team 0 against random legal play, and plays
+it out: every decision of the team is a sample whose return is the hand's value to the team
+(``reward="hand"``: +1 won, +2 with a kot, -1/-2 lost, 0 drawn; no discount, one hand is the
+episode). A value head on the same hidden layer is the baseline; PPO's clipped objective, an
+entropy bonus and Adam update the weights for ``epochs`` passes over the iteration's samples in
+minibatches. Seeded: the same ``TrainConfig``
 gives the same weights on the same machine (numpy's matrix products may differ in the last bits
 between machines).
 """
