@@ -13,9 +13,9 @@ it out: every decision of the team is a sample whose return is the hand's value 
 (``reward="hand"``: +1 won, +2 with a kot, -1/-2 lost, 0 drawn; no discount, one hand is the
 episode). A value head on the same hidden layer is the baseline; PPO's clipped objective, an
 entropy bonus and Adam update the weights for ``epochs`` passes over the iteration's samples in
-minibatches. Seeded: the same ``TrainConfig``
-gives the same weights on the same machine (numpy's matrix products may differ in the last bits
-between machines).
+minibatches. Seeded: the same ``TrainConfig`` and number of iterations give the same weights on
+the same machine (numpy's matrix products may differ in the last bits between machines); the
+time budget (``seconds``) makes the number of PPO iterations depend on the machine's load.
 """
 
 from __future__ import annotations
