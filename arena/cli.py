@@ -19,7 +19,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from arena.bots.scaffold import scaffold_bot
+from arena.bots.scaffold import Template, scaffold_bot
 from arena.console.commands import dehla, pytest
 from arena.console.data import BOT_LOOKUPS, RECORD_LOOKUP
 from arena.console.errors import fail
@@ -288,14 +288,20 @@ def bot_group() -> None:
 @click.option("--dir", "parent", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
               show_default=True, help="Folder to create the bot folder in.")
 @click.option("--author", default="you", show_default=True)
-def bot_new_command(name: str, parent: Path, author: str) -> None:
+@click.option("--template", type=click.Choice([t.value for t in Template]), default=Template.PLAIN.value,
+              show_default=True, help="plain: a bot to write by hand; policy: a bot that plays trained weights "
+              "(policy.npz, untrained until `python examples/train_policy.py FOLDER`).")
+def bot_new_command(name: str, parent: Path, author: str, template: str) -> None:
     """Create a bot folder NAME with code, manifest, Dockerfile and a test that passes."""
     try:
-        folder = scaffold_bot(name, parent, author)
+        folder = scaffold_bot(name, parent, author, Template(template))
     except ArenaError as exc:
         fail(str(exc))
     except OSError as exc:
         fail(f"{parent / name}: {exc.strerror}")
     test = shlex.quote(str(folder / "test_bot.py"))
-    click.echo(visible(f"created {folder}: edit bot.py, then `{pytest()} {test}` "
+    first = (f"train it with `python examples/train_policy.py {shlex.quote(str(folder))}` (the learn extra, "
+             "in the arena's checkout)"
+             if template == Template.POLICY else "edit bot.py")
+    click.echo(visible(f"created {folder}: {first}, then `{pytest()} {test}` "
                        f"and `{dehla()} match {shlex.quote(str(folder))} random`"))

@@ -1,15 +1,21 @@
 """``dehla bot new NAME``: a bot folder that works as generated.
 
 It holds the bot (``bot.py``), its manifest, a Dockerfile on the arena's base image and a test
-that plays it in-process against the random bot.
+that plays it in-process against the random bot. ``Template.POLICY`` makes a bot that plays a
+trained policy (``sdk.policy_bot``): its ``bot.py`` loads ``policy.npz``, written here with
+untrained weights (``PolicyNetwork.initial``, seed 0) until ``examples/train_policy.py`` (or
+``python -m sdk.learn.train``) writes trained ones over them (``docs/learning.md``).
 """
 
 from __future__ import annotations
 
 import re
+from enum import StrEnum
 from pathlib import Path
 
 from arena.bots.manifest import MANIFEST, ManifestError
+from sdk.policy_bot import WEIGHTS_FILE
+from sdk.policy_network import PolicyNetwork
 
 BASE_IMAGE = "dehla-arena/bot-base:1"
 
@@ -18,7 +24,14 @@ def class_name(name: str) -> str:
     return "".join(part.capitalize() for part in re.split(r"[-_]", name)) + "Bot"
 
 
-def scaffold_bot(name: str, parent: Path, author: str = "you") -> Path:
+class Template(StrEnum):
+    """What ``dehla bot new --template`` starts from: a bot to write by hand, or a trained policy."""
+
+    PLAIN = "plain"
+    POLICY = "policy"
+
+
+def scaffold_bot(name: str, parent: Path, author: str = "you", template: Template = Template.PLAIN) -> Path:
     """Write a new bot folder ``parent/name``; refuses to overwrite anything."""
     if not re.fullmatch(r"[a-z][a-z0-9_-]{1,31}", name):
         raise ManifestError(
@@ -28,15 +41,19 @@ def scaffold_bot(name: str, parent: Path, author: str = "you") -> Path:
     if folder.exists():
         raise ManifestError(f"{folder}: already exists (choose another name or folder)")
     folder.mkdir(parents=True)
+    policy = template is Template.POLICY
     files = {
-        MANIFEST: _MANIFEST.format(name=name, author=author),
-        "bot.py": _BOT.format(cls=class_name(name), name=name),
-        "test_bot.py": _TEST.format(cls=class_name(name)),
+        MANIFEST: (_POLICY_MANIFEST if policy else _MANIFEST).format(name=name, author=author),
+        "bot.py": (_POLICY_BOT if policy else _BOT).format(cls=class_name(name), name=name),
+        "test_bot.py": _TEST.format(cls=class_name(name), path_import="from pathlib import Path\n\n" if policy else "",
+                                    make=".from_folder(Path(__file__).parent)" if policy else "()"),
         "Dockerfile": _DOCKERFILE.format(base=BASE_IMAGE),
-        "README.md": _README.format(name=name),
+        "README.md": (_POLICY_README if policy else _README).format(name=name),
     }
     for filename, text in files.items():
         (folder / filename).write_text(text, encoding="utf-8")
+    if policy:
+        PolicyNetwork.initial().save(folder / WEIGHTS_FILE)
     return folder
 
 
@@ -89,7 +106,7 @@ if __name__ == "__main__":
 
 _TEST = '''"""Plays the bot against the random sample bot in-process, with the views the referee sends."""
 
-from bot import {cls}
+{path_import}from bot import {cls}
 
 from sample_bots.random.bot import RandomBot
 from arena.referee.in_process import play_in_process
@@ -97,7 +114,8 @@ from arena.referee.in_process import play_in_process
 
 def test_plays_full_matches_without_faults() -> None:
     for preset in ("dehla-pakad", "mendikot", "court-piece", "twenty-eight"):
-        outcome = play_in_process([{cls}(), RandomBot(1), {cls}(), RandomBot(3)], deals=5, seed=1, preset=preset)
+        bots = [{cls}{make}, RandomBot(1), {cls}{make}, RandomBot(3)]
+        outcome = play_in_process(bots, deals=5, seed=1, preset=preset)
         assert outcome.status == "done"
         assert outcome.faults == []
         assert len(outcome.hands) == 10
@@ -120,4 +138,56 @@ _README = '''# {name}
 
 `dehla` and `pytest` are the arena's own: `.venv/bin/dehla` and `.venv/bin/pytest` in its checkout
 unless its `.venv/bin` is on your PATH (`.venv/bin/pip install pytest` if pytest is missing).
+'''
+
+_POLICY_MANIFEST = '''name = "{name}"
+version = "0.1.0"
+author = "{author}"
+description = "A Dehla Pakad bot that plays a trained policy (policy.npz)."
+command = ["python", "bot.py"]
+
+[resources]
+memory_mb = 512
+cpus = 1.0
+processes = 32
+'''
+
+_POLICY_BOT = '''"""{name}: plays the policy in policy.npz. Run it with `dehla match ./{name} random`.
+
+The weights are untrained until you train them: `python examples/train_policy.py ./{name}` in
+the arena's checkout (see docs/learning.md). The bot encodes each view as the learning
+environments do (sdk.encoding) and plays the network's highest-scoring legal action; numpy is
+all it needs at play time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sdk import run
+from sdk.policy_bot import PolicyBot
+
+
+class {cls}(PolicyBot):
+    name = "{name}"
+
+
+if __name__ == "__main__":
+    run({cls}.from_folder(Path(__file__).parent))
+'''
+
+_POLICY_README = '''# {name}
+
+A bot that plays a trained policy: `bot.py` loads `policy.npz` (plain float32 arrays, read with
+numpy and `allow_pickle=False`). As generated the weights are untrained (seed 0).
+
+- `python examples/train_policy.py ./{name}` (in the arena's checkout, the `learn` extra): clones
+  the heuristic sample bot's choices, then trains with PPO on the vector environment, in under 10
+  minutes on two cores, and writes `policy.npz` (and `training.json`, how it was made) here.
+- `pytest test_bot.py`: plays the bot in-process against the random bot.
+- `dehla match ./{name} random --deals 300`: a real refereed match over gRPC.
+- `dehla submit ./{name}`: the ladder's validation matches, then it is rated.
+
+`dehla`, `python` and `pytest` are the arena's own: `.venv/bin/...` in its checkout unless its
+`.venv/bin` is on your PATH.
 '''

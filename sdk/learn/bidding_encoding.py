@@ -13,8 +13,8 @@ from arena.engine.action_ids import NUM_BIDDING_ACTIONS, bidding_action_id
 from arena.engine.auction import Bid
 from arena.engine.bidding_hand import BiddingDecision
 from arena.engine.bidding_observation import BiddingObservation
-from sdk.learn.encoding import MAX_TRICKS, MaskArray
-from sdk.learn.layout import Block, FloatArray, Layout
+from sdk.encoding import MAX_TRICKS, MaskArray
+from sdk.encoding_layout import Block, FloatArray, Layout
 
 BIDDING_BLOCKS: tuple[Block, ...] = (
     Block("hand", (52,), "the cards in this seat's hand"),

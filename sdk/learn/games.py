@@ -32,9 +32,9 @@ from arena.engine.observation import observe
 from arena.engine.outcome import HandResult, hand_value
 from arena.engine.rules import Rules
 from arena.engine.seats import Seat, Team
+from sdk.encoding import OBSERVATION_SIZE, MaskArray, action_mask, encode
+from sdk.encoding_layout import FloatArray
 from sdk.learn.bidding_encoding import BIDDING_OBSERVATION_SIZE, bidding_action_mask, encode_bidding
-from sdk.learn.encoding import OBSERVATION_SIZE, MaskArray, action_mask, encode
-from sdk.learn.layout import FloatArray
 from sdk.learn.render import bidding_table_text, table_text
 
 

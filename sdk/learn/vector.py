@@ -5,7 +5,7 @@ others are played by an opponent policy: uniformly random legal play by default,
 function ``policy(observations, masks) -> actions`` over the opponent seats to move. After every
 step each table waits for one of the learner's seats (``infos["seat"]``), and the observation
 is that seat's: ``{"observation": (N, 767) float32, "action_mask": (N, 162) int8}``, the layout
-of ``sdk.learn.encoding`` (the same values ``dehla_v0`` gives on the same deal and choices,
+of ``sdk.encoding`` (the same values ``dehla_v0`` gives on the same deal and choices,
 ``tests/learn/test_vector.py``), computed in numba (``vector_encoding``).
 
 Auto-reset is Gymnasium's "same step": a table whose hand ends in a step is dealt its next hand
@@ -39,10 +39,10 @@ from arena.engine.action_ids import NUM_ACTIONS
 from arena.engine.bidding_rules import BiddingRules
 from arena.engine.match import KOT_RUN
 from arena.engine.rules import MakerDiscard, Rules
+from sdk.encoding import LAYOUT, OBSERVATION_SIZE, SCORE_SCALE, MaskArray
+from sdk.encoding_layout import FloatArray
 from sdk.learn.config import EnvConfig, Reward
-from sdk.learn.encoding import LAYOUT, OBSERVATION_SIZE, SCORE_SCALE, MaskArray
 from sdk.learn.errors import ActionShapeError, IllegalEnvActionError, LearnEnvError, OpponentPolicyError
-from sdk.learn.layout import FloatArray
 from sdk.learn.vector_deals import MAX_SEED, first_hands
 from sdk.learn.vector_encoding import OFFSETS, encode_rows
 

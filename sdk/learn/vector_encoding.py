@@ -1,4 +1,4 @@
-"""The observation encoding (``sdk.learn.encoding``) computed in numba from the batched tables.
+"""The observation encoding (``sdk.encoding``) computed in numba from the batched tables.
 
 ``encode_rows`` fills one row per (table, seat) with exactly the vector ``encode(observe(...))``
 gives on the scalar engine for a one-hand episode (the ``score`` block is zero, as before the
@@ -46,7 +46,7 @@ from arena.batch.layout import (
     UNDEALT0,
     Phase,
 )
-from sdk.learn.encoding import LAYOUT, MAX_TRICKS
+from sdk.encoding import LAYOUT, MAX_TRICKS
 
 BLOCK_NAMES: tuple[str, ...] = (
     "hand", "played", "trick", "trick_leader", "pile", "pile_tricks", "streak_holder", "captured", "tens",

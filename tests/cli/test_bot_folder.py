@@ -7,10 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from arena.bots.manifest import ManifestError, load_manifest
 from arena.bots.scaffold import scaffold_bot
+from sdk.policy_bot import WEIGHTS_FILE
+from sdk.policy_network import PolicyNetwork
+from tests.cli_helpers import run_dehla
 
 GOOD = 'name = "ace"\nversion = "1.2.0"\nauthor = "A"\ncommand = ["python", "bot.py"]\n'
 
@@ -71,3 +75,23 @@ def test_new_bot_refuses_to_overwrite_and_bad_names(tmp_path: Path) -> None:
         scaffold_bot("taken", tmp_path)
     with pytest.raises(ManifestError, match="lowercase"):
         scaffold_bot("Bad Name", tmp_path)
+
+
+def test_a_new_policy_bot_plays_its_untrained_weights_in_its_own_test(tmp_path: Path) -> None:
+    """``dehla bot new --template policy``: seeded untrained weights beside a bot that loads them;
+    the folder's own test plays four presets in-process without a fault."""
+    made = run_dehla("bot", "new", "my-policy", "--template", "policy", "--dir", str(tmp_path))
+    assert made.returncode == 0, made.stderr
+    assert "python examples/train_policy.py" in made.stdout
+    folder = tmp_path / "my-policy"
+    assert np.array_equal(PolicyNetwork.load(folder / WEIGHTS_FILE).w1, PolicyNetwork.initial().w1)
+    test = subprocess.run([sys.executable, "-m", "pytest", "-q", "test_bot.py"], cwd=folder,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert test.returncode == 0, test.stdout + test.stderr
+    assert "1 passed" in test.stdout
+
+
+def test_an_unknown_template_is_refused_by_name(tmp_path: Path) -> None:
+    out = run_dehla("bot", "new", "x-bot", "--template", "neural", "--dir", str(tmp_path))
+    assert out.returncode == 2 and "'neural' is not one of 'plain', 'policy'" in out.stderr
+    assert not (tmp_path / "x-bot").exists()

@@ -27,6 +27,7 @@ from arena.engine.bidding_rules import BIDDING_PRESETS, bidding_rules_for
 from arena.engine.cards import cards_of
 from arena.engine.deal import Deal
 from arena.engine.seats import Seat, partner_of
+from sdk.encoding_layout import FloatArray
 from sdk.learn import dehla_v0
 from sdk.learn.bidding_encoding import (
     BIDDING_BLOCKS,
@@ -35,7 +36,6 @@ from sdk.learn.bidding_encoding import (
     bidding_action_mask,
     encode_bidding,
 )
-from sdk.learn.layout import FloatArray
 from tests.engine_helpers import examples
 from tests.learn_helpers import documented_blocks
 

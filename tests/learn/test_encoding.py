@@ -25,8 +25,8 @@ from arena.engine.observation import observe
 from arena.engine.rules import PRESETS, rules_for
 from arena.engine.seats import Seat, partner_of
 from arena.engine.selfplay import play_randomly
-from sdk.learn.encoding import BLOCKS, OBSERVATION_SIZE, action_mask, block_view, encode
-from sdk.learn.layout import FloatArray
+from sdk.encoding import BLOCKS, OBSERVATION_SIZE, action_mask, block_view, encode
+from sdk.encoding_layout import FloatArray
 from sdk.sampling import sample_states
 from tests.engine_helpers import examples
 from tests.learn_helpers import documented_blocks

@@ -16,9 +16,9 @@ from arena.engine.hand import HandState
 from arena.engine.observation import observe
 from arena.engine.outcome import hand_value
 from arena.engine.rules import PRESETS
+from sdk.encoding import action_mask, encode
 from sdk.learn import dehla_v0
 from sdk.learn.aec import AGENTS, DehlaEnv
-from sdk.learn.encoding import action_mask, encode
 from tests.engine_helpers import examples
 
 

@@ -22,10 +22,10 @@ from arena.batch import SUPPORTED_PRESETS
 from arena.engine.action_ids import REVEAL_ID
 from arena.engine.chance import choose_index, derive_seed
 from arena.engine.rules import MakerDiscard, rules_for
+from sdk.encoding import OFFSETS, MaskArray
+from sdk.encoding_layout import FloatArray
 from sdk.learn import dehla_v0
 from sdk.learn.aec import DehlaEnv
-from sdk.learn.encoding import OFFSETS, MaskArray
-from sdk.learn.layout import FloatArray
 from sdk.learn.vector import DehlaVectorEnv, Observations
 from sdk.learn.vector_deals import first_hands
 from tests.batch_helpers import VECTOR_OPTIONS

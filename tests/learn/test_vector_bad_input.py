@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 
 from arena.engine.errors import ArenaError, RulesError
-from sdk.learn.encoding import MaskArray
+from sdk.encoding import MaskArray
+from sdk.encoding_layout import FloatArray
 from sdk.learn.errors import (
     ActionShapeError,
     IllegalEnvActionError,
     LearnEnvError,
     OpponentPolicyError,
 )
-from sdk.learn.layout import FloatArray
 from sdk.learn.vector import DehlaVectorEnv, Observations
 
 

@@ -19,7 +19,7 @@ from arena.engine.action_ids import NUM_ACTIONS, action_id
 from arena.engine.hand import Decision
 from arena.engine.match import KOT_RUN
 from arena.engine.observation import Observation
-from sdk.learn.layout import Block, FloatArray, Layout
+from sdk.encoding_layout import Block, FloatArray, Layout
 from sdk.tracker import CardTracker
 
 MaskArray = npt.NDArray[np.int8]

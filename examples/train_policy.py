@@ -1,0 +1,18 @@
+"""Train a policy bot: the heuristic sample bot's choices cloned, then PPO on the vector environment.
+
+    dehla bot new my-policy --template policy
+    python examples/train_policy.py my-policy          # under 10 minutes on two cores
+
+The options are ``python -m sdk.learn.train``'s (``--help``), which trains the same way without
+a teacher (PPO from untrained weights: much slower to beat random play). This script is the one
+place that hands the sample bot to the trainer: ``sdk.learn`` is below ``sample_bots`` in the
+layers and does not import it (``docs/architecture.md``).
+"""
+
+from __future__ import annotations
+
+from sample_bots.heuristic.bot import HeuristicBot
+from sdk.learn.train import main
+
+if __name__ == "__main__":
+    raise SystemExit(main(teacher=HeuristicBot()))

@@ -1,0 +1,97 @@
+"""``python -m sdk.learn.train FOLDER``: train a policy and write it into a policy bot's folder.
+
+``FOLDER`` is a bot folder made by ``dehla bot new NAME --template policy``; its ``policy.npz``
+is replaced by the trained weights, and ``training.json`` records how they were made. Without a
+teacher this is PPO from untrained weights; ``examples/train_policy.py`` runs the same with the
+heuristic sample bot's choices cloned first. Then ``dehla match FOLDER random`` plays it and
+``dehla submit FOLDER`` puts it on the ladder. Prints one line per iteration on stderr and, last,
+one JSON object: the run's figures and the trained policy's duplicate deal pairs against random
+play (``sdk.learn.evaluation``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+
+from sdk.bot import Bot
+from sdk.learn.errors import LearnEnvError
+from sdk.learn.evaluation import against_random
+from sdk.learn.training import IterationReport, Stage, TrainConfig, train
+from sdk.policy_bot import WEIGHTS_FILE
+
+PROVENANCE_FILE = "training.json"
+
+
+def parse(argv: Sequence[str] | None) -> tuple[Path, TrainConfig, int]:
+    defaults = TrainConfig()
+    parser = argparse.ArgumentParser(prog="python -m sdk.learn.train", description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", type=Path, help="a policy bot's folder (dehla bot new NAME --template policy)")
+    parser.add_argument("--seconds", type=float, default=defaults.seconds,
+                        help="training time budget (default %(default)s; the whole run stays under 10 minutes)")
+    parser.add_argument("--iterations", type=int, default=None, help="stop after this many iterations")
+    parser.add_argument("--tables", type=int, default=defaults.tables, help="hands per iteration")
+    parser.add_argument("--hidden", type=int, default=defaults.hidden, help="hidden layer width")
+    parser.add_argument("--preset", default=defaults.preset)
+    parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--teacher-hands", type=int, default=defaults.teacher_hands,
+                        help="hands the teacher plays for the warm start, if there is a teacher")
+    parser.add_argument("--imitation-epochs", type=int, default=defaults.imitation_epochs)
+    parser.add_argument("--eval-pairs", type=int, default=2000,
+                        help="duplicate deal pairs against random play after training (0: none)")
+    args = parser.parse_args(argv)
+    config = TrainConfig(preset=args.preset, tables=args.tables, hidden=args.hidden, seconds=args.seconds,
+                         iterations=args.iterations, seed=args.seed, teacher_hands=args.teacher_hands,
+                         imitation_epochs=args.imitation_epochs)
+    return args.folder, config, args.eval_pairs
+
+
+def show(report: IterationReport) -> None:
+    figures = (f"cross-entropy to the teacher {report.entropy:.3f}" if report.stage is Stage.IMITATION
+               else f"mean hand value {report.mean_value:+.3f}, entropy {report.entropy:.3f}")
+    print(f"{report.stage.value} {report.iteration}: {report.elapsed:.0f} s, {report.samples} decisions, {figures}",
+          file=sys.stderr, flush=True)
+
+
+def main(argv: Sequence[str] | None = None, teacher: Bot | None = None) -> int:
+    """Train (cloning ``teacher`` first if given: ``examples/train_policy.py`` passes the heuristic)
+    and write the weights into the folder; the exit status."""
+    started = time.perf_counter()
+    try:
+        folder, config, eval_pairs = parse(argv)
+    except LearnEnvError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if not (folder / "bot.toml").is_file() or not (folder / WEIGHTS_FILE).is_file():
+        print(f"error: {folder}: not a policy bot's folder (no bot.toml or {WEIGHTS_FILE}); make one with "
+              f"`dehla bot new NAME --template policy`", file=sys.stderr)
+        return 2
+    try:
+        result = train(config, show, teacher)
+    except LearnEnvError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    result.network.save(folder / WEIGHTS_FILE)
+    figures: dict[str, object] = {
+        "folder": str(folder), "iterations": result.iterations, "decisions": result.samples,
+        "train_seconds": round(result.seconds, 1), "config": asdict(config),
+        "teacher": None if teacher is None else type(teacher).__name__,
+    }
+    if eval_pairs > 0:
+        pairs = against_random(result.network, eval_pairs, config.preset, seed=config.seed + 1)
+        figures["against_random"] = {"pairs": pairs.pairs, "won": pairs.won, "drawn": pairs.drawn,
+                                     "lost": pairs.lost, "won_share": round(pairs.won_share, 4),
+                                     "mean_score": round(pairs.mean_score, 4)}
+    figures["total_seconds"] = round(time.perf_counter() - started, 1)
+    (folder / PROVENANCE_FILE).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,307 @@
+"""Training a ``PolicyNetwork``: a teacher's choices cloned (``imitation``), then PPO on the vector
+environment, in numpy.
+
+Why numpy and not a learning library: the network is one hidden layer, the gradients are a few
+matrix products, and the well-kept libraries that would do it (Stable-Baselines3, CleanRL's
+scripts, RLlib) all bring torch or JAX: hundreds of megabytes in CI for what this file does.
+
+Given a teacher bot, the run starts by fitting the network to the teacher's decisions
+(``_Learner.imitate``: cross-entropy over the legal actions, suits renamed at random); PPO then
+continues from those weights with a smaller step. One PPO iteration deals a fresh hand at every
+table (``tables``), the policy playing both seats of team 0 against random legal play, and plays
+it out: every decision of the team is a sample whose return is the hand's value to the team
+(``reward="hand"``: +1 won, +2 with a kot, -1/-2 lost, 0 drawn; no discount, one hand is the
+episode). A value head on the same hidden layer is the baseline; PPO's clipped objective, an
+entropy bonus and Adam update the weights for ``epochs`` passes over the iteration's samples in
+minibatches. Seeded: the same ``TrainConfig`` and number of iterations give the same weights on
+the same machine (numpy's matrix products may differ in the last bits between machines); the
+time budget (``seconds``) makes the number of PPO iterations depend on the machine's load.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import numpy as np
+import numpy.typing as npt
+
+from sdk.bot import Bot
+from sdk.learn.errors import LearnEnvError
+from sdk.learn.imitation import Decisions, teacher_decisions
+from sdk.learn.symmetry import ALL_RENAMINGS
+from sdk.learn.vector import DehlaVectorEnv
+from sdk.policy_network import FloatArray, PolicyNetwork
+
+TEAM_SEATS = (0, 2)
+MAX_HAND_STEPS = 40
+"""More team decisions than any hand has (13 plays each for two seats, a trump call, reveals)."""
+
+NEG = np.float32(-1e9)
+IMITATION_MINIBATCH = 512
+
+
+@dataclass(frozen=True, slots=True)
+class TrainConfig:
+    """What a training run does; the defaults are the documented run (under 10 minutes on 2 cores)."""
+
+    preset: str = "dehla-pakad"
+    tables: int = 1024
+    hidden: int = 128
+    seconds: float = 540.0
+    """Stop starting iterations after this long (the clock of the training loop only)."""
+    iterations: int | None = None
+    """Stop after this many PPO iterations (seconds still bounds them); for tests and benches."""
+    epochs: int = 2
+    minibatch: int = 4096
+    learning_rate: float = 1e-3
+    """Adam's step size while imitating (and for PPO when there is no teacher)."""
+    ppo_learning_rate: float = 3e-4
+    """Adam's step size for PPO after imitation: smaller, not to undo the warm start."""
+    clip: float = 0.2
+    entropy: float = 0.003
+    value_weight: float = 0.5
+    seed: int = 0
+    teacher_hands: int = 3000
+    """Hands the teacher plays for the warm start (when ``train`` is given a teacher)."""
+    imitation_epochs: int = 12
+    rename_suits: bool = True
+    """Show each imitation minibatch with its suits renamed at random (``symmetry``): more lessons per
+    teacher decision."""
+
+    def __post_init__(self) -> None:
+        if self.tables < 1 or self.hidden < 1 or self.epochs < 1 or self.minibatch < 1:
+            raise LearnEnvError("tables, hidden, epochs and minibatch must be positive")
+        if self.iterations is not None and self.iterations < 0:
+            raise LearnEnvError(f"iterations must be zero or more, not {self.iterations}")
+        if self.seconds <= 0:
+            raise LearnEnvError(f"seconds must be positive, not {self.seconds}")
+
+
+class Stage(StrEnum):
+    IMITATION = "imitation"
+    PPO = "ppo"
+
+
+@dataclass(frozen=True, slots=True)
+class IterationReport:
+    """One iteration's figures: the decisions learned from so far, the hands' mean value to the
+    policy's team (PPO; NaN in imitation) and the entropy of its choices (PPO) or the
+    cross-entropy to the teacher's (imitation)."""
+
+    iteration: int
+    elapsed: float
+    samples: int
+    mean_value: float
+    entropy: float
+    stage: Stage
+
+
+@dataclass(frozen=True, slots=True)
+class TrainResult:
+    network: PolicyNetwork
+    iterations: int
+    samples: int
+    seconds: float
+    history: tuple[IterationReport, ...] = field(default=())
+
+
+@dataclass
+class _Batch:
+    observations: FloatArray
+    masks: npt.NDArray[np.bool_]
+    actions: npt.NDArray[np.int64]
+    log_probs: FloatArray
+    returns: FloatArray
+    mean_value: float
+
+
+class _Learner:
+    """The network plus a value head and Adam's moments: the state of a training run."""
+
+    def __init__(self, network: PolicyNetwork, config: TrainConfig, rng: np.random.Generator) -> None:
+        self.config = config
+        hidden = network.hidden
+        self.params: dict[str, FloatArray] = {
+            "w1": network.w1.copy(), "b1": network.b1.copy(), "w2": network.w2.copy(), "b2": network.b2.copy(),
+            "wv": (rng.standard_normal(hidden) * 0.01).astype(np.float32), "bv": np.zeros(1, np.float32),
+        }
+        self.moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in self.params.items()}
+        self.steps = 0
+        self.rate = config.learning_rate
+
+    @property
+    def network(self) -> PolicyNetwork:
+        p = self.params
+        return PolicyNetwork(p["w1"].copy(), p["b1"].copy(), p["w2"].copy(), p["b2"].copy())
+
+    def forward(self, x: FloatArray, masks: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """Hidden activations, log-probabilities over the legal actions, values."""
+        p = self.params
+        h = np.maximum(x @ p["w1"] + p["b1"], 0.0)
+        logits = np.where(masks, h @ p["w2"] + p["b2"], NEG)
+        logits -= logits.max(axis=1, keepdims=True)
+        log_probs = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+        values = h @ p["wv"] + p["bv"][0]
+        return h, log_probs.astype(np.float32), values.astype(np.float32)
+
+    def act(self, x: FloatArray, masks: npt.NDArray[np.bool_], rng: np.random.Generator
+            ) -> tuple[npt.NDArray[np.int64], FloatArray]:
+        """Draw an action per row from the policy; its log-probability."""
+        _, log_probs, _ = self.forward(x, masks)
+        gumbel = -np.log(-np.log(rng.random(log_probs.shape, dtype=np.float32) + np.float32(1e-12)))
+        actions = np.argmax(log_probs + gumbel, axis=1).astype(np.int64)  # the Gumbel-max draw
+        return actions, log_probs[np.arange(len(x)), actions]
+
+    def update(self, batch: _Batch, rng: np.random.Generator) -> float:
+        """PPO's epochs over the batch; the mean entropy of the last pass."""
+        c = self.config
+        n = len(batch.actions)
+        entropy = 0.0
+        for _ in range(c.epochs):
+            order = rng.permutation(n)
+            for start in range(0, n, c.minibatch):
+                rows = order[start:start + c.minibatch]
+                entropy = self._step(batch, rows)
+        return entropy
+
+    def _step(self, batch: _Batch, rows: npt.NDArray[np.int64]) -> float:
+        c = self.config
+        x, masks, actions = batch.observations[rows], batch.masks[rows], batch.actions[rows]
+        returns, old = batch.returns[rows], batch.log_probs[rows]
+        m = len(rows)
+        h, log_probs, values = self.forward(x, masks)
+        advantages = returns - values
+        advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-6)
+        index = np.arange(m)
+        ratio = np.exp(log_probs[index, actions] - old)
+        clipped = ((advantages > 0) & (ratio > 1 + c.clip)) | ((advantages < 0) & (ratio < 1 - c.clip))
+        probs = np.exp(log_probs) * masks
+        safe_log = np.where(masks, log_probs, 0.0)
+        entropy = -(probs * safe_log).sum(axis=1)
+        # d(loss)/d(logits): the clipped surrogate, the entropy bonus; then the value's squared error.
+        coefficient = np.where(clipped, 0.0, -advantages * ratio) / m
+        d_logits = -probs * coefficient[:, None]
+        d_logits[index, actions] += coefficient
+        d_logits += c.entropy / m * probs * (safe_log + entropy[:, None])
+        d_values = c.value_weight * 2.0 * (values - returns) / m
+        self._backward(x, h, d_logits.astype(np.float32), d_values.astype(np.float32))
+        return float(entropy.mean())
+
+    def imitate(self, decisions: Decisions, rng: np.random.Generator) -> float:
+        """One pass of behaviour cloning over ``decisions`` (cross-entropy), each minibatch under a
+        random renaming of the suits if ``rename_suits``; the mean loss."""
+        n = len(decisions.actions)
+        order = rng.permutation(n)
+        total = 0.0
+        for start in range(0, n, IMITATION_MINIBATCH):
+            rows = order[start:start + IMITATION_MINIBATCH]
+            x, masks, actions = decisions.observations[rows], decisions.masks[rows], decisions.actions[rows]
+            if self.config.rename_suits:
+                renamed = ALL_RENAMINGS[int(rng.integers(len(ALL_RENAMINGS)))]
+                x, masks = x[:, renamed.observation_source], masks[:, renamed.action_source]
+                actions = renamed.action_target[actions]
+            m = len(rows)
+            h, log_probs, _ = self.forward(x, masks)
+            index = np.arange(m)
+            total += -float(log_probs[index, actions].sum())
+            d_logits = np.exp(log_probs) * masks / m
+            d_logits[index, actions] -= 1.0 / m
+            self._backward(x, h, d_logits.astype(np.float32), np.zeros(m, np.float32))
+        return total / n
+
+    def _backward(self, x: FloatArray, h: FloatArray, d_logits: FloatArray, d_values: FloatArray) -> None:
+        """The gradients from the loss's derivatives by the action scores and the values; one Adam step."""
+        p = self.params
+        d_hidden = (d_logits @ p["w2"].T + np.outer(d_values, p["wv"])) * (h > 0)
+        self._adam({
+            "w2": h.T @ d_logits, "b2": d_logits.sum(axis=0),
+            "wv": h.T @ d_values, "bv": np.array([d_values.sum()]),
+            "w1": x.T @ d_hidden, "b1": d_hidden.sum(axis=0),
+        })
+
+    def _adam(self, grads: dict[str, npt.NDArray[np.floating]], beta1: float = 0.9, beta2: float = 0.999) -> None:
+        self.steps += 1
+        rate = self.rate * np.sqrt(1 - beta2 ** self.steps) / (1 - beta1 ** self.steps)
+        for name, grad in grads.items():
+            first, second = self.moments[name]
+            first *= beta1
+            first += (1 - beta1) * grad
+            second *= beta2
+            second += (1 - beta2) * grad * grad
+            self.params[name] -= (rate * first / (np.sqrt(second) + 1e-8)).astype(np.float32)
+
+
+def _play_hands(env: DehlaVectorEnv, learner: _Learner, seed: int, rng: np.random.Generator) -> _Batch:
+    """One hand at every table, the learner at team 0's seats: its decisions and their returns."""
+    n = env.num_envs
+    observations, _ = env.reset(seed=seed)
+    xs, ms, acts, logps, rows_of = [], [], [], [], []
+    playing = np.ones(n, dtype=bool)
+    returns = np.zeros(n, dtype=np.float32)
+    for _ in range(MAX_HAND_STEPS):
+        rows = np.flatnonzero(playing)
+        x = observations["observation"]
+        masks = observations["action_mask"].astype(bool)
+        actions = np.zeros(n, dtype=np.int64)
+        chosen, log_probs = learner.act(x[rows], masks[rows], rng)
+        actions[rows] = chosen
+        others = np.flatnonzero(~playing)
+        actions[others] = np.argmax(masks[others], axis=1)  # tables already done: any legal move
+        xs.append(x[rows])
+        ms.append(masks[rows])
+        acts.append(chosen)
+        logps.append(log_probs)
+        rows_of.append(rows)
+        observations, _, over, _, infos = env.step(actions)
+        ended = over & playing
+        returns[ended] = infos["seat_rewards"][ended, TEAM_SEATS[0]]
+        playing &= ~over
+        if not playing.any():
+            break
+    else:
+        raise LearnEnvError(f"a hand took more than {MAX_HAND_STEPS} team decisions")
+    all_rows = np.concatenate(rows_of)
+    return _Batch(np.concatenate(xs), np.concatenate(ms), np.concatenate(acts), np.concatenate(logps),
+                  returns[all_rows], float(returns.mean()))
+
+
+def train(config: TrainConfig = TrainConfig(), progress: Callable[[IterationReport], None] | None = None,
+          teacher: Bot | None = None) -> TrainResult:
+    """Train from ``PolicyNetwork.initial(config.hidden, config.seed)``, first cloning ``teacher``'s
+    choices if one is given (``config.teacher_hands`` hands, ``config.imitation_epochs`` passes); see
+    the module's docstring."""
+    rng = np.random.default_rng(config.seed)
+    env = DehlaVectorEnv(config.tables, config.preset, learning_seats=TEAM_SEATS)
+    learner = _Learner(PolicyNetwork.initial(config.hidden, config.seed), config, rng)
+    started = time.perf_counter()
+    history: list[IterationReport] = []
+    samples = iteration = 0
+    if teacher is not None and config.teacher_hands > 0:
+        decisions = teacher_decisions(teacher, config.teacher_hands, config.preset, config.seed)
+        for _ in range(config.imitation_epochs):
+            loss = learner.imitate(decisions, rng)
+            iteration += 1
+            samples += len(decisions.actions)
+            report = IterationReport(iteration, time.perf_counter() - started, samples, float("nan"), loss,
+                                     Stage.IMITATION)
+            history.append(report)
+            if progress is not None:
+                progress(report)
+    if iteration > 0:
+        learner.rate = config.ppo_learning_rate
+    first_ppo = iteration
+    while (config.iterations is None or iteration - first_ppo < config.iterations) and \
+            time.perf_counter() - started < config.seconds:
+        batch = _play_hands(env, learner, int(rng.integers(2**62)), rng)
+        entropy = learner.update(batch, rng)
+        samples += len(batch.actions)
+        iteration += 1
+        report = IterationReport(iteration, time.perf_counter() - started, samples, batch.mean_value, entropy,
+                                 Stage.PPO)
+        history.append(report)
+        if progress is not None:
+            progress(report)
+    return TrainResult(learner.network, iteration, samples, time.perf_counter() - started, tuple(history))

@@ -1,0 +1,127 @@
+"""A trained policy as plain arrays: a small network from the observation vector to action scores.
+
+One hidden layer (ReLU) and a linear head over the action space (``arena.engine.action_ids``);
+the choice is the legal action with the highest score. Training (``sdk.learn.training``) and the
+bot at play time (``sdk.policy_bot``) run this same forward pass, so a bot plays the policy it
+was trained as. The weights are a ``.npz`` of float32 arrays, loaded with ``allow_pickle=False``:
+a weights file is untrusted input, and numpy alone reads it.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+import numpy.typing as npt
+from numpy.lib.npyio import NpzFile
+
+from arena.engine.action_ids import NUM_ACTIONS
+from arena.engine.errors import ArenaError
+from sdk.encoding import OBSERVATION_SIZE
+
+FloatArray = npt.NDArray[np.float32]
+MAX_HIDDEN = 4096
+"""The widest hidden layer a weights file may declare (a bound on memory and time per move)."""
+
+WEIGHT_NAMES = ("w1", "b1", "w2", "b2")
+
+
+class PolicyFileError(ArenaError):
+    """A weights file that is missing, not a numpy archive, or not this network's arrays."""
+
+
+@dataclass(frozen=True, eq=False)
+class PolicyNetwork:
+    """``scores(x) = relu(x @ w1 + b1) @ w2 + b2``: observation vectors in, one score per action out."""
+
+    w1: FloatArray
+    b1: FloatArray
+    w2: FloatArray
+    b2: FloatArray
+
+    @property
+    def hidden(self) -> int:
+        return int(self.w1.shape[1])
+
+    @classmethod
+    def initial(cls, hidden: int = 128, seed: int = 0) -> PolicyNetwork:
+        """Untrained weights (He-scaled first layer, a small head: choices start near uniform)."""
+        rng = np.random.default_rng(seed)
+        w1 = rng.standard_normal((OBSERVATION_SIZE, hidden)) * np.sqrt(2.0 / OBSERVATION_SIZE)
+        w2 = rng.standard_normal((hidden, NUM_ACTIONS)) * 0.01
+        return cls(w1.astype(np.float32), np.zeros(hidden, np.float32), w2.astype(np.float32),
+                   np.zeros(NUM_ACTIONS, np.float32))
+
+    def hidden_layer(self, observations: FloatArray) -> FloatArray:
+        """The hidden activations, ``(N, hidden)`` for ``(N, OBSERVATION_SIZE)`` observations."""
+        out: FloatArray = np.maximum(observations @ self.w1 + self.b1, 0.0)
+        return out
+
+    def scores(self, observations: FloatArray) -> FloatArray:
+        """One score per action id for each observation row."""
+        out: FloatArray = self.hidden_layer(observations) @ self.w2 + self.b2
+        return out
+
+    def choose(self, observations: FloatArray, masks: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
+        """The legal action with the highest score, per row (a row needs at least one legal action)."""
+        scores = np.where(masks.astype(bool), self.scores(observations), -np.inf)
+        chosen: npt.NDArray[np.int64] = np.argmax(scores, axis=1).astype(np.int64)
+        return chosen
+
+    def save(self, target: Path | BinaryIO) -> None:
+        """Write the weights as a ``.npz`` of float32 arrays (no pickled objects)."""
+        np.savez(target, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2)
+
+    @classmethod
+    def load(cls, source: Path) -> PolicyNetwork:
+        """Read weights written by ``save``; a wrong file is a ``PolicyFileError`` naming it and the problem."""
+        try:
+            with _opened(source) as archive:
+                missing = [name for name in WEIGHT_NAMES if name not in archive.files]
+                if missing:
+                    raise PolicyFileError(f"{source}: no array {', '.join(missing)} (a policy file holds "
+                                          f"{', '.join(WEIGHT_NAMES)})")
+                arrays = {name: archive[name] for name in WEIGHT_NAMES}
+        except PolicyFileError:
+            raise
+        except FileNotFoundError:
+            raise PolicyFileError(f"{source}: no such weights file") from None
+        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+            raise PolicyFileError(f"{source}: not a numpy .npz of plain arrays ({exc})") from None
+        return cls.of(arrays, str(source))
+
+    @classmethod
+    def of(cls, arrays: dict[str, npt.NDArray[np.generic]], where: str) -> PolicyNetwork:
+        """The network of these arrays, their shapes and values checked (``where`` names them in errors)."""
+        w1 = arrays["w1"]
+        if w1.ndim != 2 or w1.shape[0] != OBSERVATION_SIZE or not 1 <= w1.shape[1] <= MAX_HIDDEN:
+            raise PolicyFileError(f"{where}: w1 has shape {w1.shape}, expected ({OBSERVATION_SIZE}, hidden) "
+                                  f"with hidden 1..{MAX_HIDDEN}")
+        hidden = w1.shape[1]
+        expected = {"b1": (hidden,), "w2": (hidden, NUM_ACTIONS), "b2": (NUM_ACTIONS,)}
+        for name, shape in expected.items():
+            if arrays[name].shape != shape:
+                raise PolicyFileError(f"{where}: {name} has shape {arrays[name].shape}, expected {shape}")
+        for name in WEIGHT_NAMES:
+            array = arrays[name]
+            if array.dtype.kind != "f":
+                raise PolicyFileError(f"{where}: {name} holds {array.dtype}, expected floating-point numbers")
+            if not np.isfinite(array).all():
+                raise PolicyFileError(f"{where}: {name} holds a value that is not a finite number")
+        w1f, b1, w2, b2 = (arrays[name].astype(np.float32) for name in WEIGHT_NAMES)
+        return cls(w1f, b1, w2, b2)
+
+
+@contextmanager
+def _opened(source: Path) -> Iterator[NpzFile]:
+    """``source`` as a numpy archive of arrays (a lone ``.npy`` array is refused, as is a pickle)."""
+    loaded = np.load(source, allow_pickle=False)
+    if not isinstance(loaded, NpzFile):
+        raise PolicyFileError(f"{source}: a single numpy array, not a .npz archive of {', '.join(WEIGHT_NAMES)}")
+    with loaded:
+        yield loaded

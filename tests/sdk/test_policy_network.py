@@ -1,0 +1,71 @@
+"""A policy's weights file: read back exactly, and every wrong file refused with its name and problem."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arena.engine.action_ids import NUM_ACTIONS
+from sdk.encoding import OBSERVATION_SIZE
+from sdk.policy_network import PolicyFileError, PolicyNetwork
+
+
+def arrays(network: PolicyNetwork) -> dict[str, np.ndarray]:
+    return {"w1": network.w1, "b1": network.b1, "w2": network.w2, "b2": network.b2}
+
+
+def test_saved_weights_load_back_exactly(tmp_path: Path) -> None:
+    network = PolicyNetwork.initial(hidden=16, seed=3)
+    network.save(tmp_path / "policy.npz")
+    loaded = PolicyNetwork.load(tmp_path / "policy.npz")
+    for name, array in arrays(loaded).items():
+        assert np.array_equal(array, arrays(network)[name]) and array.dtype == np.float32
+
+
+def bad_files(tmp_path: Path) -> list[tuple[Path, str]]:
+    good = arrays(PolicyNetwork.initial(hidden=8))
+    cases: list[tuple[Path, str]] = []
+
+    def npz(name: str, problem: str, **changed: object) -> None:
+        values = {**good, **changed}
+        np.savez(tmp_path / name, **{k: v for k, v in values.items() if v is not None})  # type: ignore[arg-type]
+        cases.append((tmp_path / name, problem))
+
+    npz("missing.npz", "no array b2", b2=None)
+    npz("shape.npz", f"w1 has shape (10, 8), expected ({OBSERVATION_SIZE}, hidden)", w1=np.zeros((10, 8), np.float32))
+    npz("head.npz", f"w2 has shape (8, 3), expected (8, {NUM_ACTIONS})", w2=np.zeros((8, 3), np.float32))
+    npz("nan.npz", "b1 holds a value that is not a finite number", b1=np.full(8, np.nan, np.float32))
+    npz("ints.npz", "b2 holds int64", b2=np.zeros(NUM_ACTIONS, np.int64))
+    npz("objects.npz", "not a numpy .npz of plain arrays", b1=np.array([{"x": 1}] * 8, dtype=object))
+    (tmp_path / "text.npz").write_text("hello")
+    cases.append((tmp_path / "text.npz", "not a numpy .npz of plain arrays"))
+    (tmp_path / "pickle.npz").write_bytes(pickle.dumps(good))
+    cases.append((tmp_path / "pickle.npz", "not a numpy .npz of plain arrays"))
+    np.save(tmp_path / "single.npy", good["w1"])
+    cases.append((tmp_path / "single.npy", "a single numpy array"))
+    cases.append((tmp_path / "absent.npz", "no such weights file"))
+    return cases
+
+
+def test_a_wrong_weights_file_is_refused_by_name(tmp_path: Path) -> None:
+    for path, problem in bad_files(tmp_path):
+        with pytest.raises(PolicyFileError) as caught:
+            PolicyNetwork.load(path)
+        assert str(caught.value).startswith(f"{path}: ") and problem in str(caught.value), (path, caught.value)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 8))
+def test_the_choice_is_always_a_legal_action(seed: int, rows: int) -> None:
+    rng = np.random.default_rng(seed)
+    network = PolicyNetwork.initial(hidden=8, seed=seed % 100)
+    x = (rng.random((rows, OBSERVATION_SIZE)) < 0.1).astype(np.float32)
+    masks = (rng.random((rows, NUM_ACTIONS)) < 0.05).astype(np.int8)
+    masks[np.arange(rows), rng.integers(NUM_ACTIONS, size=rows)] = 1
+    chosen = network.choose(x, masks)
+    assert masks[np.arange(rows), chosen].all()
