@@ -23,9 +23,10 @@ import math
 import time
 from dataclasses import dataclass
 
-from arena.engine.actions import Action
+from arena.engine.actions import Action, PlayCard
 from arena.engine.errors import ArenaError
 from sample_bots.expert.model import heuristic_policy
+from sample_bots.expert.playout import playout
 from sample_bots.search.bot import (
     MAX_WORLDS,
     OutOfTimeError,
@@ -33,7 +34,6 @@ from sample_bots.search.bot import (
     SearchBudget,
     Solver,
     _tricks_left,
-    playout,
 )
 from sdk.bot import BotView
 from sdk.inference import Inference, LikelihoodCache, PlayModel, UnsupportedViewError
@@ -90,6 +90,23 @@ class ExpertBot(SearchBot):
         if self.budget.max_per_move is not None:
             budget = min(budget, self.budget.max_per_move)
         return start + max(0.0, budget - self.budget.reserve)
+
+    def _candidates(self, view: BotView, legal: tuple[Action, ...], endgame: bool) -> list[Action]:
+        """The search bot's, but one card per class of equivalent cards before the endgame too:
+        its best ``candidates`` classes, not cards (two cards alike play out alike, so comparing
+        both spends worlds on noise)."""
+        ranked = super()._candidates(view, legal, True)
+        if endgame:
+            return ranked
+        out: list[Action] = []
+        cards = 0
+        for action in ranked:
+            if isinstance(action, PlayCard):
+                if cards == self.budget.candidates:
+                    continue
+                cards += 1
+            out.append(action)
+        return out
 
     def _compare(self, view: BotView, candidates: list[Action], deadline: float, endgame: bool) -> int:
         """As the search bot's, on worlds weighted by the likelihood of the plays seen."""
