@@ -75,3 +75,20 @@ def test_the_bank_below_its_reserve_is_never_sipped() -> None:
     assert low == pytest.approx(0.6 * 0.05 - bot.budget.reserve)
     high = bot._deadline(BotView(obs, 0.05, 30.0), 0.0)
     assert high == pytest.approx(0.6 * 0.05 + 0.025 - bot.budget.reserve)
+
+
+def test_a_higher_level_thinks_longer_and_sees_more_worlds() -> None:
+    from sample_bots.expert.levels import Level, budget_for  # noqa: PLC0415
+
+    assert budget_for(Level.FULL).max_per_move is None  # the search bot's own budget rule
+    assert budget_for(Level.ONE, move_ms=20).max_per_move == pytest.approx(0.02)
+    seen = {}
+    for level in (Level.ONE, Level.THREE):
+        bots = [ExpertBot(0, budget_for(level)), HeuristicBot(), ExpertBot(2, budget_for(level)), HeuristicBot()]
+        outcome = play_in_process(bots, deals=1, seed=3)
+        assert outcome.status == "done" and not outcome.faults
+        worlds = sorted(n for bot in (bots[0], bots[2]) for n in bot.worlds)  # type: ignore[attr-defined]
+        times = sorted(t for bot in (bots[0], bots[2]) for t in bot.move_times)  # type: ignore[attr-defined]
+        seen[level] = (worlds[len(worlds) // 2] if worlds else 0, times[len(times) // 2])
+    assert seen[Level.ONE][0] < seen[Level.THREE][0]
+    assert seen[Level.ONE][1] < seen[Level.THREE][1]
