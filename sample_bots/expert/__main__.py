@@ -4,12 +4,13 @@
 about a millisecond (close to the heuristic bot), level 5, the default, the search bot's budget
 (``sample_bots/search/__main__.py``). ``--move-ms`` caps a move at that many milliseconds
 instead. ``--confidence Z``: the override rule's threshold before the endgame (the search
-bot's 1.0 by default), for measuring variants against each other.
+bot's 1.0 by default), and ``--inference-tricks N``: the tricks left from which worlds are
+weighted (``INFERENCE_TRICKS``; 0: never), for measuring variants against each other.
 """
 
 import argparse
 
-from sample_bots.expert.bot import ExpertBot
+from sample_bots.expert.bot import INFERENCE_TRICKS, ExpertBot
 from sample_bots.expert.levels import Level, budget_for
 from sdk.server import run
 
@@ -20,5 +21,8 @@ parser.add_argument("--move-ms", type=float, default=None, help="thinking time p
 parser.add_argument("--seed", type=int, default=0)
 parser.add_argument("--confidence", type=float, default=None,
                     help="standard errors a card needs over the heuristic's before the last 3 tricks")
+parser.add_argument("--inference-tricks", type=int, default=INFERENCE_TRICKS,
+                    help="tricks left from which the worlds are weighted by the plays seen (0: never)")
 args, rest = parser.parse_known_args()
-run(ExpertBot(args.seed, budget_for(Level(args.level), args.move_ms, args.confidence)), rest)
+budget = budget_for(Level(args.level), args.move_ms, args.confidence)
+run(ExpertBot(args.seed, budget, inference_tricks=args.inference_tricks), rest)
