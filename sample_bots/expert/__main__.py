@@ -1,7 +1,7 @@
 """``python -m sample_bots.expert [--level N] [--move-ms MS]``: serve the expert bot on ``$DEHLA_BOT_ADDRESS``.
 
 ``--level`` (1 to 5, ``sample_bots/expert/levels.py``) caps the thinking time per move: level 1
-about a millisecond (close to the heuristic bot), level 5, the default, the search bot's budget
+searches nothing (the heuristic bot's card), level 5, the default, the search bot's budget
 (``sample_bots/search/__main__.py``). ``--move-ms`` caps a move at that many milliseconds
 instead. ``--confidence Z``: the override rule's threshold before the endgame (the search
 bot's 1.0 by default), and ``--inference-tricks N``: the tricks left from which worlds are
@@ -16,7 +16,7 @@ from sdk.server import run
 
 parser = argparse.ArgumentParser(description=__doc__)
 parser.add_argument("--level", type=int, choices=[int(level) for level in Level], default=int(Level.FULL),
-                    help="1 (about a millisecond a move) to 5 (the clock's budget)")
+                    help="1 (the heuristic's card) to 5 (the clock's budget)")
 parser.add_argument("--move-ms", type=float, default=None, help="thinking time per move, milliseconds")
 parser.add_argument("--seed", type=int, default=0)
 parser.add_argument("--confidence", type=float, default=None,

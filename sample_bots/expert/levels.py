@@ -1,8 +1,10 @@
 """The expert's levels: how long it may think per move, from almost the heuristic to the clock.
 
-A level caps the search's move budget (``SearchBudget.max_per_move``); the search is the same
-at every level, so a lower level sees fewer worlds and overrides the heuristic's card less
-often. ``docs/bots.md`` gives each level's strength against ``heuristic``.
+A level caps the search's move budget (``SearchBudget.max_per_move``, which includes the 4 ms
+kept for the reply); the search is the same at every level, so a lower level sees fewer worlds
+and overrides the heuristic's card less often. Level 1's cap is under that reserve: it searches
+no world and plays the heuristic's card. ``docs/bots.md`` gives each level's strength against
+``heuristic``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from sample_bots.search.bot import SearchBudget
 
 
 class Level(IntEnum):
-    """``--level N``: 1 thinks about a millisecond a move, 5 (the default) as long as the clock allows."""
+    """``--level N``: 1 plays the heuristic's card, 5 (the default) thinks as long as the clock allows."""
 
     ONE = 1
     TWO = 2

@@ -92,3 +92,13 @@ def test_a_higher_level_thinks_longer_and_sees_more_worlds() -> None:
         seen[level] = (worlds[len(worlds) // 2] if worlds else 0, times[len(times) // 2])
     assert seen[Level.ONE][0] < seen[Level.THREE][0]
     assert seen[Level.ONE][1] < seen[Level.THREE][1]
+
+
+def test_level_one_plays_the_heuristics_cards() -> None:
+    from sample_bots.expert.levels import Level, budget_for  # noqa: PLC0415
+
+    bots = [ExpertBot(0, budget_for(Level.ONE)), HeuristicBot(), ExpertBot(2, budget_for(Level.ONE)), HeuristicBot()]
+    outcome = play_in_process(bots, deals=3, seed=4)
+    assert outcome.status == "done" and not outcome.faults
+    assert list(outcome.deal_scores) == [0] * 3  # both rooms of every deal played alike
+    assert not bots[0].worlds and not bots[2].worlds  # type: ignore[attr-defined]
