@@ -102,3 +102,30 @@ def test_level_one_plays_the_heuristics_cards() -> None:
     assert outcome.status == "done" and not outcome.faults
     assert list(outcome.deal_scores) == [0] * 3  # both rooms of every deal played alike
     assert not bots[0].worlds and not bots[2].worlds  # type: ignore[attr-defined]
+
+
+def test_candidates_before_the_endgame_are_the_heuristics_best_classes_of_cards() -> None:
+    import random  # noqa: PLC0415
+
+    from arena.engine.actions import PlayCard  # noqa: PLC0415
+    from sample_bots.search.bot import SearchBot, _distinct  # noqa: PLC0415
+
+    rules = rules_for("dehla-pakad")
+    expert, search = ExpertBot(0), SearchBot(0)
+    differs = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = HandState(rules, Deal.from_seed(rules, seed), seed % 4)
+        for _ in range(1 + rng.randrange(0, 20)):
+            state.apply(rng.choice(state.legal_actions()))
+        assert state.to_move is not None
+        view = BotView(observe(state, state.to_move), 1.0, 30.0)
+        legal = view.observation.legal_actions
+        ours = expert._candidates(view, legal, False)
+        theirs = search._candidates(view, legal, False)
+        assert ours[0] == theirs[0]  # the heuristic's choice first, as in the search bot
+        cards = [a for a in ours if isinstance(a, PlayCard)]
+        every_class = _distinct([a for a in search._candidates(view, legal, True) if isinstance(a, PlayCard)], view)
+        assert cards == every_class[: expert.budget.candidates]
+        differs += cards != [a for a in theirs if isinstance(a, PlayCard)]
+    assert differs  # positions where the search bot compares two cards alike
