@@ -5,20 +5,32 @@
     budget; 1 and 3), duplicate: the mean score per deal pair, its 95% CI, the share of deal
     pairs won, move times, and per searched move the worlds drawn, played out and their
     effective number under the weights, and the model cache's hit rate.
+
+``python -m bench.expert playouts [POSITIONS] [PRESET]``
+    Greedy playouts per second from random positions (a random number of random plays into a
+    seeded deal), the search bot's (``sample_bots.search.bot.playout``, the baseline, in the same
+    run) against the expert's (``sample_bots.expert.playout``); the last line is JSON.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import statistics
 import sys
 import time
 
+from arena.engine.deal import Deal
+from arena.engine.hand import HandState
+from arena.engine.rules import rules_for
 from arena.referee.in_process import play_in_process
 from arena.referee.stats import mean_interval
 from bench.search import percentile
+from sample_bots.expert import playout as expert_playout
 from sample_bots.expert.bot import ExpertBot
 from sample_bots.heuristic.bot import HeuristicBot
+from sample_bots.search import bot as search_bot
 from sample_bots.search.bot import SearchBot, SearchBudget
 from sdk.bot import Bot
 
@@ -46,11 +58,37 @@ def inproc(deals: int, move_ms: float, preset: str, seed: int, opponent: str) ->
           f"({time.perf_counter() - started:.0f} s)")
 
 
+def playouts(positions: int, preset: str) -> None:
+    rules = rules_for(preset)
+    rng = random.Random(7)
+    states = []
+    for seed in range(positions):
+        state = HandState(rules, Deal.from_seed(rules, seed), seed % 4)
+        for _ in range(rng.randrange(0, 4 * rules.hand_size // 2)):
+            state.apply(rng.choice(state.legal_actions()))
+        states.append(state)
+    rates = {}
+    for name, run in (("search", search_bot.playout), ("expert", expert_playout.playout)):
+        best = float("inf")
+        for _ in range(3):
+            started = time.perf_counter()
+            for state in states:
+                run(state.clone(), rules, 0)
+            best = min(best, time.perf_counter() - started)
+        rates[name] = positions / best
+        print(f"{name}: {rates[name]:,.0f} playouts/s ({best / positions * 1e6:.0f} us each)")
+    print(json.dumps({"preset": preset, "positions": positions, "search_per_s": round(rates["search"]),
+                      "expert_per_s": round(rates["expert"]), "speedup": round(rates["expert"] / rates["search"], 2)}))
+
+
 def main(argv: list[str]) -> None:
     if argv[:1] == ["inproc"]:
         defaults = ["20", "50", "dehla-pakad", "1", "heuristic"]
         deals, move_ms, preset, seed, opponent = (argv[1:] + defaults[len(argv) - 1:])[:5]
         inproc(int(deals), float(move_ms), preset, int(seed), opponent)
+    elif argv[:1] == ["playouts"]:
+        positions, preset = (argv[1:] + ["2000", "dehla-pakad"][len(argv) - 1:])[:2]
+        playouts(int(positions), preset)
     else:
         print(__doc__)
 

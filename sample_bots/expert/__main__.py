@@ -1,21 +1,28 @@
-"""``python -m sample_bots.expert [--move-ms MS]``: serve the expert bot on ``$DEHLA_BOT_ADDRESS``.
+"""``python -m sample_bots.expert [--level N] [--move-ms MS]``: serve the expert bot on ``$DEHLA_BOT_ADDRESS``.
 
-``--move-ms`` caps the thinking time per move; without it the budget is the search bot's
-(``sample_bots/search/__main__.py``). ``--confidence Z``: the override rule's threshold before
-the endgame (the search bot's 1.0 by default), for measuring variants against each other.
+``--level`` (1 to 5, ``sample_bots/expert/levels.py``) caps the thinking time per move: level 1
+searches nothing (the heuristic bot's card), level 5, the default, the search bot's budget
+(``sample_bots/search/__main__.py``). ``--move-ms`` caps a move at that many milliseconds
+instead. ``--confidence Z``: the override rule's threshold before the endgame (the search
+bot's 1.0 by default), and ``--inference-tricks N``: the tricks left from which worlds are
+weighted (``INFERENCE_TRICKS``; 0: never), for measuring variants against each other.
 """
 
 import argparse
 
-from sample_bots.expert.bot import ExpertBot
-from sample_bots.search.bot import SearchBudget
+from sample_bots.expert.bot import INFERENCE_TRICKS, ExpertBot
+from sample_bots.expert.levels import Level, budget_for
 from sdk.server import run
 
 parser = argparse.ArgumentParser(description=__doc__)
+parser.add_argument("--level", type=int, choices=[int(level) for level in Level], default=int(Level.FULL),
+                    help="1 (the heuristic's card) to 5 (the clock's budget)")
 parser.add_argument("--move-ms", type=float, default=None, help="thinking time per move, milliseconds")
 parser.add_argument("--seed", type=int, default=0)
-parser.add_argument("--confidence", type=float, default=SearchBudget().confidence,
+parser.add_argument("--confidence", type=float, default=None,
                     help="standard errors a card needs over the heuristic's before the last 3 tricks")
+parser.add_argument("--inference-tricks", type=int, default=INFERENCE_TRICKS,
+                    help="tricks left from which the worlds are weighted by the plays seen (0: never)")
 args, rest = parser.parse_known_args()
-budget = SearchBudget(max_per_move=args.move_ms / 1000 if args.move_ms else None, confidence=args.confidence)
-run(ExpertBot(args.seed, budget), rest)
+budget = budget_for(Level(args.level), args.move_ms, args.confidence)
+run(ExpertBot(args.seed, budget, inference_tricks=args.inference_tricks), rest)

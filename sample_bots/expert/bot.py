@@ -9,9 +9,11 @@ under the heuristic bot's values as a softmax policy (``sdk.inference``,
 plays make unlikely count for little, and a world far less likely than the best one seen is not
 played out at all (the time goes to likely ones).
 
-Everything else (candidates, greedy playouts, the exact endgame, the override rule, the clock
-but for a bank reserve it never sips) is the search bot's (``sample_bots/search/bot.py``), which
-stays as it was for comparison.
+Its greedy playouts are the search bot's, faster (``sample_bots/expert/playout.py``: the same
+card at every step), and before the endgame it compares the heuristic's best few classes of
+equivalent cards rather than its best few cards. Everything else (the exact endgame, the
+override rule, the clock but for a bank reserve it never sips) is the search bot's
+(``sample_bots/search/bot.py``), which stays as it was for comparison.
 Where a hand cannot be replayed from the view (``sdk.inference.UnsupportedViewError``: chance
 draws, face-down discards not seen) the worlds count equally, as in the search bot.
 """
@@ -23,9 +25,10 @@ import math
 import time
 from dataclasses import dataclass
 
-from arena.engine.actions import Action
+from arena.engine.actions import Action, PlayCard
 from arena.engine.errors import ArenaError
 from sample_bots.expert.model import heuristic_policy
+from sample_bots.expert.playout import playout
 from sample_bots.search.bot import (
     MAX_WORLDS,
     OutOfTimeError,
@@ -33,7 +36,6 @@ from sample_bots.search.bot import (
     SearchBudget,
     Solver,
     _tricks_left,
-    playout,
 )
 from sdk.bot import BotView
 from sdk.inference import Inference, LikelihoodCache, PlayModel, UnsupportedViewError
@@ -90,6 +92,23 @@ class ExpertBot(SearchBot):
         if self.budget.max_per_move is not None:
             budget = min(budget, self.budget.max_per_move)
         return start + max(0.0, budget - self.budget.reserve)
+
+    def _candidates(self, view: BotView, legal: tuple[Action, ...], endgame: bool) -> list[Action]:
+        """The search bot's, but one card per class of equivalent cards before the endgame too:
+        its best ``candidates`` classes, not cards (two cards alike play out alike, so comparing
+        both spends worlds on noise)."""
+        ranked = super()._candidates(view, legal, True)
+        if endgame:
+            return ranked
+        out: list[Action] = []
+        cards = 0
+        for action in ranked:
+            if isinstance(action, PlayCard):
+                if cards == self.budget.candidates:
+                    continue
+                cards += 1
+            out.append(action)
+        return out
 
     def _compare(self, view: BotView, candidates: list[Action], deadline: float, endgame: bool) -> int:
         """As the search bot's, on worlds weighted by the likelihood of the plays seen."""

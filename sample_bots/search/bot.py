@@ -31,6 +31,7 @@ from arena.engine.actions import REVEAL, Action, DeclineTrump, PlayCard, RevealT
 from arena.engine.bidding_hand import BiddingAction, BiddingDecision
 from arena.engine.cards import SUIT_MASKS, TENS, Card, Rank, Suit
 from arena.engine.hand import HandState
+from arena.engine.outcome import HandResult
 from arena.engine.rules import Capture, HandResultRule, Rules
 from sample_bots.heuristic.bot import HeuristicBot, Thinking
 from sample_bots.search import bidding
@@ -291,6 +292,11 @@ def reward(rules: Rules, state: HandState, team: int) -> float:
     """The hand's value for ``team``, with a small pull towards tens (or tricks) captured."""
     result = state.result
     assert result is not None
+    return result_reward(rules, result, team)
+
+
+def result_reward(rules: Rules, result: HandResult, team: int) -> float:
+    """``reward`` of a finished hand's result."""
     if result.winner is None:
         value = 0.0
     else:

@@ -75,3 +75,57 @@ def test_the_bank_below_its_reserve_is_never_sipped() -> None:
     assert low == pytest.approx(0.6 * 0.05 - bot.budget.reserve)
     high = bot._deadline(BotView(obs, 0.05, 30.0), 0.0)
     assert high == pytest.approx(0.6 * 0.05 + 0.025 - bot.budget.reserve)
+
+
+def test_a_higher_level_thinks_longer_and_sees_more_worlds() -> None:
+    from sample_bots.expert.levels import Level, budget_for  # noqa: PLC0415
+
+    assert budget_for(Level.FULL).max_per_move is None  # the search bot's own budget rule
+    assert budget_for(Level.ONE, move_ms=20).max_per_move == pytest.approx(0.02)
+    seen = {}
+    for level in (Level.ONE, Level.THREE):
+        bots = [ExpertBot(0, budget_for(level)), HeuristicBot(), ExpertBot(2, budget_for(level)), HeuristicBot()]
+        outcome = play_in_process(bots, deals=1, seed=3)
+        assert outcome.status == "done" and not outcome.faults
+        worlds = sorted(n for bot in (bots[0], bots[2]) for n in bot.worlds)  # type: ignore[attr-defined]
+        times = sorted(t for bot in (bots[0], bots[2]) for t in bot.move_times)  # type: ignore[attr-defined]
+        seen[level] = (worlds[len(worlds) // 2] if worlds else 0, times[len(times) // 2])
+    assert seen[Level.ONE][0] < seen[Level.THREE][0]
+    assert seen[Level.ONE][1] < seen[Level.THREE][1]
+
+
+def test_level_one_plays_the_heuristics_cards() -> None:
+    from sample_bots.expert.levels import Level, budget_for  # noqa: PLC0415
+
+    bots = [ExpertBot(0, budget_for(Level.ONE)), HeuristicBot(), ExpertBot(2, budget_for(Level.ONE)), HeuristicBot()]
+    outcome = play_in_process(bots, deals=3, seed=4)
+    assert outcome.status == "done" and not outcome.faults
+    assert list(outcome.deal_scores) == [0] * 3  # both rooms of every deal played alike
+    assert not bots[0].worlds and not bots[2].worlds  # type: ignore[attr-defined]
+
+
+def test_candidates_before_the_endgame_are_the_heuristics_best_classes_of_cards() -> None:
+    import random  # noqa: PLC0415
+
+    from arena.engine.actions import PlayCard  # noqa: PLC0415
+    from sample_bots.search.bot import SearchBot, _distinct  # noqa: PLC0415
+
+    rules = rules_for("dehla-pakad")
+    expert, search = ExpertBot(0), SearchBot(0)
+    differs = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = HandState(rules, Deal.from_seed(rules, seed), seed % 4)
+        for _ in range(1 + rng.randrange(0, 20)):
+            state.apply(rng.choice(state.legal_actions()))
+        assert state.to_move is not None
+        view = BotView(observe(state, state.to_move), 1.0, 30.0)
+        legal = view.observation.legal_actions
+        ours = expert._candidates(view, legal, False)
+        theirs = search._candidates(view, legal, False)
+        assert ours[0] == theirs[0]  # the heuristic's choice first, as in the search bot
+        cards = [a for a in ours if isinstance(a, PlayCard)]
+        every_class = _distinct([a for a in search._candidates(view, legal, True) if isinstance(a, PlayCard)], view)
+        assert cards == every_class[: expert.budget.candidates]
+        differs += cards != [a for a in theirs if isinstance(a, PlayCard)]
+    assert differs  # positions where the search bot compares two cards alike
