@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from arena.batch import kernels
+from arena.batch.arguments import check_dealers, check_key, check_size, check_vector
 from arena.batch.config import KernelRules
 from arena.batch.dealing import cut_fallbacks, deals_from_seeds
 from arena.batch.errors import BatchShapeError, FinishedTableError, IllegalBatchActionError
@@ -67,11 +68,9 @@ class BatchTables:
     """``size`` tables of one set of rules, stepped together."""
 
     def __init__(self, rules: Rules, size: int) -> None:
-        if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 1:
-            raise BatchShapeError(f"size must be a positive number of tables, not {size!r}")
+        self.size = check_size(size)
         self.kernel_rules = KernelRules.of(rules)
         self.rules = rules
-        self.size = int(size)
         self.ints = np.zeros((self.size, INT_FIELDS), dtype=np.int16)
         self.masks = np.zeros((self.size, MASK_FIELDS), dtype=np.uint64)
         self.history = np.full((self.size, MAX_TRICKS, HISTORY_FIELDS), -1, dtype=np.int8)
@@ -109,24 +108,10 @@ class BatchTables:
         self._start(deals.astype(np.int8), self._dealers(dealers), cut_fallbacks(self.rules, chance_array))
 
     def _dealers(self, dealers: Sequence[int] | IntArray | int) -> IntArray:
-        if isinstance(dealers, bool):
-            raise BatchShapeError(f"dealers must be a seat or one seat per table, not {dealers!r}")
-        if isinstance(dealers, int | np.integer):
-            array = np.full(self.size, int(dealers), dtype=np.int64)
-        else:
-            array = self._vector("dealers", dealers)
-        if array.min() < 0 or array.max() > 3:
-            bad = int(np.flatnonzero((array < 0) | (array > 3))[0])
-            raise BatchShapeError(f"table {bad}: dealer must be a seat 0..3, not {int(array[bad])}")
-        return array
+        return check_dealers(dealers, self.size)
 
     def _vector(self, name: str, values: Sequence[int] | IntArray) -> IntArray:
-        array = np.asarray(values)
-        if array.shape != (self.size,) or not (np.issubdtype(array.dtype, np.integer) or array.size == 0):
-            raise BatchShapeError(
-                f"{name} has shape {array.shape} ({array.dtype}); expected ({self.size},) integers, one per table"
-            )
-        return array.astype(np.int64, copy=False)
+        return check_vector(name, values, self.size)
 
     def _start(self, deals: npt.NDArray[np.int8], dealers: IntArray, fallbacks: npt.NDArray[np.int16]) -> None:
         kernels.reset_tables(self.ints, self.masks, self.history, self.result, deals, dealers, fallbacks,
@@ -209,9 +194,7 @@ class BatchTables:
 
     @staticmethod
     def _key(key: int) -> int:
-        if isinstance(key, bool) or not isinstance(key, int | np.integer):
-            raise BatchShapeError(f"key must be an integer, not {key!r}")
-        return int(key)
+        return check_key(key)
 
     # ---------------------------------------------------------------- queries
     def legal_mask(self) -> npt.NDArray[np.bool_]:
