@@ -40,7 +40,7 @@ B_VALUES = B_POINTS + 13
 """``MAX_AMOUNT + 1`` slots from here: what a hand bid at each amount is worth (``game_point_value``)."""
 B_SIZE = B_VALUES + MAX_AMOUNT + 1
 
-BIDDING_PRESETS_PLAYED: tuple[str, ...] = ("twenty-eight", "twenty-nine")
+SUPPORTED_BIDDING_PRESETS: tuple[str, ...] = ("twenty-eight", "twenty-nine")
 """The bidding presets the batched engine plays (``BiddingBatchTables``), every option with them."""
 
 

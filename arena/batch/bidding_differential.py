@@ -123,14 +123,12 @@ _PHASE_OF = {None: int(Phase.OVER), BiddingDecision.BID: int(Phase.BID), Bidding
 _BID, _HIDE, _PLAY = int(Phase.BID), int(Phase.HIDE_TRUMP), int(Phase.PLAY)
 
 
-def _ours(rules: BiddingRules, decision: int, legal: int, least: int, reveal: bool, opening: bool) -> int:
-    """The batched engine's legal actions at a step as a bitmask of action ids."""
+def _ours(rules: BiddingRules, decision: int, legal: int, least: int, opening: bool) -> int:
+    """The batched engine's legal calls or hides at a step as a bitmask of action ids."""
     if decision == _BID:
         bids = ((1 << (rules.max_bid - least + 1)) - 1) << (BID_BASE + least) if least <= rules.max_bid else 0
         return bids | (0 if opening else 1 << PASS_ID)
-    if decision == _HIDE:
-        return legal << HIDE_BASE
-    return legal | (reveal << REVEAL_ID)
+    return legal << HIDE_BASE if decision == _HIDE else legal
 
 
 def _theirs(hand: BiddingHand) -> int:
@@ -154,11 +152,16 @@ def _replay(
             break
         if hand.to_move != to_move:
             return Mismatch(t, seed, s, f"seat to move {to_move} != reference {hand.to_move}")
-        ours = _ours(rules, decision, legal, least, reveal, hand.auction.high is None)
-        theirs = _theirs(hand)
+        if decision == _PLAY:  # the reference's play decision without building its actions
+            ours, theirs = legal | reveal << REVEAL_ID, hand.legal_mask() | hand.may_call << REVEAL_ID
+        else:
+            ours, theirs = _ours(rules, decision, legal, least, hand.auction.high is None), _theirs(hand)
         if ours != theirs:
             return Mismatch(t, seed, s, f"legal actions {ours:#x} != reference {theirs:#x}")
-        hand.apply(bidding_action_of(action))  # type: ignore[arg-type]  # a legal action of this game
+        if action < REVEAL_ID:
+            hand.play(action)
+        else:
+            hand.apply(bidding_action_of(action))  # type: ignore[arg-type]  # a legal action of this game
     if not hand.is_over:
         return Mismatch(t, seed, None, "the batched hand ended before the reference's")
     return compare_end(hand, tables, t, seed)

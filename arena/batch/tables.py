@@ -18,7 +18,7 @@ from arena.batch import kernels
 from arena.batch.arguments import check_dealers, check_key, check_size, check_vector
 from arena.batch.config import KernelRules
 from arena.batch.dealing import cut_fallbacks, deals_from_seeds
-from arena.batch.errors import BatchShapeError, FinishedTableError, IllegalBatchActionError
+from arena.batch.errors import BatchShapeError, FinishedTableError, IllegalBatchActionError, UnsupportedRulesError
 from arena.batch.layout import (
     CAPTURED0,
     DECISION,
@@ -36,6 +36,7 @@ from arena.batch.layout import (
     Phase,
 )
 from arena.engine.action_ids import DOWN_BASE, NUM_ACTIONS, describe_action_id
+from arena.engine.bidding_rules import BIDDING_PRESETS
 from arena.engine.cards import cards_of, format_cards
 from arena.engine.outcome import HandOutcome
 from arena.engine.rules import Rules, rules_for
@@ -79,6 +80,8 @@ class BatchTables:
 
     @classmethod
     def of_preset(cls, preset: str, size: int, overrides: dict[str, object] | None = None) -> BatchTables:
+        if preset in BIDDING_PRESETS:
+            raise UnsupportedRulesError(f"{preset} is a bidding game: BiddingBatchTables plays it, not BatchTables")
         return cls(rules_for(preset, overrides), size)
 
     # ------------------------------------------------------------------ reset
