@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from arena.batch import bidding_kernels
+from arena.batch import bidding_kernels, kernels
 from arena.batch.arguments import check_dealers, check_key, check_size, check_vector
 from arena.batch.bidding_config import BiddingKernelRules
 from arena.batch.bidding_layout import (
@@ -141,10 +141,16 @@ class BiddingBatchTables:
         return self._actions.copy()
 
     def step_keyed(self, key: int) -> IntArray:
-        """``step_random`` of ``BatchTables.keyed_uniforms(key)`` without the array (SplitMix64)."""
+        """``step_random(keyed_uniforms(key))`` without the array (SplitMix64, as ``BatchTables``)."""
         bidding_kernels.step_keyed(self.ints, self.masks, self.history, self.result,
                                    np.uint64(check_key(key) % 2**64), self.kernel_rules.array, self._actions)
         return self._actions.copy()
+
+    def keyed_uniforms(self, key: int) -> npt.NDArray[np.float64]:
+        """The uniforms ``step_keyed(key)`` draws, one per table."""
+        out = np.empty(self.size, dtype=np.float64)
+        kernels.keyed_uniforms(np.uint64(check_key(key) % 2**64), out)
+        return out
 
     def _uniforms(self, uniforms: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         array = np.asarray(uniforms, dtype=np.float64)

@@ -42,7 +42,7 @@ def test_step_random_and_step_keyed_are_the_checked_step_of_random_actions(prese
     c, _ = _pair(preset, 400)
     key = 5
     while not a.over.all():
-        uniforms = BatchTables.of_preset("dehla-pakad", 400).keyed_uniforms(key)
+        uniforms = a.keyed_uniforms(key)
         chosen = a.random_actions(uniforms)
         mask = a.legal_mask()
         rows = np.flatnonzero(chosen >= 0)
