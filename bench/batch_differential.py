@@ -60,7 +60,9 @@ def main() -> None:
         print(f"first mismatch: {first}")
     print(json.dumps({
         "preset": args.preset, "hands_compared": hands, "steps_compared": steps, "mismatches": mismatches,
-        "compared": "decision, seat, legal actions at every step; tricks, captures, pile, result at the end",
+        "compared": "decision, seat, legal actions at every step; " + (
+            "tricks, captures, trump, exposure, result at the end" if args.preset in BIDDING_PRESETS
+            else "tricks, captures, pile, result at the end"),
         "base": args.base, "seed": args.seed, "chunk": args.chunk, "cpu_s": round(cpu, 1),
     }))
 
