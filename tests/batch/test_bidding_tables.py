@@ -19,8 +19,10 @@ from arena.batch import (
     UnsupportedRulesError,
 )
 from arena.batch.bidding_differential import play_recorded, seeded_uniforms
-from arena.engine.action_ids import BID_BASE, HIDE_BASE, PASS_ID, REVEAL_ID
+from arena.engine.action_ids import BID_BASE, HIDE_BASE, PASS_ID, REVEAL_ID, bidding_action_id, bidding_action_of
+from arena.engine.bidding_hand import BiddingHand
 from arena.engine.bidding_rules import bidding_rules_for
+from arena.engine.deal import Deal
 
 
 def _pair(preset: str, size: int) -> tuple[BiddingBatchTables, BiddingBatchTables]:
@@ -125,3 +127,24 @@ def test_the_trick_taking_tables_refuse_a_bidding_preset_by_name() -> None:
         BatchTables.of_preset("twenty-eight", 2)
     with pytest.raises(BatchShapeError, match="size must be a positive number of tables"):
         BiddingBatchTables.of_preset("twenty-eight", 0)
+
+
+@pytest.mark.parametrize("preset", ["twenty-eight", "twenty-nine"])
+def test_the_legal_mask_is_the_references_legal_actions_at_every_step(preset: str) -> None:
+    """``legal_mask()`` itself (the differential tests compare the facts it is built from) against
+    ``BiddingHand.legal_actions()`` at every step of 300 random hands."""
+    rules = bidding_rules_for(preset)
+    tables = BiddingBatchTables(rules, 300)
+    seeds = np.arange(300)
+    tables.reset(seeds, seeds % 4)
+    hands = [BiddingHand(rules, Deal.from_seed(rules.deal_rules, int(s)), int(s) % 4) for s in seeds]
+    rng = np.random.default_rng(3)
+    while not tables.over.all():
+        mask = tables.legal_mask()
+        for t, hand in enumerate(hands):
+            assert set(np.flatnonzero(mask[t]).tolist()) == {bidding_action_id(a) for a in hand.legal_actions()}
+        chosen = tables.random_actions(rng.random(300))
+        tables.step(chosen)
+        for t in np.flatnonzero(chosen >= 0).tolist():
+            hands[t].apply(bidding_action_of(int(chosen[t])))  # type: ignore[arg-type]
+    assert all(hand.is_over for hand in hands)
