@@ -9,6 +9,11 @@ and at the end of every hand (each trick's leader, cards, winner, who took the p
 many tricks it held; both teams' captured cards; the pile; every field of the hand's result).
 Chunk ``k``'s choices come from ``seeded_uniforms(--seed + k, ...)``, so a run is repeatable.
 
+The bidding presets (``twenty-eight``, ``twenty-nine``) go through
+``arena.batch.bidding_differential.compare`` instead: ``BiddingBatchTables`` against ``BiddingHand``,
+the auction's calls and the call for the trump among the legal actions, the exposure and the
+contract's result among what is compared at the end.
+
 Run: ``python bench/batch_differential.py --preset P [--hands N] [--chunk C]``. The last line
 is one JSON object; ``mismatches`` (hands that differ anywhere) must be 0.
 """
@@ -19,7 +24,9 @@ import argparse
 import json
 import time
 
-from arena.batch.differential import compare, seeded_uniforms
+from arena.batch import bidding_differential
+from arena.batch.differential import DifferentialReport, compare, seeded_uniforms
+from arena.engine.bidding_rules import BIDDING_PRESETS, bidding_rules_for
 from arena.engine.rules import DEFAULT_PRESET, rules_for
 
 
@@ -33,14 +40,14 @@ def main() -> None:
     args = parser.parse_args()
     if args.hands < 1 or args.chunk < 1:
         raise SystemExit("--hands and --chunk must be positive")
-    rules = rules_for(args.preset)
+    compare_chunk = _bidding_chunk if args.preset in BIDDING_PRESETS else _chunk
     start = time.process_time()
     hands = steps = mismatches = 0
     first = None
     for k, low in enumerate(range(args.base, args.base + args.hands, args.chunk)):
         count = min(args.chunk, args.base + args.hands - low)
         seeds = list(range(low, low + count))
-        report = compare(rules, seeds, [s % 4 for s in seeds], seeded_uniforms(args.seed + k, count), keep=1)
+        report = compare_chunk(args.preset, seeds, args.seed + k)
         hands += report.hands
         steps += report.steps
         mismatches += report.mismatched_hands
@@ -53,9 +60,23 @@ def main() -> None:
         print(f"first mismatch: {first}")
     print(json.dumps({
         "preset": args.preset, "hands_compared": hands, "steps_compared": steps, "mismatches": mismatches,
-        "compared": "decision, seat, legal actions at every step; tricks, captures, pile, result at the end",
+        "compared": "decision, seat, legal actions at every step; " + (
+            "tricks, captures, trump, exposure, result at the end" if args.preset in BIDDING_PRESETS
+            else "tricks, captures, pile, result at the end"),
         "base": args.base, "seed": args.seed, "chunk": args.chunk, "cpu_s": round(cpu, 1),
     }))
+
+
+def _chunk(preset: str, seeds: list[int], seed: int) -> DifferentialReport:
+    return compare(rules_for(preset), seeds, [s % 4 for s in seeds], seeded_uniforms(seed, len(seeds)), keep=1)
+
+
+def _bidding_chunk(preset: str, seeds: list[int], seed: int) -> DifferentialReport:
+    """Twenty-eight and Twenty-nine: ``BiddingBatchTables`` against ``BiddingHand`` (calls, hides,
+    cards and the call for the trump at every step; tricks, captures, exposure, result at the end)."""
+    rules = bidding_rules_for(preset)
+    uniforms = bidding_differential.seeded_uniforms(rules, seed, len(seeds))
+    return bidding_differential.compare(rules, seeds, [s % 4 for s in seeds], uniforms, keep=1)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,10 @@ which loads numba's cache, or compiles when the cache is stale). Each engine run
 times and its best run counts (the machine is shared). Times are this process's CPU
 time (steadier than the wall clock on a shared machine; the kernels use one thread).
 
+The bidding presets (``twenty-eight``, ``twenty-nine``) run ``BiddingBatchTables`` against
+``BiddingHand`` the same way (a card through ``BiddingHand.play``, calls, hides and the call for
+the trump through ``apply``; ``bidding_differential.compare_end``).
+
 Run: ``python bench/batch_engine.py [--hands N] [--tables T] [--compare C] [--preset P]``.
 The last line is one JSON object.
 """
@@ -25,12 +29,19 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
-from arena.batch import BatchTables
-from arena.batch.differential import compare_end
-from arena.engine.action_ids import action_of
+from arena.batch import BatchTables, BiddingBatchTables
+from arena.batch.bidding_differential import compare_end as compare_end_bidding
+from arena.batch.differential import compare_end as compare_end_hand
+from arena.engine.action_ids import action_of, bidding_action_of
+from arena.engine.bidding_hand import BiddingHand
+from arena.engine.bidding_rules import BIDDING_PRESETS, BiddingRules, bidding_rules_for
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
 from arena.engine.rules import DEFAULT_PRESET, Rules, rules_for
@@ -47,10 +58,11 @@ def main() -> None:
     args = parser.parse_args()
     if not 0 < args.compare <= args.tables:
         raise SystemExit("--compare must be between 1 and --tables")
-    rules = rules_for(args.preset)
+    game = bidding_game(args.preset) if args.preset in BIDDING_PRESETS else trick_game(args.preset)
+    make_tables, replay, compare_end = game.make_tables, game.replay, game.compare_end
 
     start = time.process_time()
-    warm = BatchTables(rules, 4)
+    warm = make_tables(4)
     warm.reset([0, 1, 2, 3])
     warm.step(warm.random_actions(warm.keyed_uniforms(0)))
     while not warm.over.all():
@@ -61,20 +73,20 @@ def main() -> None:
     batch_times, scalar_times = [], []
     for _ in range(args.rounds):
         start = time.process_time()
-        kept, choices = play_batch(rules, args)
+        kept, choices = play_batch(make_tables, args)
         batch_times.append(time.process_time() - start)
     checked_times = []
     for _ in range(args.rounds):
         start = time.process_time()
-        play_checked(rules, args)
+        play_checked(make_tables, args)
         checked_times.append(time.process_time() - start)
     columns = choices.T.tolist()
     for _ in range(args.rounds):
         start = time.process_time()
-        replay(rules, args.base, columns, keep=False)
+        replay(args.base, columns, keep=False)
         scalar_times.append(time.process_time() - start)
     batch_s, scalar_s = min(batch_times), min(scalar_times)
-    states = replay(rules, args.base, columns, keep=True)
+    states = replay(args.base, columns, keep=True)
 
     mismatches = 0
     first_problem = None
@@ -101,16 +113,60 @@ def main() -> None:
     }))
 
 
-def play_batch(rules: Rules, args: argparse.Namespace) -> tuple[BatchTables, np.ndarray]:
+class Tables(Protocol):
+    """What the bench asks of ``BatchTables`` and ``BiddingBatchTables``."""
+
+    size: int
+
+    @property
+    def over(self) -> npt.NDArray[np.bool_]: ...
+
+    def reset(self, seeds: npt.NDArray[np.int64], dealers: npt.NDArray[np.int64]) -> None: ...
+
+    def step(self, actions: npt.NDArray[np.int64]) -> None: ...
+
+    def step_keyed(self, key: int) -> npt.NDArray[np.int64]: ...
+
+    def keyed_uniforms(self, key: int) -> npt.NDArray[np.float64]: ...
+
+    def random_actions(self, uniforms: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]: ...
+
+    def legal_mask(self) -> npt.NDArray[np.bool_]: ...
+
+
+@dataclass(frozen=True)
+class Game:
+    """One preset's batched tables, its scalar replay and its end-of-hand comparison."""
+
+    make_tables: Callable[[int], Any]
+    replay: Callable[[int, list[list[int]], bool], list[Any]]
+    compare_end: Callable[[Any, Any, int, int], object]
+
+
+def trick_game(preset: str) -> Game:
+    rules = rules_for(preset)
+    return Game(lambda size: BatchTables(rules, size),
+                lambda base, choices, keep: replay_hands(rules, base, choices, keep), compare_end_hand)
+
+
+def bidding_game(preset: str) -> Game:
+    """Twenty-eight, Twenty-nine: ``BiddingBatchTables`` against ``BiddingHand`` (cards by
+    ``BiddingHand.play``, calls, hides and the call for the trump through ``apply``)."""
+    rules = bidding_rules_for(preset)
+    return Game(lambda size: BiddingBatchTables(rules, size),
+                lambda base, choices, keep: replay_bidding(rules, base, choices, keep), compare_end_bidding)
+
+
+def play_batch(make_tables: Callable[[int], Tables], args: argparse.Namespace) -> tuple[Tables, np.ndarray]:
     """Every hand through the batched engine, a chunk of ``--tables`` at a time; returns the
     first chunk's tables and the choices of its first ``--compare`` hands (``choices[s, t]``)."""
-    tables = BatchTables(rules, args.tables)
+    tables = make_tables(args.tables)
     recorded: list[np.ndarray] = []
-    kept: BatchTables | None = None
+    kept: Tables | None = None
     for first in range(0, args.hands, args.tables):
         count = min(args.tables, args.hands - first)
         if count != tables.size:
-            tables = BatchTables(rules, count)
+            tables = make_tables(count)
         seeds = np.arange(args.base + first, args.base + first + count, dtype=np.int64)
         tables.reset(seeds, seeds % 4)
         key = (args.base + first) << 8
@@ -120,19 +176,19 @@ def play_batch(rules: Rules, args: argparse.Namespace) -> tuple[BatchTables, np.
             if first == 0:
                 recorded.append(actions[:args.compare])
         if first == 0:
-            kept, tables = tables, BatchTables(rules, args.tables)
+            kept, tables = tables, make_tables(args.tables)
     assert kept is not None
     return kept, np.array(recorded)
 
 
-def play_checked(rules: Rules, args: argparse.Namespace) -> None:
+def play_checked(make_tables: Callable[[int], Tables], args: argparse.Namespace) -> None:
     """The same hands through the checked API: ``random_actions`` then ``step`` (which checks
     every action against the mask before it applies any), two calls a step."""
-    tables = BatchTables(rules, args.tables)
+    tables = make_tables(args.tables)
     for first in range(0, args.hands, args.tables):
         count = min(args.tables, args.hands - first)
         if count != tables.size:
-            tables = BatchTables(rules, count)
+            tables = make_tables(count)
         seeds = np.arange(args.base + first, args.base + first + count, dtype=np.int64)
         tables.reset(seeds, seeds % 4)
         key = (args.base + first) << 8
@@ -141,7 +197,7 @@ def play_checked(rules: Rules, args: argparse.Namespace) -> None:
             key += 1
 
 
-def replay(rules: Rules, base: int, choices: list[list[int]], keep: bool) -> list[HandState | None]:
+def replay_hands(rules: Rules, base: int, choices: list[list[int]], keep: bool) -> list[HandState | None]:
     """Each hand through the scalar engine, with the batched engine's choices (``None``: a
     choice the scalar engine refused). ``keep``: return the finished states (the timed pass
     keeps none, so that the garbage collector's passes over them are not counted)."""
@@ -162,6 +218,29 @@ def replay(rules: Rules, base: int, choices: list[list[int]], keep: bool) -> lis
             continue
         if keep:
             out.append(state)
+    return out
+
+
+def replay_bidding(rules: BiddingRules, base: int, choices: list[list[int]], keep: bool) -> list[BiddingHand | None]:
+    """``replay_hands`` for the bidding games: ``BiddingHand.play`` for a card, ``apply`` for the rest."""
+    out: list[BiddingHand | None] = []
+    deal_rules = rules.deal_rules
+    for t, column in enumerate(choices):
+        hand = BiddingHand(rules, Deal.from_seed(deal_rules, base + t), (base + t) % 4)
+        play = hand.play
+        try:
+            for action in column:
+                if action < 0:
+                    break
+                if action < 52:
+                    play(action)
+                else:
+                    hand.apply(bidding_action_of(action))  # type: ignore[arg-type]  # one of this game's
+        except ValueError:
+            out.append(None)
+            continue
+        if keep:
+            out.append(hand)
     return out
 
 

@@ -44,3 +44,14 @@ VECTOR_OPTIONS: list[tuple[str, dict[str, Any]]] = [
     if rules_for(preset, overrides).maker_discard is MakerDiscard.OPEN
 ]
 """The pairs the vector environment encodes (face-down discards not yet: refused by name)."""
+
+BIDDING_BATCH_OPTIONS: list[tuple[str, dict[str, Any]]] = [
+    ("twenty-eight", {"direction": "clockwise", "game_points": "by_bid"}),
+    ("twenty-eight", {"no_exposure": "last_trick", "overbid_partner_min": 20}),
+    ("twenty-eight", {"auction": "single_round", "rank_order": "ace_high"}),
+    ("twenty-eight", {"min_bid": 1, "max_bid": 20, "last_trick_points": 3}),
+    ("twenty-nine", {"no_exposure": "last_trick", "game_points": "by_bid", "target": 12}),
+    ("twenty-nine", {"overbid_partner_min": 22, "auction": "single_round", "direction": "clockwise"}),
+]
+"""(bidding preset, option overrides) pairs: every option of ``BiddingRules`` at a value other than
+the presets', each held to ``BiddingHand`` by ``tests/batch``."""

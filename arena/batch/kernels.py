@@ -601,7 +601,7 @@ def legal_actions_mask(ints, masks, rules, out):
 
 
 @njit(cache=True, inline="always")
-def _select(cards, k):
+def select_bit(cards, k):
     """The index of the ``k``-th set bit of ``cards`` (from 0, low to high): a binary search
     on population counts, with no loop that depends on ``k``."""
     position = 0
@@ -622,7 +622,7 @@ def _select(cards, k):
 @njit(cache=True, inline="always")
 def _kth(cards, uniform):
     """The ``floor(uniform * count)``-th card of a nonempty mask, low to high."""
-    return _select(cards, int(uniform * popcount(cards)))
+    return select_bit(cards, int(uniform * popcount(cards)))
 
 
 @njit(cache=True, inline="always")
@@ -636,9 +636,9 @@ def _random_play(ints, masks, t, uniform, rules):
     down = may_discard_down(ints, masks, t, rules)  # offered only beside the reveal
     k = int(uniform * (count * (2 if down else 1) + 1))
     if k < count:
-        return _select(legal, k)
+        return select_bit(legal, k)
     if down and k < 2 * count:
-        return DOWN_BASE + _select(legal, k - count)
+        return DOWN_BASE + select_bit(legal, k - count)
     return REVEAL_ID
 
 

@@ -20,6 +20,8 @@ class Phase(IntEnum):
     CALL_TRUMP = 1
     PLAY = 2
     HIDE_TRUMP = 3
+    BID = 4
+    """A call in the auction (the bidding games: ``BiddingBatchTables``)."""
 
 
 # ints (int16)

@@ -15,9 +15,10 @@ import numpy as np
 import numpy.typing as npt
 
 from arena.batch import kernels
+from arena.batch.arguments import check_dealers, check_key, check_size, check_vector
 from arena.batch.config import KernelRules
 from arena.batch.dealing import cut_fallbacks, deals_from_seeds
-from arena.batch.errors import BatchShapeError, FinishedTableError, IllegalBatchActionError
+from arena.batch.errors import BatchShapeError, FinishedTableError, IllegalBatchActionError, UnsupportedRulesError
 from arena.batch.layout import (
     CAPTURED0,
     DECISION,
@@ -35,6 +36,7 @@ from arena.batch.layout import (
     Phase,
 )
 from arena.engine.action_ids import DOWN_BASE, NUM_ACTIONS, describe_action_id
+from arena.engine.bidding_rules import BIDDING_PRESETS
 from arena.engine.cards import cards_of, format_cards
 from arena.engine.outcome import HandOutcome
 from arena.engine.rules import Rules, rules_for
@@ -67,11 +69,9 @@ class BatchTables:
     """``size`` tables of one set of rules, stepped together."""
 
     def __init__(self, rules: Rules, size: int) -> None:
-        if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 1:
-            raise BatchShapeError(f"size must be a positive number of tables, not {size!r}")
+        self.size = check_size(size)
         self.kernel_rules = KernelRules.of(rules)
         self.rules = rules
-        self.size = int(size)
         self.ints = np.zeros((self.size, INT_FIELDS), dtype=np.int16)
         self.masks = np.zeros((self.size, MASK_FIELDS), dtype=np.uint64)
         self.history = np.full((self.size, MAX_TRICKS, HISTORY_FIELDS), -1, dtype=np.int8)
@@ -80,6 +80,8 @@ class BatchTables:
 
     @classmethod
     def of_preset(cls, preset: str, size: int, overrides: dict[str, object] | None = None) -> BatchTables:
+        if preset in BIDDING_PRESETS:
+            raise UnsupportedRulesError(f"{preset} is a bidding game: BiddingBatchTables plays it, not BatchTables")
         return cls(rules_for(preset, overrides), size)
 
     # ------------------------------------------------------------------ reset
@@ -109,24 +111,10 @@ class BatchTables:
         self._start(deals.astype(np.int8), self._dealers(dealers), cut_fallbacks(self.rules, chance_array))
 
     def _dealers(self, dealers: Sequence[int] | IntArray | int) -> IntArray:
-        if isinstance(dealers, bool):
-            raise BatchShapeError(f"dealers must be a seat or one seat per table, not {dealers!r}")
-        if isinstance(dealers, int | np.integer):
-            array = np.full(self.size, int(dealers), dtype=np.int64)
-        else:
-            array = self._vector("dealers", dealers)
-        if array.min() < 0 or array.max() > 3:
-            bad = int(np.flatnonzero((array < 0) | (array > 3))[0])
-            raise BatchShapeError(f"table {bad}: dealer must be a seat 0..3, not {int(array[bad])}")
-        return array
+        return check_dealers(dealers, self.size)
 
     def _vector(self, name: str, values: Sequence[int] | IntArray) -> IntArray:
-        array = np.asarray(values)
-        if array.shape != (self.size,) or not (np.issubdtype(array.dtype, np.integer) or array.size == 0):
-            raise BatchShapeError(
-                f"{name} has shape {array.shape} ({array.dtype}); expected ({self.size},) integers, one per table"
-            )
-        return array.astype(np.int64, copy=False)
+        return check_vector(name, values, self.size)
 
     def _start(self, deals: npt.NDArray[np.int8], dealers: IntArray, fallbacks: npt.NDArray[np.int16]) -> None:
         kernels.reset_tables(self.ints, self.masks, self.history, self.result, deals, dealers, fallbacks,
@@ -209,9 +197,7 @@ class BatchTables:
 
     @staticmethod
     def _key(key: int) -> int:
-        if isinstance(key, bool) or not isinstance(key, int | np.integer):
-            raise BatchShapeError(f"key must be an integer, not {key!r}")
-        return int(key)
+        return check_key(key)
 
     # ---------------------------------------------------------------- queries
     def legal_mask(self) -> npt.NDArray[np.bool_]:

@@ -44,10 +44,17 @@ from arena.engine.actions import (
     RevealTrump,
     parse_action,
 )
-from arena.engine.auction import BID, PASS, Auction, Bid, Call, Pass, parse_call
-from arena.engine.bidding_hand import BiddingAction, BiddingDecision, BiddingHand, Contract, new_hand
+from arena.engine.auction import BID, MAX_AMOUNT, PASS, Auction, Bid, Call, Pass, parse_call
+from arena.engine.bidding_hand import (
+    LAST_CALL_TRICK,
+    BiddingAction,
+    BiddingDecision,
+    BiddingHand,
+    Contract,
+    new_hand,
+)
 from arena.engine.bidding_observation import BiddingObservation, observe_bidding
-from arena.engine.bidding_outcome import BiddingMatchScore, BiddingResult
+from arena.engine.bidding_outcome import BiddingMatchScore, BiddingResult, game_point_value
 from arena.engine.bidding_rules import (
     BIDDING_PRESET_SUMMARIES,
     BIDDING_PRESETS,
@@ -181,6 +188,8 @@ __all__ = [
     "HIDE",
     "HIDE_BASE",
     "KOT_RUN",
+    "LAST_CALL_TRICK",
+    "MAX_AMOUNT",
     "NO_ACTION",
     "NO_SUIT",
     "NUM_ACTIONS",
@@ -278,6 +287,7 @@ __all__ = [
     "derive_seed",
     "describe_action_id",
     "format_cards",
+    "game_point_value",
     "game_rules_for",
     "hand_record",
     "hand_value",

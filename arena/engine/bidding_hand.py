@@ -229,6 +229,11 @@ class BiddingHand:
             return (hand & ~SUIT_MASKS[self._trump]) or hand
         return hand
 
+    @property
+    def may_call(self) -> bool:
+        """Whether the seat to move may call for the face-down trump now (``REVEAL`` is legal)."""
+        return self._decision is BiddingDecision.PLAY and self._may_call()
+
     def _may_call(self) -> bool:
         """Whether the seat to move may call for the face-down trump: while it is down, when it
         cannot follow the led suit; or the bidder left with nothing but the face-down card
@@ -261,6 +266,16 @@ class BiddingHand:
             self._expose(seat)
         else:
             self._play(seat, action.card)
+
+    def play(self, card: int) -> None:
+        """Play ``card`` for the seat to move: the fast path of ``apply(PLAY[card])`` (same
+        checks, same reasons, without building every legal action)."""
+        if self._decision is not BiddingDecision.PLAY or not 0 <= card < 52 or not self.legal_mask() >> card & 1:
+            self.apply(PLAY[card] if 0 <= card < 52 else card)  # type: ignore[arg-type]  # raises with the reason
+            return
+        seat = self._to_move
+        self._history.append((seat, PLAY[card]))
+        self._play(seat, card)
 
     def _why_not(self, action: BiddingAction) -> str:
         seat = self._to_move

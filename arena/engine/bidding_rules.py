@@ -111,14 +111,20 @@ class BiddingRules:
 
     @property
     def deal_rules(self) -> Rules:
-        """The ``Rules`` a ``Deal`` of this game is made and checked by (the 32-card pack)."""
-        return Rules(direction=self.direction, deck=DeckKind.SHORT32)
+        """The ``Rules`` a ``Deal`` of this game is made and checked by (the 32-card pack); one
+        value per direction (each hand asks for it twice, and ``Rules`` validates on creation)."""
+        return _deal_rules(self.direction)
 
     def options(self) -> dict[str, Any]:
         """Every option as plain JSON values, in field order."""
         return {
             field.name: _json(getattr(self, field.name)) for field in dataclasses.fields(self)
         }
+
+
+@functools.cache
+def _deal_rules(direction: Direction) -> Rules:
+    return Rules(direction=direction, deck=DeckKind.SHORT32)
 
 
 def _json(value: Any) -> Any:

@@ -234,3 +234,22 @@ def test_what_is_not_an_action_of_this_game_is_refused_in_one_line(bad: object) 
     with pytest.raises(IllegalActionError) as caught:
         hand.apply(bad)  # type: ignore[arg-type]
     assert "\n" not in str(caught.value) and len(hand.history) == 5
+
+
+def test_play_by_card_number_is_apply_with_its_checks_and_reasons() -> None:
+    """``BiddingHand.play(card)`` (the batched engine's differential tests replay with it) takes
+    the same cards as ``apply(PLAY[card])`` and refuses the others with the same reason; ``may_call``
+    is whether ``REVEAL`` is among the legal actions."""
+    hand = start(VOIDS)
+    with pytest.raises(IllegalActionError, match="seat 0 must bid or pass"):
+        hand.play(Card.parse("7H"))
+    bid_and_hide(hand)
+    with pytest.raises(IllegalActionError, match="the bidder may not lead trumps before they are exposed"):
+        hand.play(Card.parse("QH"))
+    with pytest.raises(IllegalActionError, match="not an action of this game"):
+        hand.play(52)
+    assert len(hand.history) == 5 and not hand.may_call
+    hand.play(Card.parse("9S"))
+    hand.play(Card.parse("8S"))
+    assert hand.may_call and REVEAL in hand.legal_actions()
+    assert hand.history[-1] == (3, PLAY[Card.parse("8S")])
