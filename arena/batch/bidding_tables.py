@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from arena.batch import bidding_kernels, kernels
-from arena.batch.arguments import check_dealers, check_key, check_size, check_vector
+from arena.batch import bidding_kernels
+from arena.batch.arguments import check_dealers, check_vector
 from arena.batch.bidding_config import BiddingKernelRules
 from arena.batch.bidding_layout import (
     BID_INT_FIELDS,
@@ -40,13 +40,13 @@ from arena.batch.bidding_layout import (
     LEGAL,
     MAX_BID_TRICKS,
     TO_MOVE,
-    TRICKS_DONE,
     TRUMP,
 )
 from arena.batch.dealing import deals_from_seeds
-from arena.batch.errors import BatchShapeError, FinishedTableError, IllegalBatchActionError
+from arena.batch.errors import FinishedTableError, IllegalBatchActionError
 from arena.batch.kernels import CHECK_FINISHED, CHECK_OK, CHECK_RANGE
 from arena.batch.layout import Phase
+from arena.batch.table_arrays import TableArrays
 from arena.engine.action_ids import NUM_BIDDING_ACTIONS, bidding_action_of
 from arena.engine.bidding_rules import BiddingRules, bidding_rules_for
 from arena.engine.cards import format_cards
@@ -71,18 +71,16 @@ class BiddingBatchResults:
     winner: npt.NDArray[np.int16]
 
 
-class BiddingBatchTables:
+class BiddingBatchTables(TableArrays):
     """``size`` tables of one set of bidding rules, stepped together."""
 
+    legal_column = LEGAL
+    captured_column = CAPTURED0
+
     def __init__(self, rules: BiddingRules, size: int) -> None:
-        self.size = check_size(size)
+        super().__init__(size, BID_INT_FIELDS, BID_MASK_FIELDS, MAX_BID_TRICKS, HISTORY_FIELDS, BID_RESULT_FIELDS)
         self.kernel_rules = BiddingKernelRules.of(rules)
         self.rules = rules
-        self.ints = np.zeros((self.size, BID_INT_FIELDS), dtype=np.int16)
-        self.masks = np.zeros((self.size, BID_MASK_FIELDS), dtype=np.uint64)
-        self.history = np.full((self.size, MAX_BID_TRICKS, HISTORY_FIELDS), -1, dtype=np.int8)
-        self.result = np.zeros((self.size, BID_RESULT_FIELDS), dtype=np.int16)
-        self._actions = np.full(self.size, -1, dtype=np.int64)
 
     @classmethod
     def of_preset(cls, preset: str, size: int, overrides: dict[str, Any] | None = None) -> BiddingBatchTables:
@@ -142,21 +140,9 @@ class BiddingBatchTables:
 
     def step_keyed(self, key: int) -> IntArray:
         """``step_random(keyed_uniforms(key))`` without the array (SplitMix64, as ``BatchTables``)."""
-        bidding_kernels.step_keyed(self.ints, self.masks, self.history, self.result,
-                                   np.uint64(check_key(key) % 2**64), self.kernel_rules.array, self._actions)
+        bidding_kernels.step_keyed(self.ints, self.masks, self.history, self.result, self._key(key),
+                                   self.kernel_rules.array, self._actions)
         return self._actions.copy()
-
-    def keyed_uniforms(self, key: int) -> npt.NDArray[np.float64]:
-        """The uniforms ``step_keyed(key)`` draws, one per table."""
-        out = np.empty(self.size, dtype=np.float64)
-        kernels.keyed_uniforms(np.uint64(check_key(key) % 2**64), out)
-        return out
-
-    def _uniforms(self, uniforms: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        array = np.asarray(uniforms, dtype=np.float64)
-        if array.shape != (self.size,):
-            raise BatchShapeError(f"uniforms has shape {array.shape}; expected ({self.size},)")
-        return array
 
     # ---------------------------------------------------------------- queries
     def legal_mask(self) -> npt.NDArray[np.bool_]:
@@ -181,29 +167,6 @@ class BiddingBatchTables:
         return least, reveal
 
     @property
-    def decision(self) -> npt.NDArray[np.int16]:
-        """Each table's ``Phase`` (0 over, 2 play, 3 the bidder hides a trump, 4 the auction)."""
-        return self.ints[:, DECISION]
-
-    @property
-    def to_move(self) -> npt.NDArray[np.int16]:
-        return self.ints[:, TO_MOVE]
-
-    @property
-    def legal_cards(self) -> npt.NDArray[np.uint64]:
-        """The cards the seat to move may play (or the bidder may hide), as bitmasks."""
-        return self.masks[:, LEGAL]
-
-    @property
-    def over(self) -> npt.NDArray[np.bool_]:
-        over: npt.NDArray[np.bool_] = self.ints[:, DECISION] == Phase.OVER
-        return over
-
-    @property
-    def tricks_done(self) -> npt.NDArray[np.int16]:
-        return self.ints[:, TRICKS_DONE]
-
-    @property
     def trump(self) -> npt.NDArray[np.int16]:
         """The trump suit once the bidder has set it (even while face down), else -1."""
         return self.ints[:, TRUMP]
@@ -217,9 +180,6 @@ class BiddingBatchTables:
     def bidder(self) -> npt.NDArray[np.int16]:
         """The highest bidder so far (-1 before the opening bid)."""
         return self.ints[:, HIGH_BIDDER]
-
-    def captured(self, team: int) -> npt.NDArray[np.uint64]:
-        return self.masks[:, CAPTURED0 + team]
 
     def results(self) -> BiddingBatchResults:
         r = self.result

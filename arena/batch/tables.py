@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from arena.batch import kernels
-from arena.batch.arguments import check_dealers, check_key, check_size, check_vector
+from arena.batch.arguments import check_dealers, check_vector
 from arena.batch.config import KernelRules
 from arena.batch.dealing import cut_fallbacks, deals_from_seeds
 from arena.batch.errors import BatchShapeError, FinishedTableError, IllegalBatchActionError, UnsupportedRulesError
@@ -32,9 +32,9 @@ from arena.batch.layout import (
     PILE,
     RESULT_FIELDS,
     TO_MOVE,
-    TRICKS_DONE,
     Phase,
 )
+from arena.batch.table_arrays import TableArrays
 from arena.engine.action_ids import DOWN_BASE, NUM_ACTIONS, describe_action_id
 from arena.engine.bidding_rules import BIDDING_PRESETS
 from arena.engine.cards import cards_of, format_cards
@@ -65,18 +65,16 @@ class BatchResults:
         return None if code < 0 else OUTCOMES[code]
 
 
-class BatchTables:
+class BatchTables(TableArrays):
     """``size`` tables of one set of rules, stepped together."""
 
+    legal_column = LEGAL
+    captured_column = CAPTURED0
+
     def __init__(self, rules: Rules, size: int) -> None:
-        self.size = check_size(size)
+        super().__init__(size, INT_FIELDS, MASK_FIELDS, MAX_TRICKS, HISTORY_FIELDS, RESULT_FIELDS)
         self.kernel_rules = KernelRules.of(rules)
         self.rules = rules
-        self.ints = np.zeros((self.size, INT_FIELDS), dtype=np.int16)
-        self.masks = np.zeros((self.size, MASK_FIELDS), dtype=np.uint64)
-        self.history = np.full((self.size, MAX_TRICKS, HISTORY_FIELDS), -1, dtype=np.int8)
-        self.result = np.zeros((self.size, RESULT_FIELDS), dtype=np.int16)
-        self._actions = np.full(self.size, -1, dtype=np.int64)
 
     @classmethod
     def of_preset(cls, preset: str, size: int, overrides: dict[str, object] | None = None) -> BatchTables:
@@ -164,40 +162,23 @@ class BatchTables:
 
     def random_actions(self, uniforms: npt.NDArray[np.float64]) -> IntArray:
         """A uniformly random legal action per table from ``uniforms`` in [0, 1), -1 where over."""
-        array = np.asarray(uniforms, dtype=np.float64)
-        if array.shape != (self.size,):
-            raise BatchShapeError(f"uniforms has shape {array.shape}; expected ({self.size},)")
-        kernels.random_actions(self.ints, self.masks, array, self.kernel_rules.array, self._actions)
+        kernels.random_actions(self.ints, self.masks, self._uniforms(uniforms), self.kernel_rules.array,
+                               self._actions)
         return self._actions.copy()
 
     def step_random(self, uniforms: npt.NDArray[np.float64]) -> IntArray:
         """``step(random_actions(uniforms))`` in one pass over the tables (for random playouts);
         returns the actions taken."""
-        array = np.asarray(uniforms, dtype=np.float64)
-        if array.shape != (self.size,):
-            raise BatchShapeError(f"uniforms has shape {array.shape}; expected ({self.size},)")
-        kernels.step_random(self.ints, self.masks, self.history, self.result, array, self.kernel_rules.array,
-                            self._actions)
+        kernels.step_random(self.ints, self.masks, self.history, self.result, self._uniforms(uniforms),
+                            self.kernel_rules.array, self._actions)
         return self._actions.copy()
 
     def step_keyed(self, key: int) -> IntArray:
         """``step_random(keyed_uniforms(key))`` without the array: table ``t`` draws its uniform
         from ``key`` and ``t`` (SplitMix64), so a playout is repeatable from one integer per step."""
-        key = self._key(key)
-        kernels.step_keyed(self.ints, self.masks, self.history, self.result, np.uint64(key % 2**64),
+        kernels.step_keyed(self.ints, self.masks, self.history, self.result, self._key(key),
                            self.kernel_rules.array, self._actions)
         return self._actions.copy()
-
-    def keyed_uniforms(self, key: int) -> npt.NDArray[np.float64]:
-        """The uniforms ``step_keyed(key)`` draws, one per table."""
-        key = self._key(key)
-        out = np.empty(self.size, dtype=np.float64)
-        kernels.keyed_uniforms(np.uint64(key % 2**64), out)
-        return out
-
-    @staticmethod
-    def _key(key: int) -> int:
-        return check_key(key)
 
     # ---------------------------------------------------------------- queries
     def legal_mask(self) -> npt.NDArray[np.bool_]:
@@ -223,32 +204,6 @@ class BatchTables:
         """The cards played face down so far (``maker_discard=face_down``), as bitmasks. The
         arrays hold every card; what a seat may know of them is the observation's business."""
         return self.masks[:, FACE_DOWN]
-
-    @property
-    def decision(self) -> npt.NDArray[np.int16]:
-        """Each table's ``Phase`` (0 over, 1 call trumps, 2 play, 3 hide a trump card)."""
-        return self.ints[:, DECISION]
-
-    @property
-    def to_move(self) -> npt.NDArray[np.int16]:
-        return self.ints[:, TO_MOVE]
-
-    @property
-    def legal_cards(self) -> npt.NDArray[np.uint64]:
-        """The cards the seat to move may play, as bitmasks (0 outside a play decision)."""
-        return self.masks[:, LEGAL]
-
-    @property
-    def over(self) -> npt.NDArray[np.bool_]:
-        over: npt.NDArray[np.bool_] = self.ints[:, DECISION] == Phase.OVER
-        return over
-
-    @property
-    def tricks_done(self) -> npt.NDArray[np.int16]:
-        return self.ints[:, TRICKS_DONE]
-
-    def captured(self, team: int) -> npt.NDArray[np.uint64]:
-        return self.masks[:, CAPTURED0 + team]
 
     @property
     def pile(self) -> npt.NDArray[np.uint64]:
