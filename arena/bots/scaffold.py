@@ -14,8 +14,6 @@ from enum import StrEnum
 from pathlib import Path
 
 from arena.bots.manifest import MANIFEST, ManifestError
-from sdk.policy_bot import WEIGHTS_FILE
-from sdk.policy_network import PolicyNetwork
 
 BASE_IMAGE = "dehla-arena/bot-base:1"
 
@@ -53,6 +51,9 @@ def scaffold_bot(name: str, parent: Path, author: str = "you", template: Templat
     for filename, text in files.items():
         (folder / filename).write_text(text, encoding="utf-8")
     if policy:
+        from sdk.policy_bot import WEIGHTS_FILE  # noqa: PLC0415 - numpy loads only for this template (tests/cli/test_cli_lazy.py)
+        from sdk.policy_network import PolicyNetwork  # noqa: PLC0415
+
         PolicyNetwork.initial().save(folder / WEIGHTS_FILE)
     return folder
 
