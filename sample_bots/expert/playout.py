@@ -22,7 +22,8 @@ from arena.engine import decide_hand, play_orders, trick_best
 from arena.engine.cards import SUIT_MASKS, TENS
 from arena.engine.hand import HandState
 from arena.engine.rules import Capture, Rules, SweepLimits, TrumpMethod
-from sample_bots.search.bot import TEN_RANK, result_reward, reward
+from sample_bots.search.bot import TEN_RANK, result_reward
+from sample_bots.search.bot import playout as search_playout
 
 TRUMP_BONUS = 16
 """A trump's key is its rank plus this (``arena.engine.trick``)."""
@@ -38,19 +39,9 @@ def playout(state: HandState, rules: Rules, team: int) -> float:
 
 
 def engine_playout(state: HandState, rules: Rules, team: int) -> float:
-    """``playout`` on the engine's ``HandState`` (every preset)."""
-    last_trick = rules.hand_size
-    order = play_orders(rules.direction)
-    every_trick = rules.capture is not Capture.SWEEP
-    while not state.is_over:
-        mask = state.legal_mask()
-        if mask == 0:  # not a card decision (cannot happen once play has started)
-            state.apply(state.legal_actions()[0])
-        elif mask & (mask - 1) == 0:
-            state.play(mask.bit_length() - 1)
-        else:
-            state.play(greedy_card(state, mask, order, last_trick, every_trick))
-    return reward(rules, state, team)
+    """``playout`` on the engine's ``HandState`` (every preset): the search bot's, with this
+    module's faster greedy rule."""
+    return search_playout(state, rules, team, greedy_card)
 
 
 def lean_applies(state: HandState, rules: Rules) -> bool:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from arena.engine import play_key, play_orders, trick_best
@@ -272,8 +273,14 @@ def _choose(rows: list[list[float]], confidence: float) -> int:
 
 
 # ------------------------------------------------------------------- evaluation
-def playout(state: HandState, rules: Rules, team: int) -> float:
-    """Finish ``state`` with the greedy perfect-information policy; its value for ``team``."""
+GreedyRule = Callable[[HandState, int, tuple[tuple[int, ...], ...], int, bool], int]
+"""``_greedy_card``'s signature: the state, its legal mask, the play orders, the last trick, every trick scored."""
+
+
+def playout(state: HandState, rules: Rules, team: int, greedy: GreedyRule | None = None) -> float:
+    """Finish ``state`` with the greedy perfect-information policy (``greedy``, this bot's
+    ``_greedy_card`` by default; the expert passes a faster equal one); its value for ``team``."""
+    choose = greedy or _greedy_card
     last_trick = rules.hand_size
     order = play_orders(rules.direction)
     every_trick = rules.capture is not Capture.SWEEP
@@ -284,7 +291,7 @@ def playout(state: HandState, rules: Rules, team: int) -> float:
         elif mask & (mask - 1) == 0:
             state.play(mask.bit_length() - 1)
         else:
-            state.play(_greedy_card(state, mask, order, last_trick, every_trick))
+            state.play(choose(state, mask, order, last_trick, every_trick))
     return reward(rules, state, team)
 
 
