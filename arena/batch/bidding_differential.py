@@ -107,15 +107,9 @@ def compare(
     rec = play_recorded(tables, uniforms)
     columns = zip(rec.decision.T.tolist(), rec.to_move.T.tolist(), rec.legal.T.tolist(), rec.least.T.tolist(),
                   rec.reveal.T.tolist(), rec.actions.T.tolist(), strict=True)
-    mismatches: list[Mismatch] = []
-    bad = 0
-    for t, (seed, dealer, steps) in enumerate(zip(seeds, dealers, columns, strict=True)):
-        problem = _replay(rules, tables, steps, t, int(seed), int(dealer))
-        if problem is not None:
-            bad += 1
-            if len(mismatches) < keep:
-                mismatches.append(problem)
-    return DifferentialReport(len(seeds), int((rec.actions >= 0).sum()), bad, tuple(mismatches))
+    problems = (_replay(rules, tables, steps, t, int(seed), int(dealer))
+                for t, (seed, dealer, steps) in enumerate(zip(seeds, dealers, columns, strict=True)))
+    return DifferentialReport.of(problems, int((rec.actions >= 0).sum()), keep)
 
 
 _PHASE_OF = {None: int(Phase.OVER), BiddingDecision.BID: int(Phase.BID), BiddingDecision.PLAY: int(Phase.PLAY),

@@ -10,7 +10,7 @@ call ``compare``; a mismatch is reported with its table, seed and step, never ra
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -75,6 +75,19 @@ class DifferentialReport:
     first: tuple[Mismatch, ...] = field(default=())
     """The first few mismatches (one per hand at most)."""
 
+    @classmethod
+    def of(cls, problems: Iterable[Mismatch | None], steps: int, keep: int) -> DifferentialReport:
+        """The report of each hand's first problem (``None``: the hand matched), keeping ``keep``."""
+        hands = bad = 0
+        first: list[Mismatch] = []
+        for problem in problems:
+            hands += 1
+            if problem is not None:
+                bad += 1
+                if len(first) < keep:
+                    first.append(problem)
+        return cls(hands, steps, bad, tuple(first))
+
     @property
     def ok(self) -> bool:
         return self.mismatched_hands == 0
@@ -121,15 +134,9 @@ def compare(
     rec = play_recorded(tables, uniforms)
     columns = zip(rec.decision.T.tolist(), rec.to_move.T.tolist(), rec.legal.T.tolist(), rec.reveal.T.tolist(),
                   rec.down.T.tolist(), rec.actions.T.tolist(), strict=True)
-    mismatches: list[Mismatch] = []
-    bad = 0
-    for t, (seed, dealer, steps) in enumerate(zip(seeds, dealers, columns, strict=True)):
-        problem = _replay(rules, tables, steps, t, int(seed), int(dealer))
-        if problem is not None:
-            bad += 1
-            if len(mismatches) < keep:
-                mismatches.append(problem)
-    return DifferentialReport(len(seeds), int((rec.actions >= 0).sum()), bad, tuple(mismatches))
+    problems = (_replay(rules, tables, steps, t, int(seed), int(dealer))
+                for t, (seed, dealer, steps) in enumerate(zip(seeds, dealers, columns, strict=True)))
+    return DifferentialReport.of(problems, int((rec.actions >= 0).sum()), keep)
 
 
 _OVER, _CALL, _PLAY, _HIDE = int(Phase.OVER), int(Phase.CALL_TRUMP), int(Phase.PLAY), int(Phase.HIDE_TRUMP)
