@@ -197,36 +197,15 @@ def play_checked(make_tables: Callable[[int], Tables], args: argparse.Namespace)
             key += 1
 
 
-def replay_hands(rules: Rules, base: int, choices: list[list[int]], keep: bool) -> list[HandState | None]:
-    """Each hand through the scalar engine, with the batched engine's choices (``None``: a
-    choice the scalar engine refused). ``keep``: return the finished states (the timed pass
-    keeps none, so that the garbage collector's passes over them are not counted)."""
-    out: list[HandState | None] = []
+def replay(start: Callable[[int], Any], apply_id: Callable[[Any, int], None], base: int,
+           choices: list[list[int]], keep: bool) -> list[Any]:
+    """Each hand (``start(seed)``) through the scalar engine, with the batched engine's choices:
+    a card by the hand's ``play`` (as ``bench/engine.py`` plays), anything else by ``apply_id``
+    (``None``: a choice the scalar engine refused). ``keep``: return the finished hands (the timed
+    pass keeps none, so that the garbage collector's passes over them are not counted)."""
+    out: list[Any] = []
     for t, column in enumerate(choices):
-        state = HandState(rules, Deal.from_seed(rules, base + t), (base + t) % 4)
-        play = state.play
-        try:
-            for action in column:
-                if action < 0:
-                    break
-                if action < 52:
-                    play(action)
-                else:
-                    state.apply(action_of(action))
-        except ValueError:
-            out.append(None)
-            continue
-        if keep:
-            out.append(state)
-    return out
-
-
-def replay_bidding(rules: BiddingRules, base: int, choices: list[list[int]], keep: bool) -> list[BiddingHand | None]:
-    """``replay_hands`` for the bidding games: ``BiddingHand.play`` for a card, ``apply`` for the rest."""
-    out: list[BiddingHand | None] = []
-    deal_rules = rules.deal_rules
-    for t, column in enumerate(choices):
-        hand = BiddingHand(rules, Deal.from_seed(deal_rules, base + t), (base + t) % 4)
+        hand = start(base + t)
         play = hand.play
         try:
             for action in column:
@@ -235,13 +214,26 @@ def replay_bidding(rules: BiddingRules, base: int, choices: list[list[int]], kee
                 if action < 52:
                     play(action)
                 else:
-                    hand.apply(bidding_action_of(action))  # type: ignore[arg-type]  # one of this game's
+                    apply_id(hand, action)
         except ValueError:
             out.append(None)
             continue
         if keep:
             out.append(hand)
     return out
+
+
+def replay_hands(rules: Rules, base: int, choices: list[list[int]], keep: bool) -> list[HandState | None]:
+    """``replay`` on ``HandState``: a call, hide, reveal or face-down discard through ``apply``."""
+    return replay(lambda seed: HandState(rules, Deal.from_seed(rules, seed), seed % 4),
+                  lambda hand, action: hand.apply(action_of(action)), base, choices, keep)
+
+
+def replay_bidding(rules: BiddingRules, base: int, choices: list[list[int]], keep: bool) -> list[BiddingHand | None]:
+    """``replay`` on ``BiddingHand``: the auction, the hide and the call for the trump through ``apply``."""
+    deal_rules = rules.deal_rules
+    return replay(lambda seed: BiddingHand(rules, Deal.from_seed(deal_rules, seed), seed % 4),
+                  lambda hand, action: hand.apply(bidding_action_of(action)), base, choices, keep)
 
 
 if __name__ == "__main__":
