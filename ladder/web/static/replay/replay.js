@@ -81,11 +81,25 @@ async function load() {
   const count = stepCount();
   $("slider").max = String(count - 1);
   $("steps").textContent = String(count - 1);
+  seatAtBottom("", view.seat);
+  if (view.there) seatAtBottom("-b", otherSeat(view.seat));
   showPair();
   show(Math.min(view.step, count - 1));
   root.dataset.seat = view.seat;
   root.dataset.game = view.here.replay.game;
   root.dataset.loaded = "1";
+}
+
+const POSITIONS = ["bottom", "right", "top", "left"];
+
+function seatAtBottom(suffix, seat) {
+  // The perspective's seat is drawn at the bottom, the others round the table in playing order.
+  const bottom = seat === "all" || seat === "none" ? 0 : Number(seat);
+  const table = $("table" + suffix);
+  table.dataset.bottom = String(bottom);
+  for (const node of table.querySelectorAll(".seat[data-seat]")) {
+    node.dataset.pos = POSITIONS[(Number(node.dataset.seat) - bottom + 4) % 4];
+  }
 }
 
 function stepCount() {
