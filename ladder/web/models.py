@@ -181,6 +181,11 @@ class HandLink(_Model):
     hand: int = Field(description="Counts from 1, as the protocol does.")
     complete: bool | None
     replay: str
+    winner: Literal["A", "B", "draw"] | None = Field(
+        default=None, description="Who won the hand (None: unfinished, or a record that cannot say).")
+    value: float | None = Field(default=None, description="The hand's value for partnership A: +v won, -v lost.")
+    score: tuple[int, int] | None = Field(default=None, description="The match score (A, B) after this hand.")
+    duplicate: str | None = Field(default=None, description="Its deal pair's duplicate view (duplicate matches).")
 
 
 class MatchDetail(_Model):

@@ -1,0 +1,89 @@
+"""Pages that read like a card game (issue 27): each hand's result and score on the match page
+with its deal pair's duplicate view, the replay's running score, next hand and seat at the
+bottom, one Team A/B vocabulary. Checked in-process against the played ladder, the expected
+figures computed from the record with the engine and the referee's tally, not from the page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from arena.engine.hand_records import replay_record
+from arena.engine.match import MatchFormat
+from arena.engine.outcome import hand_value
+from arena.referee.tally import running_scores
+from ladder.rating import formatting
+from ladder.store.paths import ArenaData
+from ladder.web.app import create_app
+from tests.web.table_facts import hand_records, match_ids
+
+
+@pytest.fixture(scope="module")
+def client(played: ArenaData) -> TestClient:
+    return TestClient(create_app(played))
+
+
+def expected_hands(played: ArenaData, match_id: int) -> list[tuple[float, tuple[int, int]]]:
+    """Each hand's value for A and the match score after it, from the record by the engine."""
+    states = [replay_record(record) for record in hand_records(played, match_id)]
+    match_format = MatchFormat.parse(TestClient(create_app(played)).get(f"/api/matches/{match_id}").json()
+                                     ["match"]["match_format"])
+    scores = running_scores(states[0].rules, match_format, [state.result for state in states])
+    return [(hand_value(state.rules, state.result), score)
+            for state, score in zip(states, scores, strict=True) if state.result is not None]
+
+
+def test_the_match_page_gives_each_hands_result_score_and_deal_pair(client: TestClient, played: ArenaData) -> None:
+    for match_id in match_ids(played):
+        expected = expected_hands(played, match_id)
+        links = client.get(f"/api/matches/{match_id}").json()["hand_links"]
+        assert [(link["value"], tuple(link["score"])) for link in links] == expected
+        assert [link["winner"] for link in links] == ["A" if v > 0 else "B" if v < 0 else "draw" for v, _ in expected]
+        page = client.get(f"/matches/{match_id}").text
+        for number, (value, score) in enumerate(expected, start=1):
+            assert f'data-score="{score[0]}-{score[1]}"' in page
+            assert f"({formatting.signed(value)} for Team A)" in page
+            first = number - (number + 1) % 2
+            assert f'href="/matches/{match_id}/replay?hand={first}&amp;duplicate=1" data-duplicate="{number}"' in page
+        assert 'data-duplicate-deal="1"' in page
+
+
+def test_the_replay_shows_the_running_score_and_the_next_hand(client: TestClient, played: ArenaData) -> None:
+    match_id = match_ids(played)[0]
+    expected = expected_hands(played, match_id)
+    first = client.get(f"/matches/{match_id}/replay?hand=1&seat=1").text
+    assert 'data-before="0-0"' in first and f'data-after="{expected[0][1][0]}-{expected[0][1][1]}"' in first
+    assert re.search(r'id="next-hand" href="\?hand=2&amp;seat=1"', first)
+    assert 'id="trump-now"' in first and 'id="tricks"' in first
+    last = client.get(f"/matches/{match_id}/replay?hand={len(expected)}").text
+    before = expected[-2][1]
+    assert f'data-before="{before[0]}-{before[1]}"' in last
+    assert f'id="next-hand" href="/matches/{match_id}"' in last
+
+
+@pytest.mark.parametrize(("seat", "bottom"), [("all", 0), ("none", 0), ("0", 0), ("1", 1), ("2", 2), ("3", 3)])
+def test_a_seats_perspective_is_drawn_from_that_seat(client: TestClient, played: ArenaData, seat: str,
+                                                     bottom: int) -> None:
+    page = client.get(f"/matches/{match_ids(played)[0]}/replay?hand=1&seat={seat}").text
+    positions = dict(re.findall(r'data-seat="(\d)" data-pos="(\w+)"', page))
+    assert positions == {str(bottom): "bottom", str((bottom + 1) % 4): "right",
+                         str((bottom + 2) % 4): "top", str((bottom + 3) % 4): "left"}
+
+
+def test_events_say_team_a_and_b(client: TestClient, played: ArenaData) -> None:
+    match_id = match_ids(played)[0]
+    texts = [event["text"] for number in (1, 2)
+             for step in client.get(f"/api/matches/{match_id}/hands/{number}/replay").json()["replay"]["steps"]
+             for event in step["events"]]
+    assert any("Team A" in text or "Team B" in text for text in texts)
+    assert not [text for text in texts if re.search(r"\bteam [01AB]\b", text)]
+
+
+def test_one_format_for_numbers() -> None:
+    assert formatting.percent(0.625) == "62.5%"
+    assert formatting.score(4.0) == "4" and formatting.score(2.5) == "2.5"
+    assert formatting.signed(-2.0) == "−2" and formatting.signed(1.5) == "+1.5" and formatting.signed(0.0) == "0"
+    assert formatting.scores((3.0, 1.0)) == "3 – 1"
+    assert formatting.fixed(None) == formatting.MISSING
