@@ -15,6 +15,8 @@ from arena.engine.match import MatchFormat
 from arena.engine.outcome import hand_value
 from arena.referee.tally import running_scores
 from ladder.rating import formatting
+from ladder.rating.provisional import PROVISIONAL_MATCHES, PROVISIONAL_SIGMA, is_provisional, rating_move
+from ladder.rating.ratings import TeamResult
 from ladder.store.paths import ArenaData
 from ladder.web.app import create_app
 from tests.web.table_facts import hand_records, match_ids
@@ -87,3 +89,37 @@ def test_one_format_for_numbers() -> None:
     assert formatting.signed(-2.0) == "−2" and formatting.signed(1.5) == "+1.5" and formatting.signed(0.0) == "0"
     assert formatting.scores((3.0, 1.0)) == "3 – 1"
     assert formatting.fixed(None) == formatting.MISSING
+
+
+def test_provisional_ratings_are_marked_by_the_documented_rule(client: TestClient) -> None:
+    rows = client.get("/api/leaderboard").json()
+    assert rows and all(row["provisional"] == is_provisional(row["matches"], row["sigma"]) for row in rows)
+    assert all(row["provisional"] for row in rows)  # two matches each: provisional by the match count
+    page = client.get("/").text
+    assert page.count('data-provisional="true"') == len(rows) and 'id="provisional-rule"' in page
+    assert is_provisional(PROVISIONAL_MATCHES - 1, 1.0) and is_provisional(50, PROVISIONAL_SIGMA + 0.1)
+    assert not is_provisional(PROVISIONAL_MATCHES, PROVISIONAL_SIGMA)
+
+
+def test_a_rating_that_rises_after_a_loss_is_explained() -> None:
+    # μ falls by 0.5 while σ falls by 0.5: μ−3σ rises by 1.0 although the match was lost.
+    moved = rating_move(TeamResult.LOSS, 25.0, 8.0, 24.5, 7.5)
+    assert moved.change == pytest.approx(1.0) and moved.against_result
+    assert moved.explanation is not None and "rose although it lost" in moved.explanation
+    assert "8.00 to 7.50" in moved.explanation
+    assert not rating_move(TeamResult.WIN, 25.0, 8.0, 26.0, 7.5).against_result
+    assert rating_move(TeamResult.WIN, 25.0, 7.0, 24.9, 7.2).against_result
+
+
+def test_the_bot_page_gives_each_matchs_rating_change(client: TestClient) -> None:
+    bot = client.get("/api/bots/heuristic").json()
+    points = {point["match_id"]: point["rating"] for series in bot["series"] for point in series["points"]}
+    page = client.get("/bots/heuristic").text
+    assert bot["recent_matches"]
+    for row in bot["recent_matches"]:
+        change = row["rating_change"]
+        assert change["after"] == pytest.approx(points[row["match_id"]], abs=1e-3)
+        assert change["against_result"] == ((row["result"] == "loss" and change["change"] > 0)
+                                            or (row["result"] == "win" and change["change"] < 0))
+        assert change["against_result"] == (change["explanation"] is not None)
+    assert 'data-col="rating_change"' in page

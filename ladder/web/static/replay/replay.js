@@ -34,7 +34,7 @@ function cardNode(text, extra) {
   return node;
 }
 
-// The record's words name cards and suits by letter (10H, trumps are S): shown with suit symbols.
+// The record names cards and suits by letter (a rank and S, H, D or C): shown here with suit symbols.
 const CARD_CODE = /\b(10|[2-9TJQKA])([SHDC])\b/g;
 const SUIT_WORD = /\b(trumps(?: are|:)) ([SHDC])\b/g;
 
