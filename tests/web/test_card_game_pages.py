@@ -19,6 +19,7 @@ from ladder.rating.provisional import PROVISIONAL_MATCHES, PROVISIONAL_SIGMA, is
 from ladder.rating.ratings import TeamResult
 from ladder.store.paths import ArenaData
 from ladder.web.app import create_app
+from tests.web.identity_fixtures import Ladder, authored_ladder, csrf_of
 from tests.web.table_facts import hand_records, match_ids
 
 
@@ -123,3 +124,38 @@ def test_the_bot_page_gives_each_matchs_rating_change(client: TestClient) -> Non
                                             or (row["result"] == "win" and change["change"] < 0))
         assert change["against_result"] == (change["explanation"] is not None)
     assert 'data-col="rating_change"' in page
+
+
+@pytest.fixture(scope="module")
+def asha(played: ArenaData, tmp_path_factory: pytest.TempPathFactory) -> tuple[TestClient, Ladder]:
+    """A client signed in as asha, who owns ``random`` (``identity_fixtures``)."""
+    ladder = authored_ladder(played, tmp_path_factory.mktemp("author-page") / "data")
+    client = TestClient(create_app(ladder.data))
+    answer = client.post("/signin", data={"csrf_token": csrf_of(client.get("/signin")), "token": ladder.tokens["asha"]},
+                         follow_redirects=False)
+    assert answer.status_code == 303
+    return client, ladder
+
+
+def test_the_authors_page_shows_who_ratings_ranks_results_and_the_submit_command(
+        asha: tuple[TestClient, Ladder]) -> None:
+    client, ladder = asha
+    page = client.get("/me").text
+    assert "Signed in as <strong>asha</strong>" in page
+    assert "dehla submit FOLDER --server http://testserver/" in page
+    board = {row["version_id"]: row for row in client.get("/api/leaderboard").json()}
+    mine = board[ladder.asha_version]
+    row = re.search(rf'data-version-id="{ladder.asha_version}".*?</tr>', page, re.S)
+    assert row is not None
+    assert f'<td data-col="rating">{mine["rating"]:.2f}' in row.group(0)
+    assert f'<td data-col="rank">{mine["rank"]} of {len(board)}</td>' in row.group(0)
+    matches = client.get("/api/matches").json()["matches"]
+    for match in matches:
+        side = "A" if any(seat["bot"] == "random" for seat in match["team_a"]) else "B"
+        both = any(seat["bot"] == "random" for seat in match["team_a"]) and \
+            any(seat["bot"] == "random" for seat in match["team_b"])
+        expected = "both sides" if both else "draw" if match["winner"] == "draw" else \
+            "win" if match["winner"] == side else "loss"
+        found = re.search(rf'<tr data-match-id="{match["match_id"]}">.*?data-col="result">([^<]*)<', page, re.S)
+        assert found is not None and found.group(1) == expected
+
