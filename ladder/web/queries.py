@@ -149,11 +149,11 @@ def bot_page(session: Session, name: str, recent: int = 20) -> BotPage:
                                    RatingChange.version_id.in_(ids)))}
     for row in recent_matches:
         sat = {seat.version_id for seat in (*row.team_a, *row.team_b)} & ids
-        changes = [moved[(vid, row.match_id)] for vid in sat if (vid, row.match_id) in moved]
-        results = {change.outcome for change in changes}
+        made = [moved[(vid, row.match_id)] for vid in sat if (vid, row.match_id) in moved]
+        results = {change.outcome for change in made}
         row.result = results.pop() if len(results) == 1 else None
-        if len(changes) == 1:
-            c = changes[0]
+        if len(made) == 1:
+            c = made[0]
             row.rating_change = RatingMoveModel(**asdict(rating_move(c.outcome, c.mu_before, c.sigma_before,
                                                                      c.mu_after, c.sigma_after)))
     return BotPage(
