@@ -210,7 +210,7 @@ def _events(rules: BiddingRules, move: tuple[Seat, BiddingAction] | None, public
     if contract is not None and (previous is None or previous.contract is None):
         team = team_of(contract.bidder)
         events.append(Event(kind=EventKind.CONTRACT, seat=contract.bidder, team=team,
-                            text=f"seat {contract.bidder} wins the auction at {contract.bid}: team "
+                            text=f"seat {contract.bidder} wins the auction at {contract.bid}: Team "
                                  f"{TEAM_NAMES[team]} needs {contract.bid} of {rules.total_points} points"))
     if move is not None and isinstance(action, HideTrump):
         seat = move[0]
@@ -229,7 +229,7 @@ def _events(rules: BiddingRules, move: tuple[Seat, BiddingAction] | None, public
         last = public.points[team] - previous.points[team] - points  # the last trick's point (Twenty-nine)
         extra = f" and {last} for the last trick" if last > 0 else ""
         events.append(Event(kind=EventKind.TRICK_WON, seat=trick.winner, team=team, cards=4, tricks=1,
-                            text=f"trick {trick.number} to seat {trick.winner}: team {TEAM_NAMES[team]} "
+                            text=f"trick {trick.number} to seat {trick.winner}: Team {TEAM_NAMES[team]} "
                                  f"takes {points} points{extra}"))
     result = public.result
     if result is not None and (previous is None or previous.result is None):
@@ -255,5 +255,5 @@ def _verdict(result: BiddingResultView) -> str:
     if result.outcome == "void":
         return f"the hand stands invalid: nobody called for the trump in seven tricks ({points})"
     verb = "made" if result.outcome == "made" else "failed"
-    return (f"team {team} {verb} its bid of {result.bid} ({points}): "
-            f"{result.game_points:+d} game point{'s' if abs(result.game_points) != 1 else ''} for team {team}")
+    return (f"Team {team} {verb} its bid of {result.bid} ({points}): "
+            f"{result.game_points:+d} game point{'s' if abs(result.game_points) != 1 else ''} for Team {team}")

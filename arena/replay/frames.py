@@ -429,7 +429,7 @@ def _events(rules: Rules, move: tuple[Seat, Action] | None, public: Observation,
         events += _trick_events(rules, public, previous)
     if public.result is not None and (previous is None or previous.result is None):
         result = public.result
-        who = "drawn" if result.winner is None else f"won by team {result.winner}"
+        who = "drawn" if result.winner is None else f"won by Team {TEAM_LETTERS[result.winner]}"
         events.append(Event(kind=EventKind.HAND_OVER, team=result.winner,
                             text=f"hand {who} ({result.outcome.value}), tens {result.tens[0]}-{result.tens[1]}"))
     return events
@@ -438,14 +438,15 @@ def _events(rules: Rules, move: tuple[Seat, Action] | None, public: Observation,
 def _trick_events(rules: Rules, public: Observation, previous: Observation) -> list[Event]:
     trick = public.tricks[-1]
     events = [Event(kind=EventKind.TRICK_WON, seat=trick.winner, team=trick.winner & 1,
-                    text=f"trick {trick.number} to seat {trick.winner}")]
+                    text=f"trick {trick.number} to seat {trick.winner} (Team {TEAM_LETTERS[trick.winner & 1]})")]
     if trick.taken_by is not None:
         team = trick.taken_by
         cards = len(public.captured[team]) - len(previous.captured[team])
         tens = public.tens[team] - previous.tens[team]
         kind = EventKind.SWEEP if rules.capture is Capture.SWEEP else EventKind.CAPTURE
         verb = "sweeps" if kind is EventKind.SWEEP else "takes"
-        text = f"team {team} {verb} {cards} cards ({_count(trick.tricks_taken, 'trick')}, {_count(tens, 'ten')})"
+        text = (f"Team {TEAM_LETTERS[team]} {verb} {cards} cards "
+                f"({_count(trick.tricks_taken, 'trick')}, {_count(tens, 'ten')})")
         events.append(Event(kind=kind, seat=trick.winner, team=team, cards=cards, tricks=trick.tricks_taken,
                             tens=tens, text=text))
     return events
@@ -475,6 +476,10 @@ def trick_index(steps: Sequence[Step]) -> list[TrickIndex]:
                                     winner=step.trick_winner))
             first = None
     return index
+
+
+TEAM_LETTERS = "AB"
+"""Team 0 (seats 0 and 2) is Team A, team 1 Team B: the one name every page and event uses."""
 
 
 def _count(number: int, noun: str) -> str:

@@ -20,6 +20,7 @@ from sqlalchemy import ColumnElement, Subquery, func, select, true, union
 from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 
 from arena.contract.status import OutcomeStatus
+from ladder.rating.provisional import is_provisional
 from ladder.rating.ratings import LADDER_PARAMS, TeamResult, conservative
 from ladder.store.ownership import owner_label
 from ladder.store.schema import (
@@ -180,12 +181,18 @@ class Standing:
 
     def to_json(self) -> dict[str, Any]:
         """Its fields as a dict: shallow (every value is a plain one), not ``asdict``'s deep copy."""
-        return {name: getattr(self, name) for name in STANDING_FIELDS}
+        return {**{name: getattr(self, name) for name in STANDING_FIELDS}, "provisional": self.provisional}
+
+    @property
+    def provisional(self) -> bool:
+        """Too few matches or too large a σ for its rank to mean much yet (``is_provisional``)."""
+        return is_provisional(self.matches, self.sigma)
 
     @property
     def note(self) -> str | None:
         """What a table shows beside the numbers."""
-        notes = [text for text, shown in (("disabled", self.disabled), ("timing leak", self.timing_flag)) if shown]
+        notes = [text for text, shown in (("provisional", self.provisional), ("disabled", self.disabled),
+                                          ("timing leak", self.timing_flag)) if shown]
         return ", ".join(notes) or None
 
 

@@ -26,9 +26,10 @@ from arena.console.serving import LOCAL_MATCH_ID, LOCAL_MATCH_PAGES, LOCAL_MATCH
 from arena.engine.errors import ArenaError
 from arena.referee.match_record_lines import MatchEndLine, MatchStartLine, read_line
 from ladder.web.data_files import DataFileError, read_inside
+from ladder.web.hand_outcomes import hand_links
 from ladder.web.local_models import LocalMatchDetail, LocalMatchList, LocalMatchSummary
 from ladder.web.match_detail import TEAM_NAMES, move_times
-from ladder.web.models import FaultDetail, HandLink
+from ladder.web.models import FaultDetail
 from ladder.web.queries import NotFoundError
 from ladder.web.stored_record import MAX_RECORD_BYTES, MatchRecord, UnreadableRecordError, checked_record
 
@@ -181,8 +182,7 @@ def local_detail(root: Path, match_id: str, *, show_evidence: bool) -> LocalMatc
                           evidence=f.evidence if show_evidence else None,
                           evidence_withheld=bool(f.evidence) and not show_evidence)
               for f in (end.faults if end else [])]
-    links = [HandLink(hand=hand.index + 1, complete=hand.complete,
-                      replay=f"{page_of(match_id)}/replay?hand={hand.index + 1}") for hand in record.hands]
+    links = hand_links(record, page_of(match_id))
     return LocalMatchDetail(
         match=row, seed=record.start.seed, seats=list(names),
         forfeit_team=TEAM_NAMES[end.forfeit_team] if end and end.forfeit_team in (0, 1) else None,

@@ -11,7 +11,8 @@ from sqlalchemy.orm import Session
 
 from ladder.store.read_model import lines_of
 from ladder.store.schema import FaultRow, Match, Result
-from ladder.web.models import FaultDetail, HandLink, MatchDetail, SeatTimes
+from ladder.web.hand_outcomes import hand_links
+from ladder.web.models import FaultDetail, MatchDetail, SeatTimes
 from ladder.web.queries import NotFoundError, summary
 from ladder.web.stored_record import MatchRecord, UnreadableRecordError, read_match
 
@@ -67,9 +68,7 @@ def match_detail(session: Session, match_id: int) -> MatchDetail:
                               kind=f.kind, detail=f.detail, hand=f.hand, decision=f.decision,
                               evidence=f.evidence[:EVIDENCE_SHOWN] if f.evidence else None)
                   for f in record.end.faults]
-    links = [HandLink(hand=hand.index + 1, complete=hand.complete,
-                      replay=f"/matches/{match_id}/replay?hand={hand.index + 1}")
-             for hand in (record.hands if record else ())]
+    links = hand_links(record, f"/matches/{match_id}") if record else []
     return MatchDetail(
         match=summary(line), seed=match.seed,
         hands=result.hands if result else None, seconds=round(result.seconds, 2) if result else None,

@@ -38,6 +38,8 @@ class StandingModel(_Model):
     timing_z: float | None = Field(default=None, description="Its combined z (Stouffer) over the measured seats.")
     timing_flag: bool = Field(default=False, description="Over the detector's documented threshold: its move "
                               "times say what its cards are (docs/ladder.md, Timing-leak detector).")
+    provisional: bool = Field(default=False, description="Fewer than 10 rated matches or σ above 4: its rank "
+                              "does not mean much yet (docs/web.md, Ratings).")
 
 
 class Leaderboard(_Model):
@@ -81,6 +83,14 @@ class PartnershipList(_Model):
     partnerships: list[PartnershipStanding]
 
 
+class RatingMoveModel(_Model):
+    before: float
+    after: float
+    change: float
+    against_result: bool
+    explanation: str | None
+
+
 class MatchSummary(_Model):
     match_id: int
     status: MatchStatus
@@ -93,6 +103,8 @@ class MatchSummary(_Model):
     faults: int
     finished: str | None
     result: TeamResult | None = Field(default=None, description="On a bot's page: win, draw or loss for that bot.")
+    rating_change: RatingMoveModel | None = Field(default=None, description="On a bot's page: how the match moved "
+                                                  "that bot's rating (μ−3σ), explained when against the result.")
     voided: str | None = Field(default=None, description="The operator's reason, if an operator voided the match "
                                                          "(not rated) or cancelled it before play.")
 
@@ -117,6 +129,7 @@ class VersionInfo(_Model):
     sigma: float
     matches: int
     faults: int
+    provisional: bool = False
     timing_bits: float | None = Field(default=None, description="The timing-leak detector's mean excess bits "
                                       "per decision over its measured matches (docs/ladder.md); null: never measured.")
     timing_z: float | None = Field(default=None, description="Its combined z (Stouffer) over the measured seats.")
@@ -181,6 +194,11 @@ class HandLink(_Model):
     hand: int = Field(description="Counts from 1, as the protocol does.")
     complete: bool | None
     replay: str
+    winner: Literal["A", "B", "draw"] | None = Field(
+        default=None, description="Who won the hand (None: unfinished, or a record that cannot say).")
+    value: float | None = Field(default=None, description="The hand's value for partnership A: +v won, -v lost.")
+    score: tuple[int, int] | None = Field(default=None, description="The match score (A, B) after this hand.")
+    duplicate: str | None = Field(default=None, description="Its deal pair's duplicate view (duplicate matches).")
 
 
 class MatchDetail(_Model):

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import asdict
 from typing import Any
 
 from pydantic import TypeAdapter
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from ladder.rating.provisional import is_provisional, rating_move
 from ladder.rating.ratings import conservative
 from ladder.store.ownership import OwnerKind, owner_label
 from ladder.store.read_model import (
@@ -42,6 +44,7 @@ from ladder.web.models import (
     MatchSummary,
     PartnershipList,
     PartnershipStanding,
+    RatingMoveModel,
     SeatBot,
     StandingModel,
     VersionInfo,
@@ -141,21 +144,26 @@ def bot_page(session: Session, name: str, recent: int = 20) -> BotPage:
     recent_matches = match_summaries(session, version_ids=ids, limit=recent)
     leaks = {row.version_id: figures(row) for row in
              session.scalars(select(TimingLeakTotals).where(TimingLeakTotals.version_id.in_(ids)))}
-    outcome = {(vid, mid): result for vid, mid, result in session.execute(
-        select(RatingChange.version_id, RatingChange.match_id, RatingChange.outcome)
-        .where(RatingChange.match_id.in_([row.match_id for row in recent_matches]),
-               RatingChange.version_id.in_(ids)))}
+    moved = {(change.version_id, change.match_id): change for change in session.scalars(
+        select(RatingChange).where(RatingChange.match_id.in_([row.match_id for row in recent_matches]),
+                                   RatingChange.version_id.in_(ids)))}
     for row in recent_matches:
         sat = {seat.version_id for seat in (*row.team_a, *row.team_b)} & ids
-        results = {outcome[(vid, row.match_id)] for vid in sat if (vid, row.match_id) in outcome}
+        made = [moved[(vid, row.match_id)] for vid in sat if (vid, row.match_id) in moved]
+        results = {change.outcome for change in made}
         row.result = results.pop() if len(results) == 1 else None
+        if len(made) == 1:
+            c = made[0]
+            row.rating_change = RatingMoveModel(**asdict(rating_move(c.outcome, c.mu_before, c.sigma_before,
+                                                                     c.mu_after, c.sigma_after)))
     return BotPage(
         name=bot.name, author=owner_label(session.scalar(select(Author.name).where(Author.id == bot.owner_id))),
         owner_kind=OwnerKind.of(bot.owner_id), self_described=bot.author, created=when(bot.created_at),
         versions=[VersionInfo(number=v.number, label=v.label, content_hash=v.content_hash,
                               submitted=when(v.created_at), status=_version_status(bot, v, newest),
                               rating=round(v.conservative, 3), mu=round(v.mu, 3), sigma=round(v.sigma, 3),
-                              matches=v.matches, faults=v.faults, **_timing(leaks.get(v.id)))
+                              matches=v.matches, faults=v.faults, provisional=is_provisional(v.matches, v.sigma),
+                              **_timing(leaks.get(v.id)))
                   for v in versions],
         series=series, partnerships=partnership_rows(session, ids), recent_matches=recent_matches,
         faults_by_kind=[FaultCount(kind=kind, count=count) for kind, count in sorted(fault_kinds.items())])

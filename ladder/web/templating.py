@@ -6,9 +6,13 @@ contents come from authors and bots, and are never markup.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup, escape
+
+from ladder.rating import formatting
 
 TEMPLATES = Path(__file__).with_name("templates")
 STATIC = Path(__file__).with_name("static")
@@ -17,16 +21,23 @@ templates = Jinja2Templates(directory=TEMPLATES)
 assert templates.env.autoescape, "autoescape must stay on"
 
 
-def fixed(value: float | None, digits: int = 2) -> str:
-    """A number as the tables show it (``–`` when missing): a filter, not a macro, because the
-    long tables call it for every cell (a Jinja macro call costs several times more)."""
-    return "–" if value is None else f"{value:.{digits}f}"
+def when(value: str | None, missing: str = "–") -> Markup:
+    """A stored time (UTC, ISO 8601) as ``<time datetime=...Z>`` with UTC text, which the page's
+    small script (``static/local-time.js``) rewrites in the reader's own time zone."""
+    if not value:
+        return Markup(escape(missing))
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return Markup(escape(value))
+    moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    stamp = moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return Markup('<time datetime="{}">{} UTC</time>').format(stamp, moment.strftime("%Y-%m-%d %H:%M"))
 
 
-def percent(value: float | None) -> str:
-    """A rate in [0, 1] as a percentage with one decimal (``–`` when missing)."""
-    return "–" if value is None else f"{100 * value:.1f}%"
-
-
-templates.env.filters["fixed"] = fixed
-templates.env.filters["percent"] = percent
+# One format for numbers across the command line and the web (``ladder/rating/formatting.py``).
+templates.env.filters["fixed"] = formatting.fixed
+templates.env.filters["percent"] = formatting.percent
+templates.env.filters["score"] = formatting.score
+templates.env.filters["signed"] = formatting.signed
+templates.env.filters["when"] = when

@@ -13,11 +13,13 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 
 from ladder.admin.authors import TOKEN_PATTERN, authenticate, hash_secret
+from ladder.store.read_model import ranking
 from ladder.submission.intake import uploads_of
 from ladder.web.author_models import BotLogModel
 from ladder.web.author_queries import my_bots, my_matches
 from ladder.web.bot_logs import ValidationCheck, match_log, upload_output, validation_log
 from ladder.web.bounds import RowId, SeatIndex
+from ladder.web.models import MatchSummary
 from ladder.web.security.csrf import CSRF_FIELD, csrf_token
 from ladder.web.security.sessions import Viewer, sign_in, sign_out
 from ladder.web.store_access import DataDep, SessionDep, service_store
@@ -67,9 +69,29 @@ def signout(request: Request) -> Response:
 def my_page(request: Request, session: SessionDep, viewer: Viewer) -> Response:
     if viewer is None:
         return RedirectResponse("/signin", status_code=303)
-    return _render(request, "me.html", {"viewer": viewer, "bots": my_bots(session, viewer),
+    bots = my_bots(session, viewer)
+    matches = my_matches(session, viewer)
+    board = {row.version_id: row for row in ranking(session)}
+    every = {row.version_id: row for row in ranking(session, all_versions=True)}
+    mine = {bot.name for bot in bots}
+    return _render(request, "me.html", {"viewer": viewer, "bots": bots, "board": board, "ratings": every,
                                         "uploads": uploads_of(service_store(request), viewer.id),
-                                        "matches": my_matches(session, viewer)})
+                                        "matches": matches,
+                                        "results": {mm.match.match_id: result_for(mine, mm.match) for mm in matches},
+                                        "server": str(request.base_url)})
+
+
+def result_for(mine: set[str], match: MatchSummary) -> str:
+    """The match's result for the author's bots: ``win``, ``loss``, ``draw``, ``both sides`` (their
+    bots on each team), or ``–`` (not rated)."""
+    sides = {team for team, seats in (("A", match.team_a), ("B", match.team_b)) if any(s.bot in mine for s in seats)}
+    if match.winner is None or not sides:
+        return "–"
+    if len(sides) == 2:
+        return "both sides"
+    if match.winner == "draw":
+        return "draw"
+    return "win" if match.winner in sides else "loss"
 
 
 def _log_page(request: Request, log: BotLogModel, raw: str) -> HTMLResponse:

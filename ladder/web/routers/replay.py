@@ -34,6 +34,7 @@ from arena.replay.frames import (
 )
 from ladder.store.schema import Match
 from ladder.web.bounds import HandQuery, Number, RowId, StepQuery
+from ladder.web.hand_outcomes import hand_outcomes
 from ladder.web.replay_cache import ReplayCache
 from ladder.web.store_access import SessionDep
 from ladder.web.stored_record import MatchRecord, UnreadableRecordError, read_match, record_identity
@@ -232,6 +233,7 @@ def viewer_page(request: Request, record: MatchRecord, hand: int, step: int, sea
         return error_page(request, 200, "This match's record cannot be read", str(exc), links.page)
     other = partner_hand(hand)
     side_by_side = duplicate and is_duplicate and other <= len(record.hands)
+    outcomes = hand_outcomes(record.start.format, [line.record for line in record.hands])
     context = {
         "match_id": links.match_id, "label": links.label, "heading": links.heading, "match_page": links.page,
         "data_base": links.data,
@@ -239,6 +241,8 @@ def viewer_page(request: Request, record: MatchRecord, hand: int, step: int, sea
         "names": record.start.seats, "preset": record.start.preset, "format": record.start.format,
         "is_duplicate": is_duplicate, "duplicate_asked": duplicate, "side_by_side": side_by_side,
         "other_hand": other if side_by_side else None, "tens": tens,
+        "outcome": outcomes[hand - 1] if outcomes else None,
+        "score_before": outcomes[hand - 2].score if outcomes and hand > 1 else (0, 0) if outcomes else None,
     }
     return templates.TemplateResponse(request, "replay.html", context)
 

@@ -30,7 +30,17 @@ function cardNode(text, extra) {
   const node = el("span", "card" + (extra ? " " + extra : ""), text.slice(0, -1) + SUITS[text.slice(-1)]);
   node.dataset.card = text;
   node.dataset.suit = text.slice(-1);
+  node.dataset.rank = text.slice(0, -1); // tens are highlighted by the stylesheet wherever they are
   return node;
+}
+
+// The record names cards and suits by letter (a rank and S, H, D or C): shown here with suit symbols.
+const CARD_CODE = /\b(10|[2-9TJQKA])([SHDC])\b/g;
+const SUIT_WORD = /\b(trumps(?: are|:)) ([SHDC])\b/g;
+
+function pretty(text) {
+  return text.replace(CARD_CODE, (_, rank, suit) => rank + SUITS[suit])
+    .replace(SUIT_WORD, (_, words, suit) => `${words} ${SUITS[suit]}`);
 }
 
 function backNode(extra) {
@@ -81,11 +91,25 @@ async function load() {
   const count = stepCount();
   $("slider").max = String(count - 1);
   $("steps").textContent = String(count - 1);
+  seatAtBottom("", view.seat);
+  if (view.there) seatAtBottom("-b", otherSeat(view.seat));
   showPair();
   show(Math.min(view.step, count - 1));
   root.dataset.seat = view.seat;
   root.dataset.game = view.here.replay.game;
   root.dataset.loaded = "1";
+}
+
+const POSITIONS = ["bottom", "right", "top", "left"];
+
+function seatAtBottom(suffix, seat) {
+  // The perspective's seat is drawn at the bottom, the others round the table in playing order.
+  const bottom = seat === "all" || seat === "none" ? 0 : Number(seat);
+  const table = $("table" + suffix);
+  table.dataset.bottom = String(bottom);
+  for (const node of table.querySelectorAll(".seat[data-seat]")) {
+    node.dataset.pos = POSITIONS[(Number(node.dataset.seat) - bottom + 4) % 4];
+  }
 }
 
 function stepCount() {
@@ -178,15 +202,19 @@ function drawTable(suffix, data, index) {
       [...team.captured.map((card) => cardNode(card, "small")), ...backs(team.captured_face_down)]);
   }
   drawTrump($("trump" + suffix), step.trump, Boolean(bidding));
+  if (!suffix) {
+    drawTrumpNow(step.trump);
+    drawTricks(data, index);
+  }
   const dealer = $("dealer" + suffix);
   dealer.dataset.seat = String(step.dealer);
   dealer.textContent = `dealer: seat ${step.dealer}`;
 
   const action = $("action" + suffix);
-  action.textContent = step.action ? `step ${step.index}: seat ${step.action.seat} ${step.action.text}`
+  action.textContent = step.action ? `step ${step.index}: seat ${step.action.seat} ${pretty(step.action.text)}`
     : "the deal, before the first action";
   fill($("events" + suffix), step.events.map((event) => {
-    const item = el("li", "event " + event.kind, event.text);
+    const item = el("li", "event " + event.kind, pretty(event.text));
     item.dataset.kind = event.kind;
     return item;
   }));
@@ -197,7 +225,7 @@ function drawTable(suffix, data, index) {
   if (taken) {
     sweep.dataset.team = String(taken.team);
     sweep.dataset.cards = String(taken.cards);
-    sweep.textContent = taken.text;
+    sweep.textContent = pretty(taken.text);
   }
   const result = $("result" + suffix);
   result.hidden = !step.result && !(bidding && bidding.result);
@@ -210,14 +238,14 @@ function drawTable(suffix, data, index) {
     const points = `card points A ${r.points[0]} – B ${r.points[1]}`;
     result.textContent = r.outcome === "void"
       ? `The hand stands invalid: nobody called for the trump in seven tricks (${points}).`
-      : `Seat ${r.bidder} (team ${team}) bid ${r.bid} and ${r.outcome === "made" ? "made" : "failed"} it: ` +
-        `${points}; game points ${r.game_points > 0 ? "+" : ""}${r.game_points} for team ${team}.`;
+      : `Seat ${r.bidder} (Team ${team}) bid ${r.bid} and ${r.outcome === "made" ? "made" : "failed"} it: ` +
+        `${points}; game points ${r.game_points > 0 ? "+" : ""}${r.game_points} for Team ${team}.`;
   } else if (step.result) {
     const r = step.result;
     result.dataset.winner = r.winner === null ? "draw" : String(r.winner);
-    const who = r.winner === null ? "drawn" : `won by team ${"AB"[r.winner]}`;
+    const who = r.winner === null ? "drawn" : `won by Team ${"AB"[r.winner]}`;
     result.textContent = `Hand ${who} (${r.outcome.replaceAll("_", " ")}): tens ${r.tens[0]}–${r.tens[1]}, ` +
-      `tricks ${r.tricks_won[0]}–${r.tricks_won[1]}, value for team A ${r.value > 0 ? "+" : ""}${r.value}`;
+      `tricks ${r.tricks_won[0]}–${r.tricks_won[1]}, value for Team A ${r.value > 0 ? "+" : ""}${r.value}`;
   }
 }
 
@@ -232,7 +260,7 @@ function drawAuction(suffix, bidding) {
   const c = bidding.contract;
   contract.dataset.bidder = c ? String(c.bidder) : "";
   contract.dataset.bid = c ? String(c.bid) : "";
-  contract.textContent = c ? `contract: seat ${c.bidder} (team ${"AB"[c.team]}) bid ${c.bid}` : "";
+  contract.textContent = c ? `contract: seat ${c.bidder} (Team ${"AB"[c.team]}) bid ${c.bid}` : "";
 }
 
 function drawTrump(node, trump, bidding) {
@@ -259,6 +287,45 @@ function drawTrump(node, trump, bidding) {
   node.dataset.state = state;
   node.dataset.suit = trump.suit || "";
   fill(node, parts);
+}
+
+function drawTrumpNow(trump) {
+  // The banner's trump, large: the suit in force, or as much of a face-down trump as this view knows.
+  const node = $("trump-now");
+  const suit = trump.in_force || (trump.revealed ? trump.suit : null);
+  node.dataset.suit = suit || "";
+  const parts = [el("span", "", "Trumps: ")];
+  if (suit) {
+    const symbol = el("span", "suit", SUITS[suit]);
+    symbol.dataset.suit = suit;
+    parts.push(symbol);
+  } else if (trump.face_down) {
+    parts.push(trump.card ? cardNode(trump.card, "face-down") : backNode(), el("span", "muted", " face down"));
+  } else {
+    parts.push(el("span", "muted", trump.method === "none" ? "none" : "not yet set"));
+  }
+  fill(node, parts);
+}
+
+function drawTricks(data, index) {
+  // Every trick finished by this step: its cards, who won it (a link to the step it ended).
+  const done = data.replay.tricks.filter((trick) => trick.last_step <= index);
+  $("no-tricks").hidden = done.length > 0;
+  fill($("tricks"), done.map((trick) => {
+    const item = el("li");
+    item.dataset.trick = String(trick.number);
+    item.dataset.winner = String(trick.winner);
+    const end = data.replay.steps[trick.last_step];
+    const link = el("a", "", `seat ${trick.winner} (Team ${"AB"[trick.winner % 2]})`);
+    link.href = "#";
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      show(trick.last_step);
+    });
+    const cards = end.trick.map((play) => (play.card === null ? backNode("small face-down-discard") : cardNode(play.card, "small")));
+    item.append(...cards, el("span", "", " won by "), link);
+    return item;
+  }));
 }
 
 function toggle(node, key, on) {
