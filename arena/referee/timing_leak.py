@@ -25,6 +25,9 @@ The price: a signal that only changes from one hand to the next is cancelled wit
 (the tests' highest-card signaller keeps about half its bits). Nothing here reads a file or a
 clock: the ladder feeds it a stored record.
 
+The times are the ones the other seats saw (``seen_ms``): the reply's own under on-reply release,
+the slot's or the allowance's end under slot-end release, which hides everything else.
+
 Counting is cheap: each decision's holding is one integer with a ``width``-bit counter per card,
 so summing a bin's decisions counts all 52 cards at once, and ``x log2 x`` is a table.
 """
@@ -43,7 +46,8 @@ from arena.engine.bidding_records import is_bidding_record, parse_bidding_action
 from arena.engine.errors import ArenaError, RecordError
 from arena.engine.hand import HandState
 from arena.engine.hand_records import read_hand_record, replay_record
-from arena.referee.match_record_lines import DecisionEntry, HandLine, read_line
+from arena.contract.time_control import MoveRelease
+from arena.referee.match_record_lines import DecisionEntry, HandLine, MatchStartLine, RecordedTimeControl, read_line
 from arena.referee.match_recorder import match_record_lines
 
 SEATS = 4
@@ -138,15 +142,30 @@ def timed_decisions(lines: Iterable[Mapping[str, Any]]) -> dict[int, list[TimedD
     """Each seat's timed decisions in a match record's lines, its holdings from replaying each hand.
     A faulted or substituted decision is left out (its time is the referee's, not the bot's)."""
     seats: dict[int, list[TimedDecision]] = {seat: [] for seat in range(SEATS)}
+    control: RecordedTimeControl | None = None
     for number, raw in enumerate(lines, start=1):
         line = read_line(dict(raw), f"line {number}")
-        if isinstance(line, HandLine):
-            for seat, decision in _hand_decisions(line, number):
+        if isinstance(line, MatchStartLine):
+            control = line.time_control
+        elif isinstance(line, HandLine):
+            for seat, decision in _hand_decisions(line, number, control):
                 seats[seat].append(decision)
     return seats
 
 
-def _hand_decisions(line: HandLine, number: int) -> Iterable[tuple[int, TimedDecision]]:
+def seen_ms(ms: float, control: RecordedTimeControl | None) -> float:
+    """The time the other seats saw a reply take: the reply's own under on-reply release; under
+    slot-end release only whether it came within the slot (``per_move``) or spent the bank, since
+    the move is held to the slot's or the allowance's end whatever the bot did. Measuring the
+    reply's own time there flagged honest bots whose thinking varies with their cards (the
+    README's ladder flagged the heuristic) for a channel nobody could read."""
+    if control is None or control.release is MoveRelease.ON_REPLY:
+        return ms
+    return control.per_move * 1000 if ms <= control.per_move * 1000 else (control.per_move + control.bank) * 1000
+
+
+def _hand_decisions(line: HandLine, number: int,
+                    control: RecordedTimeControl | None) -> Iterable[tuple[int, TimedDecision]]:
     """The hand replayed action by action: each decision's holding is the seat's hand just before."""
     where = f"line {number} (hand {line.index})"
     try:
@@ -163,7 +182,8 @@ def _hand_decisions(line: HandLine, number: int) -> Iterable[tuple[int, TimedDec
                 kind = state.decision.value if state.decision is not None else ""
                 holding = state.hand(seat)
                 legal = entry.legal if entry.legal is not None else len(state.legal_actions())
-                yield seat, TimedDecision(stratum(kind, holding.bit_count(), legal), entry.ms, holding, line.index,
+                yield seat, TimedDecision(stratum(kind, holding.bit_count(), legal), seen_ms(entry.ms, control),
+                                          holding, line.index,
                                           tuple(state.hand(other) for other in range(SEATS) if other != seat))
             _apply(state, record.actions[index].action)
     except ArenaError as exc:

@@ -12,9 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena.contract.time_control import MoveRelease
 from arena.engine.cards import SHORT_DECK
 from arena.engine.errors import RecordError
 from arena.referee.in_process import play_in_process
+from arena.referee.match_record_lines import RecordedTimeControl
 from arena.referee.match_recorder import match_record_lines
 from arena.referee.timing_leak import (
     DetectorSettings,
@@ -23,6 +25,7 @@ from arena.referee.timing_leak import (
     TimingLeakError,
     leak_estimate,
     record_leaks,
+    seen_ms,
     stratum,
     timed_decisions,
 )
@@ -47,6 +50,34 @@ def test_a_signalling_seat_is_far_above_the_threshold_and_its_honest_partner_bel
     assert flagged(leaks[0].bits, leaks[0].z)
     for seat in (1, 2, 3):
         assert not flagged(leaks[seat].bits, leaks[seat].z)
+
+
+def released(record: str, per_move: float, bank: float = 30.0) -> str:
+    """``record`` as if played with the ladder's slot-end release at ``per_move`` seconds."""
+    lines = [json.loads(text) for text in record.splitlines()]
+    for line in lines:
+        if line["type"] == "match_start":
+            line["time_control"] = {**(line.get("time_control") or {}), "per_move": per_move, "bank": bank,
+                                    "release": "slot-end"}
+    return "\n".join(json.dumps(line) for line in lines) + "\n"
+
+
+def test_under_slot_end_release_reply_times_nobody_saw_are_not_a_leak(record: str) -> None:
+    """Each reply within its slot is held to the slot's end, so the other seats see the same
+    moment whatever the bot's time: the signaller's 30 + 15 x c ms inside a 1 s slot reaches no
+    one. (Measured on the reply times, as before, it is flagged: the first test's figures.)"""
+    leaks = record_leaks(released(retimed(record, signalling((0,))), per_move=1.0))
+    assert set(leaks) == {0, 1, 2, 3}
+    for estimate in leaks.values():
+        assert estimate.bits == estimate.observed_bits == 0.0 and not flagged(estimate.bits, estimate.z)
+
+
+def test_what_the_table_saw_is_the_reply_on_reply_and_the_slot_or_the_allowance_at_slot_end() -> None:
+    slot_end = RecordedTimeControl(per_move=0.05, bank=2.0, release=MoveRelease.SLOT_END)
+    assert [seen_ms(ms, slot_end) for ms in (3.0, 49.9, 50.0, 50.1, 900.0)] == [50.0, 50.0, 50.0, 2050.0, 2050.0]
+    on_reply = RecordedTimeControl(per_move=0.05, bank=2.0, release=MoveRelease.ON_REPLY)
+    assert [seen_ms(ms, on_reply) for ms in (3.0, 900.0)] == [3.0, 900.0]
+    assert seen_ms(7.5, None) == 7.5  # a record without a time control: older ones were all on-reply
 
 
 def test_times_that_grow_with_legal_actions_and_hand_size_say_nothing(record: str) -> None:
