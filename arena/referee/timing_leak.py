@@ -40,13 +40,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from arena.contract.time_control import MoveRelease
 from arena.engine.actions import parse_action
 from arena.engine.bidding_hand import BiddingHand
 from arena.engine.bidding_records import is_bidding_record, parse_bidding_action, replay_bidding_record
 from arena.engine.errors import ArenaError, RecordError
 from arena.engine.hand import HandState
 from arena.engine.hand_records import read_hand_record, replay_record
-from arena.contract.time_control import MoveRelease
 from arena.referee.match_record_lines import DecisionEntry, HandLine, MatchStartLine, RecordedTimeControl, read_line
 from arena.referee.match_recorder import match_record_lines
 
