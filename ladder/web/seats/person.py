@@ -15,7 +15,8 @@ import threading
 import time
 from dataclasses import dataclass, replace
 
-from arena.engine.actions import Action, parse_action
+from arena.engine.actions import Action, PlayCard, RevealTrump, parse_action
+from arena.engine.cards import Card
 from arena.engine.errors import ArenaError
 from arena.engine.observation import Observation
 from arena.engine.outcome import HandResult
@@ -94,6 +95,7 @@ class PersonBot(Bot):
                 raise MoveRefusedError(f"{action} is not legal now: choose one of "
                                        f"{', '.join(str(a) for a in moment.observation.legal_actions)}")
             self._answer = action
+            self._set(replace(moment, waiting=False, deadline=None))  # answered: no second move for it
             self._lock.notify_all()
         return action
 
@@ -131,9 +133,9 @@ class PersonBot(Bot):
             self._set(replace(self._moment, waiting=False, deadline=None))
         return answer
 
-    def play(self, view: BotView) -> Action:
-        """Never called: ``decide`` takes every decision (the person's)."""
-        return self.decide(view)
+    def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
+        """Never called: ``decide`` (overridden) takes every decision, the person's."""
+        raise TypeError("the person's seat decides in decide(), never in play()")
 
     def on_hand_end(self, end: HandEnd) -> None:
         """Only the seat's final observation and the result are kept: the four hands ``HandEnd``

@@ -55,6 +55,7 @@ class MatchLength(StrEnum):
     rules count points), as seed 002 describes."""
 
     ONE_HAND = "hands:1"
+    TWO_HANDS = "hands:2"
     FOUR_HANDS = "hands:4"
     KOTS_3 = "kots:3"
     KOTS_5 = "kots:5"
@@ -177,7 +178,7 @@ class PersonTable:
     def _run(self) -> None:
         try:
             asyncio.run(self._main())
-        except BaseException as exc:  # noqa: BLE001 - a table's end is shown, never raised into the service
+        except BaseException as exc:
             self.failure = self.failure or f"{type(exc).__name__}: {exc}"
         finally:
             self.finished_at = time.monotonic()
@@ -186,7 +187,7 @@ class PersonTable:
 
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
-        self._task = asyncio.current_task()  # type: ignore[assignment]
+        self._task = asyncio.current_task()
         self._ready.set()
         self.outcome = await self._play()
 
@@ -213,6 +214,12 @@ class PersonTable:
             if server is not None:
                 server.stop(grace=0.5).wait()
             shutil.rmtree(sockets, ignore_errors=True)
+
+    def wait(self, timeout: float) -> bool:
+        """Wait until the match has ended (True) or ``timeout`` seconds have passed (False)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+        return self.finished
 
     def stop(self, wait: float = 10.0) -> None:
         """End the table now (the service stops): frees the person's decision, cancels the match

@@ -1,0 +1,197 @@
+"""A person's seat, in-process (FastAPI's TestClient over the service's own application, the
+bots real processes of the sample bots): a whole match played from the pages, every response
+scanned for another seat's cards (and a leaking variant caught by the same scan), illegal moves
+refused, a table resumed, the limit of open tables per author, and an abandoned table ending."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from arena.referee.hand_kinds import deal_of
+from ladder.admin.authors import add_author
+from ladder.store.database import Store
+from ladder.store.paths import ArenaData
+from ladder.submission.intake import IntakeSettings
+from ladder.web.app import create_app
+from ladder.web.routers import play
+from ladder.web.seats.person import SeatMoment
+from ladder.web.seats.tables import PersonTable, SeatSettings
+from ladder.web.seats.view import SeatView, card_view
+from tests.web.seat_helpers import (
+    MOVE_WAIT,
+    await_turn,
+    csrf,
+    leaks,
+    open_table,
+    play_through,
+    table_of,
+)
+
+TABLE_PATH = re.compile(r"^/play/([0-9a-f]{24})$")
+
+
+def client_for(root: Path, seats: SeatSettings) -> TestClient:
+    return TestClient(create_app(ArenaData.locate(root), IntakeSettings(concurrency=0), seats=seats))
+
+
+@pytest.fixture
+def local(tmp_path: Path) -> Iterator[TestClient]:
+    with client_for(tmp_path / "data", SeatSettings()) as client:
+        yield client
+
+
+def opened(client: TestClient, **choice: object) -> str:
+    answer = open_table(client, **choice)  # type: ignore[arg-type]
+    assert answer.status_code == 303, answer.text[:500]
+    found = TABLE_PATH.match(answer.headers["location"])
+    assert found is not None
+    return found.group(1)
+
+
+def record_of(client: TestClient, table_id: str) -> Path:
+    table = table_of(client, table_id)
+    return table.records / f"{table.match_id}.jsonl"
+
+
+def test_a_whole_match_played_from_the_pages_shows_the_seat_no_other_card(local: TestClient) -> None:
+    table_id = opened(local, length="hands:2", bots=("heuristic", "random", "expert-1"))
+    seen = play_through(local, table_id)
+    table = table_of(local, table_id)
+    assert table.outcome is not None and table.outcome.status.value == "done", table.failure
+    assert len(table.outcome.hands) == 2 and not table.outcome.faults
+    record = record_of(local, table_id)
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    assert lines[0]["seats"] == ["person", "random", "heuristic", "expert-1"]
+    assert lines[-1]["type"] == "match_end"
+    assert {s.phase for s in seen} >= {"your-turn", "finished"}
+    assert sum(1 for s in seen if s.url.endswith("/move")) == table.person.moment.turn
+    assert leaks(seen, record, csrf(local, f"/play/{table_id}")) == []
+    # The finished table is a local match like any other: listed, with its page and replay.
+    match_id = table.match_id
+    assert match_id in local.get("/local").text
+    assert local.get(f"/local/{match_id}").status_code == 200
+    assert local.get(f"/api/local-matches/{match_id}/hands/1/replay").status_code == 200
+    board = local.get(f"/play/{table_id}").text
+    assert f'href="/local/{match_id}"' in board and 'id="outcome"' in board
+
+
+def test_the_same_scan_catches_a_view_that_shows_the_partners_hand(local: TestClient,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The negative control: the page built as the real one, plus the partner's cards of the deal."""
+    real = play.seat_view
+
+    def leaking(table: PersonTable, moment: SeatMoment) -> SeatView:
+        view = real(table, moment)
+        deal = deal_of(table.config.rules, table.config.seed, moment.hands_done)
+        return view.model_copy(update={"hand": view.hand + tuple(card_view(c) for c in deal.hands[2])})
+
+    monkeypatch.setattr(play, "seat_view", leaking)
+    table_id = opened(local)
+    seen = play_through(local, table_id)
+    found = leaks(seen, record_of(local, table_id), csrf(local, f"/play/{table_id}"))
+    assert found and {url.rsplit("/", 1)[-1] for url, _, _ in found} >= {"board", table_id}
+
+
+def test_an_illegal_or_stale_move_is_refused_and_nothing_is_played(local: TestClient) -> None:
+    table_id = opened(local)
+    table = table_of(local, table_id)
+    assert await_turn(table)
+    state = local.get(f"/api/play/{table_id}").json()
+    token = csrf(local, f"/play/{table_id}")
+    held = [c for c in state["hand"] if not c["legal"]]
+    legal = {c["action"] for c in state["hand"] if c["legal"]} | {c["action"] for c in state["choices"]}
+    attempts = [("play 11Z", "not a move"), ("reveal" if "reveal" not in legal else "call X", "")]
+    if held:
+        attempts.append((f"play {held[0]['text']}", "is not legal now"))
+    for action, said in attempts:
+        answer = local.post(f"/play/{table_id}/move", data={"csrf_token": token, "turn": state["turn"],
+                                                             "action": action})
+        assert answer.status_code == 409, (action, answer.status_code)
+        assert 'id="move-problem"' in answer.text and said in answer.text
+    stale = local.post(f"/play/{table_id}/move", data={"csrf_token": token, "turn": state["turn"] + 1,
+                                                        "action": sorted(legal)[0]})
+    assert stale.status_code == 409 and "decision" in stale.text
+    assert table.person.moment.waiting and table.person.moment.turn == state["turn"]
+    unsigned = local.post(f"/play/{table_id}/move", data={"turn": state["turn"], "action": sorted(legal)[0]})
+    assert unsigned.status_code == 403
+    assert local.get("/play/not-a-table").status_code == 422
+    assert local.get(f"/play/{'0' * 24}").status_code == 404
+    assert open_table(local, preset="twenty-eight").status_code == 422
+    assert open_table(local, bots=("random", "random", "/bin/sh")).status_code == 422
+
+
+def test_leaving_and_coming_back_resumes_the_table(local: TestClient, tmp_path: Path) -> None:
+    table_id = opened(local)
+    table = table_of(local, table_id)
+    assert await_turn(table)
+    turn = table.person.moment.turn
+    listing = local.get("/play").text
+    assert f'data-table-id="{table_id}"' in listing
+    # A new browser (no cookie) at the same address: the same table at the same decision.
+    with TestClient(local.app) as other:
+        page = other.get(f"/play/{table_id}")
+        assert page.status_code == 200 and f'data-turn="{turn}"' in page.text and "your-turn" in page.text
+        assert other.get(f"/play/{table_id}/board", params={"seen": f"your-turn.{turn}.0"}).status_code == 204
+    seen = play_through(local, table_id)
+    assert seen[-1].phase == "finished"
+
+
+@pytest.fixture
+def public(tmp_path: Path) -> Iterator[tuple[TestClient, dict[str, str]]]:
+    root = tmp_path / "public"
+    data = ArenaData.locate(root)
+    store = Store.open(data)
+    tokens = {name: add_author(store, name).token for name in ("asha", "bilal")}
+    with client_for(root, SeatSettings(public=True, tables_per_author=1)) as client:
+        yield client, tokens
+
+
+def sign_in(client: TestClient, token: str) -> None:
+    answer = client.post("/signin", data={"csrf_token": csrf(client, "/signin"), "token": token},
+                         follow_redirects=False)
+    assert answer.status_code == 303
+
+
+def test_a_public_server_seats_signed_in_authors_only_and_each_within_the_limit(
+        public: tuple[TestClient, dict[str, str]]) -> None:
+    client, tokens = public
+    assert 'id="play-signin"' in client.get("/play").text
+    anonymous = client.post("/play", data={"csrf_token": csrf(client, "/signin"), "preset": "dehla-pakad",
+                                           "length": "hands:1", "partner": "random", "left": "random",
+                                           "right": "random"})
+    assert anonymous.status_code == 401 and "sign in to play" in anonymous.text
+    sign_in(client, tokens["asha"])
+    first = opened(client)
+    refused = open_table(client)
+    assert refused.status_code == 429 and "at most 1 each" in refused.text
+    with TestClient(client.app) as other:
+        assert other.get(f"/play/{first}").status_code == 401
+        sign_in(other, tokens["bilal"])
+        assert other.get(f"/play/{first}").status_code == 404  # not bilal's table
+        assert other.get(f"/api/play/{first}").status_code == 401  # the API takes a token, never the cookie
+        bearer = {"Authorization": f"Bearer {tokens['bilal']}"}
+        assert other.get(f"/api/play/{first}", headers=bearer).status_code == 404
+        bearer = {"Authorization": f"Bearer {tokens['asha']}"}
+        assert other.get(f"/api/play/{first}", headers=bearer).status_code == 200
+        opened(other)  # bilal's own limit
+    table_of(client, first).stop()
+    assert table_of(client, first).finished
+    opened(client)  # a finished table no longer counts
+
+
+def test_an_abandoned_table_ends_when_the_seats_clock_runs_out(tmp_path: Path) -> None:
+    with client_for(tmp_path / "data", SeatSettings(per_move=0.3, bank=0.2)) as client:
+        table_id = opened(client)
+        table = table_of(client, table_id)
+        assert table.wait(MOVE_WAIT)
+        outcome = table.outcome
+        assert outcome is not None and outcome.forfeit_team == 0
+        assert [(f.seat, f.kind.value) for f in outcome.faults] == [(0, "timeout")]
+        assert "timeout" in client.get(f"/play/{table_id}").text
+        assert client.get(f"/local/{table.match_id}").status_code == 200
