@@ -46,6 +46,9 @@ TableId = Annotated[str, PathParam(pattern=f"^[0-9a-f]{{{2 * TABLE_ID_BYTES}}}$"
                                    description="A table with a person: 24 hex digits.")]
 MAX_ACTION_CHARS = 16
 MAX_TURN = 100_000
+SETTLE_SECONDS = 1.5
+"""How long a move's answer waits for the bots to play up to the person's next decision (they
+take milliseconds; slower bots leave it to the board's poll)."""
 
 
 ChoiceField = Annotated[str, Form(max_length=40)]
@@ -162,6 +165,8 @@ def play_move(request: Request, registry: Tables, viewer: Viewer, table_id: Tabl
         table.person.answer(int(turn), action)
     except MoveRefusedError as exc:
         problem = str(exc)
+    else:
+        table.person.settle(int(turn), SETTLE_SECONDS)
     if request.headers.get("hx-request") != "true":
         if problem is None:
             return RedirectResponse(f"/play/{table_id}", status_code=303)

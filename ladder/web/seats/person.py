@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from arena.engine.actions import Action, PlayCard, RevealTrump, parse_action
 from arena.engine.cards import Card
 from arena.engine.errors import ArenaError
+from arena.engine.match import MatchScore
 from arena.engine.observation import Observation
 from arena.engine.outcome import HandResult
 from sdk import Bot, BotView, HandEnd, MatchEnd, MatchStart
@@ -52,6 +53,8 @@ class SeatMoment:
     """The newest observation is a finished hand's last (``HandEnd``), until the next decision."""
     last_result: HandResult | None = None
     """The last finished hand's result."""
+    score: MatchScore | None = None
+    """The match score as the seat was last told it (a decision's observation, or ``HandEnd``'s after the hand)."""
     match_over: bool = False
     winner_team: int | None = None
     termination: str | None = None
@@ -99,6 +102,15 @@ class PersonBot(Bot):
             self._lock.notify_all()
         return action
 
+    def settle(self, turn: int, timeout: float) -> SeatMoment:
+        """The moment once the table has moved on from decision ``turn`` (the next decision, the
+        hand's or the match's end), or after ``timeout`` seconds: so the page a move returns shows
+        the bots' answers, which take milliseconds, rather than a board that waits for a poll."""
+        with self._lock:
+            self._lock.wait_for(lambda: self._moment.turn > turn or self._moment.at_hand_end
+                                or self._moment.match_over or self._stopped, timeout)
+            return self._moment
+
     def stop(self) -> None:
         """Free a waiting decision (the service is stopping); the referee records it as it finds it."""
         with self._lock:
@@ -107,8 +119,10 @@ class PersonBot(Bot):
 
     # ------------------------------------------------------------ the referee's side
     def _set(self, moment: SeatMoment) -> None:
+        """(Under the lock.) The new moment, and a cue to whoever waits for one."""
         self._moment = moment
         self.changed.set()
+        self._lock.notify_all()
 
     def on_match_start(self, start: MatchStart) -> None:
         with self._lock:
@@ -121,7 +135,8 @@ class PersonBot(Bot):
             self._answer = None
             self._set(replace(before, observation=view.observation, turn=before.turn + 1, waiting=True,
                               deadline=time.monotonic() + allowance, per_move=view.per_move,
-                              bank_left=view.bank_left, at_hand_end=False))
+                              bank_left=view.bank_left, at_hand_end=False,
+                              score=view.observation.match or before.score))
             give_up = time.monotonic() + allowance + ANSWER_SLACK
             while self._answer is None and not self._stopped:
                 left = give_up - time.monotonic()
@@ -142,7 +157,8 @@ class PersonBot(Bot):
         also carries are the replay's to show, once the match is a record."""
         with self._lock:
             self._set(replace(self._moment, observation=end.observation, waiting=False, deadline=None,
-                              hands_done=end.hand_index + 1, at_hand_end=True, last_result=end.result))
+                              hands_done=end.hand_index + 1, at_hand_end=True, last_result=end.result,
+                              score=end.score))
 
     def on_match_end(self, end: MatchEnd) -> None:
         with self._lock:

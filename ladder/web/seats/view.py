@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict
 
 from arena.engine.actions import CallTrump, DeclineTrump, HideTrump, PlayCard, RevealTrump
 from arena.engine.cards import Card, Suit
+from arena.engine.match import MatchScore
 from arena.engine.observation import Observation
 from arena.engine.outcome import HandResult
 from ladder.web.seats.person import SeatMoment
@@ -132,8 +133,7 @@ def result_text(result: HandResult) -> str:
             f"tricks {result.tricks_won[0]}–{result.tricks_won[1]}){extra}")
 
 
-def _score(observation: Observation) -> str:
-    match = observation.match
+def _score(match: MatchScore | None) -> str:
     if match is None:
         return ""
     return (f"Hands won {match.hands_won[0]}–{match.hands_won[1]} · kots {match.kots[0]}–{match.kots[1]}"
@@ -198,7 +198,7 @@ def seat_view(table: PersonTable, moment: SeatMoment, now: float | None = None) 
         tens=observation.tens if observation else (0, 0),
         tricks_won=observation.tricks_won if observation else (0, 0),
         tricks_captured=observation.tricks_captured if observation else (0, 0),
-        score=_score(observation) if observation else "", hands_done=moment.hands_done,
+        score=_score(moment.score), hands_done=moment.hands_done,
         last_result=None if moment.last_result is None else result_text(moment.last_result),
         finished=table.finished, outcome=_outcome(table),
         record_page=f"/local/{table.match_id}" if table.finished else None)
