@@ -6,15 +6,24 @@ refused, a table resumed, the limit of open tables per author, and an abandoned 
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from arena.engine.actions import PlayCard
+from arena.engine.chance import choose_index
+from arena.engine.deal import Deal
+from arena.engine.hand import HandState
+from arena.engine.observation import observe
+from arena.engine.rules import rules_for
 from arena.referee.hand_kinds import deal_of
 from ladder.admin.authors import add_author
+from ladder.cli.serve_command import is_loopback
 from ladder.store.database import Store
 from ladder.store.paths import ArenaData
 from ladder.submission.intake import IntakeSettings
@@ -22,7 +31,7 @@ from ladder.web.app import create_app
 from ladder.web.routers import play
 from ladder.web.seats.person import SeatMoment
 from ladder.web.seats.tables import PersonTable, SeatSettings
-from ladder.web.seats.view import SeatView, card_view
+from ladder.web.seats.view import SeatView, card_view, seat_view
 from tests.web.seat_helpers import (
     MOVE_WAIT,
     await_turn,
@@ -33,6 +42,8 @@ from tests.web.seat_helpers import (
     table_of,
 )
 
+SEED = 27
+"""The deals of the tables these tests open (the bots' own choices follow from the match)."""
 TABLE_PATH = re.compile(r"^/play/([0-9a-f]{24})$")
 
 
@@ -42,7 +53,7 @@ def client_for(root: Path, seats: SeatSettings) -> TestClient:
 
 @pytest.fixture
 def local(tmp_path: Path) -> Iterator[TestClient]:
-    with client_for(tmp_path / "data", SeatSettings()) as client:
+    with client_for(tmp_path / "data", SeatSettings(seed=SEED)) as client:
         yield client
 
 
@@ -79,6 +90,64 @@ def test_a_whole_match_played_from_the_pages_shows_the_seat_no_other_card(local:
     assert local.get(f"/api/local-matches/{match_id}/hands/1/replay").status_code == 200
     board = local.get(f"/play/{table_id}").text
     assert f'href="/local/{match_id}"' in board and 'id="outcome"' in board
+
+
+def seed_seating_the_maker(preset: str, seat: int) -> int:
+    """A match seed whose first hand's trump maker (its first player) sits at ``seat``."""
+    rules = rules_for(preset, {})
+    return next(seed for seed in range(100) if HandState(
+        rules, deal_of(rules, seed, 0), choose_index(4, seed, "first-dealer")).first_player == seat)
+
+
+@pytest.mark.parametrize(("preset", "moves"), [
+    ("dehla-pakad-hidden", {"hide", "play"}),
+    ("mendikot-closed", {"hide", "play"}),
+    ("court-piece-double-sir", {"hide", "play", "play down", "reveal"}),
+])
+def test_hidden_trumps_reveals_and_face_down_discards_show_the_seat_no_other_card(
+        tmp_path: Path, preset: str, moves: set[str]) -> None:
+    """Any legal move, chosen at random (seeded), the person the trump maker of the first hand:
+    setting the trump face down, asking for it, the maker's face-down discards, each offered only
+    when legal (the server refuses the rest), and none showing what seat 0 may not see."""
+    rng = random.Random(preset)
+    offered: set[str] = set()
+
+    def any_legal(state: dict[str, Any]) -> str:
+        legal = [c["action"] for c in state["hand"] if c["legal"]] + [c["action"] for c in state["choices"]]
+        assert legal, json.dumps(state)  # a seat asked to move is always offered its moves
+        offered.update(move.split()[0] + (" down" if move.endswith("down") else "") for move in legal)
+        return rng.choice(legal)
+
+    seats = SeatSettings(seed=seed_seating_the_maker(preset, 0))
+    with client_for(tmp_path / "data", seats) as client:
+        table_id = opened(client, preset=preset, length="hands:2", bots=("heuristic", "random", "heuristic"))
+        seen = play_through(client, table_id, any_legal)
+        table = table_of(client, table_id)
+        assert table.outcome is not None and not table.outcome.faults, table.failure
+        assert leaks(seen, record_of(client, table_id), csrf(client, f"/play/{table_id}")) == []
+    assert offered >= moves
+
+
+def test_the_makers_face_down_trump_is_offered_when_it_may_be_played_from_the_table(local: TestClient) -> None:
+    """``reveal: on_play`` (mendikot-closed): the maker may play the face-down trump, which is not
+    in the hand the observation lists; the page offers it as a choice of its own."""
+    rules = rules_for("mendikot-closed", {})
+    for seed in range(50):
+        state, chooser = HandState(rules, Deal.from_seed(rules, seed), 3), random.Random(seed)
+        while not state.is_over:
+            seen = observe(state, state.to_move)
+            outside = [a for a in seen.legal_actions if isinstance(a, PlayCard) and a.card not in seen.hand]
+            if outside:
+                break
+            state.apply(chooser.choice(seen.legal_actions))
+        if not state.is_over:
+            break
+    else:
+        pytest.fail("no deal where the maker may play its face-down trump")
+    table = table_of(local, opened(local))
+    view = seat_view(table, SeatMoment(0, observation=seen, turn=1, waiting=True))
+    assert [c.action for c in view.choices if c.label.startswith("Play your face-down trump")] == \
+        [str(a) for a in outside]
 
 
 def test_the_same_scan_catches_a_view_that_shows_the_partners_hand(local: TestClient,
@@ -195,3 +264,8 @@ def test_an_abandoned_table_ends_when_the_seats_clock_runs_out(tmp_path: Path) -
         assert [(f.seat, f.kind.value) for f in outcome.faults] == [(0, "timeout")]
         assert "timeout" in client.get(f"/play/{table_id}").text
         assert client.get(f"/local/{table.match_id}").status_code == 200
+
+
+def test_a_service_on_a_loopback_address_is_local_and_any_other_is_public() -> None:
+    assert all(is_loopback(host) for host in ("127.0.0.1", "127.0.0.2", "::1", "[::1]", "localhost"))
+    assert not any(is_loopback(host) for host in ("0.0.0.0", "::", "192.168.1.20", "example.org"))

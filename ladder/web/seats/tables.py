@@ -130,6 +130,8 @@ class SeatSettings:
     a local service; a public one passes its ``--runner``)."""
     keep_finished: float = 900.0
     """Seconds a finished table stays on its page (then its record and replay remain)."""
+    seed: int | None = None
+    """The deals' seed of every table (tests); ``None``: a fresh random seed per table."""
 
     def time_control(self) -> TimeControl:
         return TimeControl(per_move=self.per_move, bank=self.bank)
@@ -262,7 +264,8 @@ class TableRegistry:
             match_format = MatchFormat.parse(choice.length.value)
             match_format.check(rules)
             config = TableConfig(_match_id(table_id), rules, choice.preset, match_format,
-                                 secrets.randbelow(2**31), settings.time_control(), FaultPolicy.FORFEIT)
+                                 secrets.randbelow(2**31) if settings.seed is None else settings.seed,
+                                 settings.time_control(), FaultPolicy.FORFEIT)
             records = self.records_root / LOCAL_MATCHES
             records.mkdir(parents=True, exist_ok=True)
             table = PersonTable(table_id, owner, choice, config, records, runner_for(settings.runner))

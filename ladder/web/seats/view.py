@@ -106,6 +106,10 @@ def _hand(observation: Observation) -> tuple[tuple[CardView, ...], tuple[ChoiceV
             choices.append(ChoiceView(action=str(action), label="Decline to choose trumps"))
         elif isinstance(action, RevealTrump):
             choices.append(ChoiceView(action=str(action), label="Reveal the trump"))
+    held = set(observation.hand)
+    for card, move in by_card.items():
+        if card not in held:  # the maker's face-down trump, played from the table (``reveal: on_play``)
+            choices.append(ChoiceView(action=move, label=f"Play your face-down trump {card_view(card).label}"))
     return tuple(card_view(c, by_card.get(c)) for c in observation.hand), tuple(choices)
 
 
