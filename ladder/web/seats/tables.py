@@ -97,9 +97,9 @@ class TableChoice:
     length: MatchLength
     partner: BotChoice
     left: BotChoice
-    """Seat 1, the opponent who plays after the person."""
+    """Seat 1, on the person's left (next clockwise: after the person in a clockwise game)."""
     right: BotChoice
-    """Seat 3, the opponent who plays before the person."""
+    """Seat 3, on the person's right (after the person in an anticlockwise game)."""
 
     def __post_init__(self) -> None:
         if self.preset not in TRICK_PRESETS:
