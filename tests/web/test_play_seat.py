@@ -22,6 +22,7 @@ from arena.engine.hand import HandState
 from arena.engine.observation import observe
 from arena.engine.rules import rules_for
 from arena.referee.hand_kinds import deal_of
+from arena.sandbox import LocalRunner, SandboxUnavailable
 from ladder.admin.authors import add_author
 from ladder.cli.serve_command import is_loopback
 from ladder.store.database import Store
@@ -29,6 +30,7 @@ from ladder.store.paths import ArenaData
 from ladder.submission.intake import IntakeSettings
 from ladder.web.app import create_app
 from ladder.web.routers import play
+from ladder.web.seats import tables
 from ladder.web.seats.person import SeatMoment
 from ladder.web.seats.tables import PersonTable, SeatSettings
 from ladder.web.seats.view import SeatView, card_view, seat_view
@@ -269,3 +271,18 @@ def test_an_abandoned_table_ends_when_the_seats_clock_runs_out(tmp_path: Path) -
 def test_a_service_on_a_loopback_address_is_local_and_any_other_is_public() -> None:
     assert all(is_loopback(host) for host in ("127.0.0.1", "127.0.0.2", "::1", "[::1]", "localhost"))
     assert not any(is_loopback(host) for host in ("0.0.0.0", "::", "192.168.1.20", "example.org"))
+
+
+class UnavailableRunner(LocalRunner):
+    """A runner this host cannot run (as the sandbox without root): its check says why."""
+
+    def check(self) -> None:
+        raise SandboxUnavailable("bubblewrap is not installed")
+
+
+def test_a_service_whose_runner_cannot_run_here_opens_no_table(local: TestClient,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tables, "runner_for", lambda kind: UnavailableRunner())
+    answer = open_table(local)
+    assert answer.status_code == 503 and "bubblewrap is not installed" in answer.text
+    assert 'data-table-id' not in local.get("/play").text

@@ -24,6 +24,7 @@ from ladder.web.seats.tables import (
     TABLE_ID_BYTES,
     TRICK_PRESETS,
     BotChoice,
+    BotsUnavailableError,
     MatchLength,
     NoTableError,
     PersonTable,
@@ -120,10 +121,11 @@ def open_table(request: Request, registry: Tables, viewer: Viewer,
                          _one_of(BotChoice, "left", left), _one_of(BotChoice, "right", right))
     try:
         table = registry.open(choice, _player(registry, viewer))
-    except TableRefusedError as exc:
+    except (TableRefusedError, BotsUnavailableError) as exc:
         mine = registry.of(_player(registry, viewer))
+        status = 429 if isinstance(exc, TableRefusedError) else 503
         return _render(request, "play_new.html", {"allowed": True, "tables": mine, "problem": str(exc),
-                                                  "settings": registry.settings, **_choices()}, status_code=429)
+                                                  "settings": registry.settings, **_choices()}, status_code=status)
     return RedirectResponse(f"/play/{table.table_id}", status_code=303)
 
 

@@ -35,7 +35,7 @@ from arena.referee.match_recorder import MatchRecorder
 from arena.referee.rooms import seat_log_name
 from arena.referee.table import Table
 from arena.referee.table_values import MatchOutcome, TableConfig
-from arena.sandbox import Runner, RunnerKind, runner_for
+from arena.sandbox import Runner, RunnerKind, SandboxError, runner_for
 from ladder.web.seats.person import PersonBot
 from sdk.server import serve
 
@@ -83,6 +83,10 @@ class BotChoice(StrEnum):
 
 class TableRefusedError(Exception):
     """Why a table cannot be opened now (a limit reached): one line for the person."""
+
+
+class BotsUnavailableError(Exception):
+    """This host cannot start bots with the service's runner (``Runner.check``): no table opens."""
 
 
 class NoTableError(LookupError):
@@ -246,8 +250,14 @@ class TableRegistry:
 
     def open(self, choice: TableChoice, owner: int | None) -> PersonTable:
         """A new table for ``owner`` (an author's id; ``None`` on a local service), started;
-        ``TableRefusedError`` past a limit."""
+        ``TableRefusedError`` past a limit, ``BotsUnavailableError`` where the runner cannot run here."""
         settings = self.settings
+        runner = runner_for(settings.runner)
+        try:
+            runner.check()
+        except SandboxError as exc:
+            raise BotsUnavailableError(f"this service cannot start bots with --runner {settings.runner}: "
+                                       f"{exc}") from None
         with self._lock:
             self._forget_old()
             live = [t for t in self._tables.values() if not t.finished]
@@ -268,7 +278,7 @@ class TableRegistry:
                                  settings.time_control(), FaultPolicy.FORFEIT)
             records = self.records_root / LOCAL_MATCHES
             records.mkdir(parents=True, exist_ok=True)
-            table = PersonTable(table_id, owner, choice, config, records, runner_for(settings.runner))
+            table = PersonTable(table_id, owner, choice, config, records, runner)
             self._tables[table_id] = table
         table.start()
         return table
