@@ -234,6 +234,7 @@ class PersonTable:
         self._ready.wait(wait)
         loop, task = self._loop, self._task
         if loop is not None and task is not None and not self.finished:
+            self.failure = "the service stopped; the match was not finished"
             loop.call_soon_threadsafe(task.cancel)
         if self._thread is not None:
             self._thread.join(wait)
