@@ -99,7 +99,6 @@ class PersonBot(Bot):
                                        f"{', '.join(str(a) for a in moment.observation.legal_actions)}")
             self._answer = action
             self._set(replace(moment, waiting=False, deadline=None))  # answered: no second move for it
-            self._lock.notify_all()
         return action
 
     def settle(self, turn: int, timeout: float) -> SeatMoment:
