@@ -77,7 +77,7 @@ def serve_command(host: str, port: int, uploads_per_hour: int, validations: int,
     limits = ConnectionLimits(header_timeout, body_timeout, max_connections, max_connections_per_client)
     arena_data = ArenaData.locate(data)
     public = not is_loopback(host)
-    seats = SeatSettings(public=public, runner=runner if public else RunnerKind.LOCAL)
+    seats = SeatSettings(public=public, runner=runner if public else RunnerKind.LOCAL, ladder_runner=runner)
     try:
         app = create_app(arena_data, settings, secure_cookies=secure_cookies, seats=seats)
     except ArenaError as exc:

@@ -22,18 +22,22 @@ from arena.engine.hand import HandState
 from arena.engine.observation import observe
 from arena.engine.rules import rules_for
 from arena.referee.hand_kinds import deal_of
-from arena.sandbox import LocalRunner, SandboxUnavailable
+from arena.sandbox import LocalRunner, RunnerKind, SandboxUnavailable
 from ladder.admin.authors import add_author
+from ladder.admin.operator import Target, disable
 from ladder.cli.serve_command import is_loopback
+from ladder.rating.ratings import RatingEnv
 from ladder.store.database import Store
 from ladder.store.paths import ArenaData
 from ladder.submission.intake import IntakeSettings
+from ladder.submission.submit import submit
 from ladder.web.app import create_app
 from ladder.web.routers import play
 from ladder.web.seats import tables
 from ladder.web.seats.person import SeatMoment
 from ladder.web.seats.tables import PersonTable, SeatSettings
 from ladder.web.seats.view import SeatView, card_view, seat_view
+from tests.ladder_helpers import bot_folder, no_validation
 from tests.web.seat_helpers import (
     MOVE_WAIT,
     await_turn,
@@ -286,3 +290,31 @@ def test_a_service_whose_runner_cannot_run_here_opens_no_table(local: TestClient
     answer = open_table(local)
     assert answer.status_code == 503 and "bubblewrap is not installed" in answer.text
     assert 'data-table-id' not in local.get("/play").text
+
+
+LADDER_BOT = """
+from sample_bots.random.bot import RandomBot
+from sdk.server import run
+
+run(RandomBot())
+"""
+
+
+def test_a_ladder_bot_that_is_not_disabled_may_sit_at_the_table(tmp_path: Path) -> None:
+    """A submitted version, started from its stored archive (the version cache), plays the
+    partner's seat; a disabled bot is neither listed nor accepted."""
+    root = tmp_path / "data"
+    store = Store.open(ArenaData.locate(root))
+    for name in ("lb", "gone"):
+        submit(store, RatingEnv(), bot_folder(tmp_path / "src", name, LADDER_BOT), "local", no_validation)
+    disable(store, Target(bot="gone"))
+    with client_for(root, SeatSettings(seed=SEED, ladder_runner=RunnerKind.LOCAL)) as client:
+        form = client.get("/play").text
+        assert '<option value="lb#1">' in form and "gone#1" not in form
+        assert open_table(client, bots=("random", "gone#1", "random")).status_code == 422
+        table_id = opened(client, bots=("lb#1", "random", "random"))
+        play_through(client, table_id)
+        table = table_of(client, table_id)
+        assert table.outcome is not None and table.outcome.status.value == "done" and not table.outcome.faults
+        start = json.loads(record_of(client, table_id).read_text().splitlines()[0])
+        assert start["seats"] == ["person", "random", "lb#1", "random"]

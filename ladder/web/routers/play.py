@@ -12,13 +12,17 @@ public one only a signed-in author, their own tables, at most ``tables_per_autho
 
 from __future__ import annotations
 
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ladder.admin.authors import AuthorView
+from ladder.store.archives import ArchiveUnavailableError
+from ladder.store.database import Store
+from ladder.versions.version_cache import VersionUnavailableError
+from ladder.web.seats.ladder_bots import UnknownLadderBotError, ladder_command, playable_bots
 from ladder.web.seats.person import MoveRefusedError
 from ladder.web.seats.tables import (
     TABLE_ID_BYTES,
@@ -28,6 +32,7 @@ from ladder.web.seats.tables import (
     MatchLength,
     NoTableError,
     PersonTable,
+    SeatPick,
     TableChoice,
     TableRefusedError,
     TableRegistry,
@@ -36,6 +41,7 @@ from ladder.web.seats.view import SeatView, seat_view
 from ladder.web.security.auth import MaybeAuthor, token_author
 from ladder.web.security.csrf import CSRF_FIELD, csrf_token
 from ladder.web.security.sessions import Viewer
+from ladder.web.store_access import StoreDep
 from ladder.web.templating import templates
 
 router = APIRouter()
@@ -52,15 +58,28 @@ SETTLE_SECONDS = 1.5
 take milliseconds; slower bots leave it to the board's poll)."""
 
 
-ChoiceField = Annotated[str, Form(max_length=40)]
-Choice = TypeVar("Choice", MatchLength, BotChoice)
+ChoiceField = Annotated[str, Form(max_length=60)]
 
 
-def _one_of(kind: type[Choice], name: str, value: str) -> Choice:
+def _length(value: str) -> MatchLength:
     try:
-        return kind(value)
+        return MatchLength(value)
     except ValueError:
-        raise HTTPException(422, f"{name}: choose one of {', '.join(c.value for c in kind)}") from None
+        raise HTTPException(422, f"length: choose one of {', '.join(c.value for c in MatchLength)}") from None
+
+
+def _pick(store: Store, field: str, value: str) -> SeatPick:
+    """A sample bot by its name, or a playable ladder bot (``NAME#N``) found by the ladder's own
+    list: 422 naming the field for anything else, 503 if its archive cannot be had."""
+    if value in {choice.value for choice in BotChoice}:
+        return SeatPick.sample(BotChoice(value))
+    try:
+        return SeatPick(value, ladder_command(store, store.data, value), from_ladder=True)
+    except UnknownLadderBotError:
+        raise HTTPException(422, f"{field}: not a sample bot ({', '.join(c.value for c in BotChoice)}) nor a "
+                                 "playable ladder bot (NAME#N, as the form lists them)") from None
+    except (ArchiveUnavailableError, VersionUnavailableError) as exc:
+        raise HTTPException(503, f"{field}: {value} cannot be started here: {exc}") from None
 
 
 def tables(request: Request) -> TableRegistry:
@@ -95,20 +114,21 @@ def _table(registry: TableRegistry, table_id: str, viewer: AuthorView | None) ->
         raise HTTPException(404, str(exc)) from None
 
 
-def _choices() -> dict[str, Any]:
-    return {"presets": TRICK_PRESETS, "lengths": list(MatchLength), "bots": list(BotChoice)}
+def _choices(store: Store) -> dict[str, Any]:
+    return {"presets": TRICK_PRESETS, "lengths": [length.value for length in MatchLength],
+            "bots": [choice.value for choice in BotChoice], "ladder_bots": [bot.name for bot in playable_bots(store)]}
 
 
 @router.get("/play", response_class=HTMLResponse, include_in_schema=False)
-def play_page(request: Request, registry: Tables, viewer: Viewer) -> HTMLResponse:
+def play_page(request: Request, registry: Tables, store: StoreDep, viewer: Viewer) -> HTMLResponse:
     allowed = _may_play(registry, viewer)
     mine = registry.of(_player(registry, viewer)) if allowed else []
     return _render(request, "play_new.html", {"allowed": allowed, "tables": mine, "problem": None,
-                                              "settings": registry.settings, **_choices()})
+                                              "settings": registry.settings, **_choices(store)})
 
 
 @router.post("/play", include_in_schema=False)
-def open_table(request: Request, registry: Tables, viewer: Viewer,
+def open_table(request: Request, registry: Tables, store: StoreDep, viewer: Viewer,
                preset: ChoiceField, length: ChoiceField, partner: ChoiceField, left: ChoiceField,
                right: ChoiceField) -> Response:
     """Opens a table and goes to it; past a limit, the form again with why (429). Each field must
@@ -117,15 +137,15 @@ def open_table(request: Request, registry: Tables, viewer: Viewer,
         raise HTTPException(401, "sign in to play: on this server only signed-in authors may take a seat")
     if preset not in TRICK_PRESETS:
         raise HTTPException(422, f"preset: choose one of {', '.join(TRICK_PRESETS)}")
-    choice = TableChoice(preset, _one_of(MatchLength, "length", length), _one_of(BotChoice, "partner", partner),
-                         _one_of(BotChoice, "left", left), _one_of(BotChoice, "right", right))
+    choice = TableChoice(preset, _length(length), _pick(store, "partner", partner), _pick(store, "left", left),
+                         _pick(store, "right", right))
     try:
         table = registry.open(choice, _player(registry, viewer))
     except (TableRefusedError, BotsUnavailableError) as exc:
         mine = registry.of(_player(registry, viewer))
         status = 429 if isinstance(exc, TableRefusedError) else 503
         return _render(request, "play_new.html", {"allowed": True, "tables": mine, "problem": str(exc),
-                                                  "settings": registry.settings, **_choices()}, status_code=status)
+                                                  "settings": registry.settings, **_choices(store)}, status_code=status)
     return RedirectResponse(f"/play/{table.table_id}", status_code=303)
 
 

@@ -63,9 +63,9 @@ class MatchLength(StrEnum):
 
 
 class BotChoice(StrEnum):
-    """The bots a person may sit with: the sample bots, the expert at levels 1 to 4. Level 5 and
-    the search bot are left out: they think for a share of the clock, and a table's clock is the
-    person's (a minute a move)."""
+    """The sample bots a person may sit with (beside the ladder's, ``ladder_bots``), the expert at
+    levels 1 to 4. Level 5 and the search bot are left out: they think for a share of the clock,
+    and a table's clock is the person's (a minute a move)."""
 
     RANDOM = "random"
     HEURISTIC = "heuristic"
@@ -94,22 +94,37 @@ class NoTableError(LookupError):
 
 
 @dataclass(frozen=True, slots=True)
+class SeatPick:
+    """One of the three bots: its name at the table and in the record, how to start it, and
+    whether it is a ladder bot (started with the service's runner) or a sample bot."""
+
+    name: str
+    command: BotCommand
+    from_ladder: bool = False
+
+    @classmethod
+    def sample(cls, choice: BotChoice) -> SeatPick:
+        return cls(choice.value, choice.command())
+
+
+@dataclass(frozen=True, slots=True)
 class TableChoice:
-    """What the person chose: checked against the closed sets above before anything starts."""
+    """What the person chose: checked against the closed sets above (and the ladder's playable
+    bots, ``ladder_bots``) before anything starts."""
 
     preset: str
     length: MatchLength
-    partner: BotChoice
-    left: BotChoice
+    partner: SeatPick
+    left: SeatPick
     """Seat 1, on the person's left (next clockwise: after the person in a clockwise game)."""
-    right: BotChoice
+    right: SeatPick
     """Seat 3, on the person's right (after the person in an anticlockwise game)."""
 
     def __post_init__(self) -> None:
         if self.preset not in TRICK_PRESETS:
             raise ValueError(f"preset {self.preset!r}: choose one of {', '.join(TRICK_PRESETS)}")
 
-    def bots(self) -> tuple[BotChoice, BotChoice, BotChoice]:
+    def bots(self) -> tuple[SeatPick, SeatPick, SeatPick]:
         """Seats 1, 2 and 3."""
         return (self.left, self.partner, self.right)
 
@@ -130,8 +145,10 @@ class SeatSettings:
     """The table's time bank, seconds. A person gone longer than per move + bank times out: with
     the forfeit policy the match ends there, recorded (the abandoned table's end)."""
     runner: RunnerKind = RunnerKind.LOCAL
-    """How the three bots are started: sample bots as ``dehla match`` starts them (``local`` on
-    a local service; a public one passes its ``--runner``)."""
+    """How sample bots are started: as ``dehla match`` starts them (``local``) on a local
+    service; a public one passes its ``--runner``."""
+    ladder_runner: RunnerKind = RunnerKind.SANDBOX
+    """How the ladder's bots are started: the service's ``--runner``, as the ladder runs them."""
     keep_finished: float = 900.0
     """Seconds a finished table stays on its page (then its record and replay remain)."""
     seed: int | None = None
@@ -154,7 +171,8 @@ class PersonTable:
     choice: TableChoice
     config: TableConfig
     records: Path
-    runner: Runner
+    runners: tuple[Runner, Runner, Runner]
+    """Seats 1, 2 and 3's."""
     person: PersonBot = field(default_factory=lambda: PersonBot(PERSON_SEAT))
     outcome: MatchOutcome | None = None
     failure: str | None = None
@@ -175,7 +193,7 @@ class PersonTable:
     @property
     def seat_names(self) -> tuple[str, str, str, str]:
         left, partner, right = self.choice.bots()
-        return ("you", left.value, partner.value, right.value)
+        return ("you", left.name, partner.name, right.name)
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name=f"table-{self.table_id[:8]}", daemon=True)
@@ -205,12 +223,12 @@ class PersonTable:
             address = f"unix:{sockets}/person.sock"
             server, _ = serve(self.person, address)
             seats.append(GrpcSeat(PersonBot.name, address))
-            for seat, bot in enumerate(self.choice.bots(), start=1):
-                command = bot.command()
+            for seat, (bot, runner) in enumerate(zip(self.choice.bots(), self.runners, strict=True), start=1):
+                command = bot.command
                 folder = sockets / f"seat{seat}"
                 folder.mkdir()
                 process = BotProcess(command, f"unix:{folder}/bot.sock",
-                                     self.records / seat_log_name(self.match_id, seat), runner=self.runner,
+                                     self.records / seat_log_name(self.match_id, seat), runner=runner,
                                      limits=seat_limits(command, self.config))
                 seats.append(GrpcSeat(command.name, process.address, process))
             recorder = MatchRecorder(self.records / f"{self.match_id}.jsonl")
@@ -253,12 +271,16 @@ class TableRegistry:
         """A new table for ``owner`` (an author's id; ``None`` on a local service), started;
         ``TableRefusedError`` past a limit, ``BotsUnavailableError`` where the runner cannot run here."""
         settings = self.settings
-        runner = runner_for(settings.runner)
-        try:
-            runner.check()
-        except SandboxError as exc:
-            raise BotsUnavailableError(f"this service cannot start bots with --runner {settings.runner}: "
-                                       f"{exc}") from None
+        kinds = tuple(settings.ladder_runner if bot.from_ladder else settings.runner for bot in choice.bots())
+        runners: dict[RunnerKind, Runner] = {}
+        for kind in kinds:
+            if kind not in runners:
+                runners[kind] = runner_for(kind)
+                try:
+                    runners[kind].check()
+                except SandboxError as exc:
+                    raise BotsUnavailableError(f"this service cannot start bots with --runner {kind}: "
+                                               f"{exc}") from None
         with self._lock:
             self._forget_old()
             live = [t for t in self._tables.values() if not t.finished]
@@ -279,7 +301,8 @@ class TableRegistry:
                                  settings.time_control(), FaultPolicy.FORFEIT)
             records = self.records_root / LOCAL_MATCHES
             records.mkdir(parents=True, exist_ok=True)
-            table = PersonTable(table_id, owner, choice, config, records, runner)
+            table = PersonTable(table_id, owner, choice, config, records,
+                                (runners[kinds[0]], runners[kinds[1]], runners[kinds[2]]))
             self._tables[table_id] = table
         table.start()
         return table
