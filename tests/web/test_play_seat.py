@@ -208,6 +208,8 @@ def test_leaving_and_coming_back_resumes_the_table(local: TestClient, tmp_path: 
     turn = table.person.moment.turn
     listing = local.get("/play").text
     assert f'data-table-id="{table_id}"' in listing
+    row = local.get("/api/local-matches").json()["matches"][0]
+    assert (row["match_id"], row["status"]) == (table.match_id, "unfinished")
     # A new browser (no cookie) at the same address: the same table at the same decision.
     with TestClient(local.app) as other:
         page = other.get(f"/play/{table_id}")
