@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 from pathlib import Path
 
@@ -69,13 +70,16 @@ def serve_command(host: str, port: int, uploads_per_hour: int, validations: int,
 
     from ladder.web.app import create_app, settle_garbage_collector  # noqa: PLC0415
     from ladder.web.connection_guard import guarded_protocol  # noqa: PLC0415
+    from ladder.web.seats.tables import SeatSettings  # noqa: PLC0415
 
     settings = IntakeSettings(runner, uploads_per_hour, validations, in_flight=uploads_in_flight,
                               staged_bytes=staged_mb * MB)
     limits = ConnectionLimits(header_timeout, body_timeout, max_connections, max_connections_per_client)
     arena_data = ArenaData.locate(data)
+    public = not is_loopback(host)
+    seats = SeatSettings(public=public, runner=runner if public else RunnerKind.LOCAL, ladder_runner=runner)
     try:
-        app = create_app(arena_data, settings, secure_cookies=secure_cookies)
+        app = create_app(arena_data, settings, secure_cookies=secure_cookies, seats=seats)
     except ArenaError as exc:
         fail(str(exc))
     listening = bound_socket(host, port)
@@ -87,6 +91,18 @@ def serve_command(host: str, port: int, uploads_per_hour: int, validations: int,
                             h11_max_incomplete_event_size=MAX_HEAD_BYTES, timeout_graceful_shutdown=GRACEFUL_S)
     with announced(arena_data.root, server_url(bound_host, bound_port)):  # for `dehla match`'s page line
         uvicorn.Server(config).run(sockets=[listening])
+
+
+def is_loopback(host: str) -> bool:
+    """A service on a loopback address (``127.0.0.1``, ``::1``, ``localhost``) is a local one:
+    only this machine reaches it, so a person may play a seat without signing in. Any other
+    address is public: only signed-in authors play (``docs/web.md``, "Play a seat")."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def bound_socket(host: str, port: int) -> socket.socket:

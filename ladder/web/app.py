@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
@@ -12,6 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from ladder.store.database import Store
@@ -21,8 +23,9 @@ from ladder.web.board_cache import GenerationCache
 from ladder.web.body_limit import BodyLimit, TooLargeError
 from ladder.web.bot_logs import LogsWithheldError
 from ladder.web.queries import NotFoundError
-from ladder.web.routers import api, author_api, author_pages, local, operator_api, pages, uploads
+from ladder.web.routers import api, author_api, author_pages, local, operator_api, pages, play, uploads
 from ladder.web.routers import replay as replay_routes
+from ladder.web.seats.tables import SeatSettings, TableRegistry
 from ladder.web.security.csrf import CsrfGuard
 from ladder.web.security.sessions import CookiePolicy, SessionCookies
 from ladder.web.security.web_secret import web_secret
@@ -30,18 +33,20 @@ from ladder.web.templating import STATIC, templates
 
 
 def create_app(data: ArenaData, intake: IntakeSettings | None = None, *, secure_cookies: bool = False,
-               check_csrf: bool = True) -> FastAPI:
+               check_csrf: bool = True, seats: SeatSettings | None = None) -> FastAPI:
     """The application for the store in ``data``; opening it may raise ``StoreError``, reading the
-    session secret ``WebSecretError``. Its lifespan runs the uploads' validation queue (``intake``).
+    session secret ``WebSecretError``. Its lifespan runs the uploads' validation queue (``intake``)
+    and ends the tables with a person (``seats``: who may play, on what clock) when it stops.
     ``check_csrf`` is False only in the test that shows it matters."""
     store = Store.open(data)
     store.check_integrity()
     policy = CookiePolicy(web_secret(data.root), secure_always=secure_cookies)
     app = FastAPI(title="Dehla Arena", summary="Leaderboard, bots, matches and replays of a Dehla Arena ladder.",
-                  docs_url=None, redoc_url=None, lifespan=uploads.intake_lifespan)
+                  docs_url=None, redoc_url=None, lifespan=service_lifespan)
     app.state.store = store
     app.state.intake = Intake(store, intake or IntakeSettings())
     app.state.board_cache = GenerationCache()
+    app.state.tables = TableRegistry(data.root, seats or SeatSettings())
     app.state.cookie_policy = policy
     app.add_middleware(CsrfGuard, enabled=check_csrf)  # inside the sessions: it reads the session's token
     app.add_middleware(SessionCookies, policy=policy)
@@ -52,6 +57,7 @@ def create_app(data: ArenaData, intake: IntakeSettings | None = None, *, secure_
     app.include_router(operator_api.router)
     app.include_router(replay_routes.router)
     app.include_router(local.router)
+    app.include_router(play.router)
     app.include_router(author_api.router)
     app.include_router(author_pages.router)
     app.include_router(pages.router)
@@ -61,6 +67,17 @@ def create_app(data: ArenaData, intake: IntakeSettings | None = None, *, secure_
     app.add_exception_handler(HTTPException, http_problem)
     app.add_exception_handler(RequestValidationError, bad_request)
     return app
+
+
+@asynccontextmanager
+async def service_lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """The uploads' queue runs while the service does; tables with a person end with it (their
+    bots stopped, their records left as far as they were played)."""
+    async with uploads.intake_lifespan(app):
+        try:
+            yield
+        finally:
+            await run_in_threadpool(app.state.tables.stop_all)
 
 
 def api_docs() -> HTMLResponse:
