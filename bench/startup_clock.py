@@ -11,7 +11,10 @@ through the referee's own path (``arena.referee.startup_probe``: ``BotProcess`` 
   machine's drift spreads over all of them;
 - ``crowd``: ``--crowd`` seats of one bot started at once (8: a duplicate match's two rooms,
   which the ladder starts together), ``--crowd-rounds`` times per bot in ``--crowd-bots`` and runner;
-  the slowest seat is what the clock must hold.
+  the slowest seat is what the clock must hold;
+- ``runner``: the runner's own part of a crowd, ``--crowd`` launches of ``/bin/true`` at once
+  (no interpreter, no bot: the sandbox chain or ``podman run``), to its exit, once per crowd
+  round.
 
 Bots are timed against a clock of ``--measure-clock`` seconds (60), so a slow start is measured
 rather than cut off, and the ratio is to ``--clock`` (10). The base image is built first when
@@ -45,7 +48,7 @@ from arena.engine.rules import rules_for
 from arena.referee.launcher import BotCommand, resolve_bot
 from arena.referee.startup_probe import StartTiming, start_seats
 from arena.referee.table_values import TableConfig
-from arena.sandbox import LocalRunner, Runner, SandboxUnavailable, runner_for
+from arena.sandbox import Limits, LocalRunner, Program, Runner, SandboxUnavailable, runner_for
 from arena.sandbox.containers import ContainerConfig, ContainerRunner, Engine
 from sample_bots.expert.levels import Level
 
@@ -105,6 +108,37 @@ def timed(commands: list[BotCommand], runner: Runner, config: TableConfig) -> li
     return timings
 
 
+async def _spawn_true(runner: Runner, folder: Path, number: int) -> float:
+    (folder / f"s{number}").mkdir()
+    launch = runner.prepare(Program(("/bin/true",)), f"unix:{folder}/s{number}/bot.sock", Limits())
+    began = time.perf_counter()
+    try:
+        process = await asyncio.create_subprocess_exec(*launch.argv, env=launch.env, cwd=launch.cwd,
+                                                       pass_fds=launch.pass_fds, stdout=asyncio.subprocess.DEVNULL,
+                                                       stderr=asyncio.subprocess.DEVNULL, start_new_session=True)
+    except BaseException:
+        launch.abandon()
+        raise
+    launch.started(process.pid)
+    await process.wait()
+    took = time.perf_counter() - began
+    await launch.finish()
+    return took
+
+
+def runner_crowd(runner: Runner, size: int) -> float:
+    """The slowest of ``size`` launches of ``/bin/true`` at once by ``runner``, to its exit."""
+    folder = Path(tempfile.mkdtemp(prefix="dh-"))
+
+    async def crowd() -> list[float]:
+        return list(await asyncio.gather(*(_spawn_true(runner, folder, n) for n in range(size))))
+
+    try:
+        return max(asyncio.run(crowd()))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="starts of each bot alone, per runner")
@@ -143,6 +177,10 @@ def main() -> None:
                 crowd[runner_name].setdefault(label, []).append(slowest)
                 log(f"crowd of {args.crowd} {label:>10} {runner_name:>9}: slowest {slowest:.3f} s"
                     f" (all started and stopped in {time.perf_counter() - began:.1f} s)")
+        for runner_name in (runners if round_ % 2 == 0 else list(runners)[::-1]):
+            slowest = runner_crowd(runners[runner_name], args.crowd)
+            crowd[runner_name].setdefault("runner only", []).append(slowest)
+            log(f"crowd of {args.crowd} /bin/true {runner_name:>9}: slowest {slowest:.3f} s")
     load_after = os.getloadavg()
     result = report(alone, crowd, args.clock, args.crowd)
     result.update({"bench": "startup_clock", "runs": args.runs, "clock_s": args.clock,
@@ -163,6 +201,8 @@ def report(alone: dict[str, dict[str, list[float]]], crowd: dict[str, dict[str, 
         for label in dict.fromkeys([*by_bot, *crowd.get(runner_name, {})]):
             samples = by_bot.get(label, [])
             crowded = crowd.get(runner_name, {}).get(label, [])
+            if not samples and not crowded:
+                continue
             row: dict[str, object] = {}
             cells = ["", "", ""]
             if samples:
