@@ -32,10 +32,6 @@ class StartTiming:
     fault: BotFault | None = None
     log_tail: str = ""
 
-    @property
-    def answered(self) -> bool:
-        return self.fault is None
-
 
 async def start_seats(commands: Sequence[BotCommand], runner: Runner, config: TableConfig,
                       folder: Path) -> list[StartTiming]:
