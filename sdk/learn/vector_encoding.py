@@ -17,7 +17,7 @@ import numpy.typing as npt
 from numba import njit
 
 from arena.batch.config import R_ANTICLOCKWISE, R_HAND_SIZE, R_METHOD, R_ON_PLAY, R_ON_REQUEST, Method
-from arena.batch.kernels import kernel, lowest, popcount
+from arena.batch.kernels import lowest, popcount
 from arena.batch.layout import (
     CAPTURED0,
     CAUGHT0,
@@ -104,18 +104,12 @@ def _best_position(history, t, k, trump):
 @njit(cache=True)
 def encode_rows(ints, masks, history, rules, at, rows, seats, out):
     """``out[i]``: the observation of seat ``seats[i]`` at table ``rows[i]`` (every value written)."""
-    _encode_into(ints, masks, history, rules, at, rows, seats, out, np.zeros(4, dtype=np.int64))
-
-
-@kernel
-def _encode_into(ints, masks, history, rules, at, rows, seats, out, voids):
-    """``encode_rows`` with its scratch array given, so that it runs without reference counting
-    (each row's view and each helper's arguments were counted, atomically)."""
     anticlockwise = rules[R_ANTICLOCKWISE]
     size = rules[R_HAND_SIZE]
     method = rules[R_METHOD]
     on_play = rules[R_ON_PLAY]
     on_request = rules[R_ON_REQUEST]
+    voids = np.zeros(4, dtype=np.int64)
     for i in range(rows.shape[0]):
         t = rows[i]
         me = seats[i]
