@@ -72,6 +72,7 @@ from arena.batch.kernels import (
     ONE,
     ZERO,
     bit,
+    kernel,
     keyed_uniform,
     lowest,
     next_seat,
@@ -92,7 +93,7 @@ RANK_MASK = np.uint64(1 | 1 << 13 | 1 << 26 | 1 << 39)
 """The four cards of rank 0 (shift it by the rank)."""
 
 
-@njit(cache=True)
+@kernel
 def reset_tables(ints, masks, history, result, deals, dealers, rules):
     """Start every table's hand from its deal (``deals[t, seat, i]`` in deal order): the first
     packet in hand, the rest undealt, the auction opened by the player after the dealer."""
@@ -173,7 +174,7 @@ def _legal_cards(ints, masks, t):
     return hand
 
 
-@njit(cache=True)
+@kernel
 def check_actions(ints, masks, actions, rules):
     """``(table, code)`` of the first action that may not be applied, or ``(-1, CHECK_OK)``."""
     for t in range(ints.shape[0]):
@@ -216,7 +217,7 @@ def _apply(ints, masks, history, result, t, action, rules):
         _play(ints, masks, history, result, t, action, rules)
 
 
-@njit(cache=True)
+@kernel
 def step_tables(ints, masks, history, result, actions, rules):
     """Apply one checked action per table (``-1``: leave the table as it is)."""
     for t in range(ints.shape[0]):
@@ -380,7 +381,7 @@ def _finish_hand(ints, masks, result, t, last_team, void, rules):
     result[t, BR_WINNER] = team if made else 1 - team
 
 
-@njit(cache=True)
+@kernel
 def legal_actions_mask(ints, masks, rules, out):
     """``out[t, a]``: action ``a`` (``bidding_action_id``) is legal at table ``t`` (``out`` zeroed by the caller)."""
     for t in range(ints.shape[0]):
@@ -400,7 +401,7 @@ def legal_actions_mask(ints, masks, rules, out):
                 out[t, REVEAL_ID] = True
 
 
-@njit(cache=True)
+@kernel
 def call_options(ints, masks, rules, least, reveal):
     """Per table: the least bid allowed now (0 outside the auction) and whether the seat to move
     may call for the trump."""
@@ -432,13 +433,13 @@ def _random_action(ints, masks, t, uniform, rules):
     return select_bit(legal, k) if k < count else REVEAL_ID
 
 
-@njit(cache=True)
+@kernel
 def random_actions(ints, masks, uniforms, rules, out):
     for t in range(ints.shape[0]):
         out[t] = _random_action(ints, masks, t, uniforms[t], rules)
 
 
-@njit(cache=True)
+@kernel
 def step_random(ints, masks, history, result, uniforms, rules, out):
     """``random_actions`` and ``step_tables`` in one pass (legal by construction, so unchecked)."""
     for t in range(ints.shape[0]):
@@ -448,7 +449,7 @@ def step_random(ints, masks, history, result, uniforms, rules, out):
             _apply(ints, masks, history, result, t, action, rules)
 
 
-@njit(cache=True)
+@kernel
 def step_keyed(ints, masks, history, result, key, rules, out):
     """``step_random`` with table ``t``'s uniform ``keyed_uniform(key, t)``."""
     for t in range(ints.shape[0]):

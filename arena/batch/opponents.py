@@ -10,7 +10,6 @@ hot path (``sdk.learn.vector``). A new module beside ``kernels`` rather than a c
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from arena.batch.kernels import (
     CALL_BASE,
@@ -20,6 +19,7 @@ from arena.batch.kernels import (
     _hide,
     _kth,
     _random_play,
+    kernel,
     keyed_uniform,
 )
 from arena.batch.layout import DECISION, LEGAL, TO_MOVE, Phase
@@ -31,7 +31,7 @@ STRIDE = np.uint64(0xD1B54A32D192ED03)
 """Added to the key for each further move at a table in one call (an odd constant: distinct keys)."""
 
 
-@njit(cache=True)
+@kernel
 def play_random_until(ints, masks, history, result, rules, stop, key, log, log_len):
     """Random legal play at every table until a seat with ``stop[seat]`` is to move or the hand
     is over; each action is appended to ``log[t]`` (``log_len[t]`` its length)."""

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.batch import BatchTables
-from arena.batch.dealing import deals_from_seeds, digests
+from arena.batch.dealing import cut_fallbacks, deals_from_seeds, digests
+from arena.engine.chance import choose_index
 from arena.engine.deal import Deal
 from arena.engine.rules import rules_for
 
@@ -47,3 +48,14 @@ def test_an_explicit_deal_starts_the_same_hand_as_its_seed() -> None:
     explicit.reset_deals(np.array([Deal.from_seed(rules, s).hands for s in (5, 6, 7)]), [0, 1, 2], [5, 6, 7])
     assert (seeded.ints == explicit.ints).all()
     assert (seeded.masks == explicit.masks).all()
+
+
+@settings(max_examples=100, deadline=None)
+@given(chances=st.lists(st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=20))
+def test_cut_fallbacks_are_the_scalar_engines_draw(chances: list[int]) -> None:
+    """Under cut trump, the card that sets trumps if nobody cuts is ``HandState``'s draw
+    (``choose_index(count, chance, "cut-fallback")``), computed for every table at once."""
+    rules = rules_for("dehla-pakad-cut")
+    count = 4 * rules.packets[0]
+    expected = [choose_index(count, chance, "cut-fallback") for chance in chances]
+    assert cut_fallbacks(rules, np.array(chances, dtype=np.int64)).tolist() == expected
