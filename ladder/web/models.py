@@ -91,6 +91,28 @@ class RatingMoveModel(_Model):
     explanation: str | None
 
 
+class HeadToHeadModel(_Model):
+    """How ``bot`` did against ``opponent`` in the rated matches where they sat on opposite sides."""
+
+    bot: str
+    opponent: str
+    matches: int
+    wins: int
+    draws: int
+    losses: int
+    win_rate: float | None = Field(description="(wins + draws / 2) / matches, for `bot`.")
+    score_for: float = Field(description="`bot`'s side's mean match score.")
+    score_against: float = Field(description="The opponent's side's mean match score.")
+
+
+class HeadToHeadTable(_Model):
+    """The ladder's cross table: every pair of bots that met, both ways round."""
+
+    bots: list[str] = Field(description="The bots that met another, in leaderboard order (their newest version's "
+                                        "rank).")
+    pairs: list[HeadToHeadModel] = Field(description="Most matches first; each pair twice, once from each side.")
+
+
 class MatchSummary(_Model):
     match_id: int
     status: MatchStatus
@@ -165,6 +187,8 @@ class BotPage(_Model):
     partnerships: list[PartnershipStanding]
     recent_matches: list[MatchSummary]
     faults_by_kind: list[FaultCount]
+    head_to_head: list[HeadToHeadModel] = Field(default_factory=list, description="How the bot did against each "
+                                                "bot it met in rated matches (any versions of each).")
 
 
 class SeatTimes(_Model):
