@@ -106,11 +106,13 @@ class HeadToHeadModel(_Model):
 
 
 class HeadToHeadTable(_Model):
-    """The ladder's cross table: every pair of bots that met, both ways round."""
+    """The ladder's cross table: the best ``top`` bots that met another, and every pair of them that met."""
 
-    bots: list[str] = Field(description="The bots that met another, in leaderboard order (their newest version's "
-                                        "rank).")
-    pairs: list[HeadToHeadModel] = Field(description="Most matches first; each pair twice, once from each side.")
+    top: int
+    bots: list[str] = Field(description="The best `top` bots that met another, in leaderboard order (their newest "
+                                        "version's rank).")
+    pairs: list[HeadToHeadModel] = Field(description="The pairs of `bots` that met, most matches first; each pair "
+                                                     "twice, once from each side.")
 
 
 class MatchSummary(_Model):

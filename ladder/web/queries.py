@@ -179,11 +179,14 @@ def head_to_head_rows(session: Session, bot: str | None = None) -> list[HeadToHe
     return [HeadToHeadModel.model_validate(row.to_json()) for row in head_to_head(session, bot)]
 
 
-def head_to_head_table(session: Session) -> HeadToHeadTable:
-    """The cross table: the pairs, and the bots that met in leaderboard order."""
+def head_to_head_table(session: Session, top: int) -> HeadToHeadTable:
+    """The cross table of the best ``top`` bots (leaderboard order) that met another: their pairs."""
     pairs = head_to_head_rows(session)
     met = {row.bot for row in pairs}
-    return HeadToHeadTable(bots=[row.bot for row in ranking(session) if row.bot in met], pairs=pairs)
+    bots = [row.bot for row in ranking(session) if row.bot in met][:top]
+    shown = set(bots)
+    return HeadToHeadTable(top=top, bots=bots,
+                           pairs=[row for row in pairs if row.bot in shown and row.opponent in shown])
 
 
 def _timing(leak: TimingFigures | None) -> dict[str, Any]:

@@ -166,6 +166,11 @@ def test_the_api_and_the_pages_show_the_read_models_rows(data: ArenaData) -> Non
     board = [row["bot"] for row in client.get("/api/leaderboard").json()]
     assert table["bots"] == board  # every bot met another: all of them, in leaderboard order
     assert client.get("/api/bots/s3").json()["head_to_head"] == expected_rows(data, "s3")
+    best = client.get("/api/head-to-head?top=2").json()  # a ladder of hundreds shows its best few
+    assert best["bots"] == board[:2] and len(best["pairs"]) == 2
+    assert best["pairs"] == [row for row in rows if {row["bot"], row["opponent"]} == set(board[:2])]
+    assert client.get("/api/head-to-head?top=1").status_code == 422
+    assert re.findall(r'<th data-bot="([^"]+)" scope="col">', client.get("/head-to-head?top=3").text) == board[:3]
     page = client.get("/head-to-head").text
     assert re.findall(r'<th data-bot="([^"]+)" scope="col">', page) == board
     for row in rows:

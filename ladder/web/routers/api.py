@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Query
 
 from ladder.store.read_model import PartnershipSort, StandingSort
 from ladder.web.board_cache import CacheDep, cached_leaderboard, generation
-from ladder.web.bounds import PageQuery, PerPageQuery, RowId
+from ladder.web.bounds import DEFAULT_TOP, PageQuery, PerPageQuery, RowId, TopQuery
 from ladder.web.evidence import viewed_match_detail
 from ladder.web.models import (
     AuthorModel,
@@ -50,10 +50,11 @@ def partnerships(session: SessionDep, sort: PartnershipSort = PartnershipSort.RA
 
 
 @router.get("/head-to-head")
-def head_to_head(session: SessionDep) -> HeadToHeadTable:
-    """Every pair of bots that met in rated matches on opposite sides, both ways round: matches,
-    wins, draws, losses, win rate and mean match scores (``dehla ladder head-to-head --json``'s rows)."""
-    return head_to_head_table(session)
+def head_to_head(session: SessionDep, top: TopQuery = DEFAULT_TOP) -> HeadToHeadTable:
+    """The cross table of the best ``top`` bots that met another: each pair of them that met in rated
+    matches on opposite sides, both ways round, with matches, wins, draws, losses, win rate and mean
+    match scores (``dehla ladder head-to-head --json``'s rows; a bot's own rows: ``/api/bots/{name}``)."""
+    return head_to_head_table(session, top)
 
 
 @router.get("/bots/{name}")

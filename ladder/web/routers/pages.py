@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from ladder.store.read_model import PartnershipSort, StandingSort, presets
 from ladder.web.board_cache import CacheDep, GenerationCache, cached_leaderboard, generation
 from ladder.web.bot_logs import viewer_log_links
-from ladder.web.bounds import PageQuery, PerPageQuery, RowId
+from ladder.web.bounds import DEFAULT_TOP, PageQuery, PerPageQuery, RowId, TopQuery
 from ladder.web.chart import rating_chart
 from ladder.web.evidence import viewed_match_detail, viewed_record
 from ladder.web.queries import NotFoundError, bot_page, head_to_head_table, match_list, partnership_list
@@ -93,9 +93,9 @@ def partnerships_fragment(request: Request, session: SessionDep, sort: Partnersh
 
 
 @router.get("/head-to-head", response_class=HTMLResponse)
-def head_to_head_page(request: Request, session: SessionDep) -> HTMLResponse:
+def head_to_head_page(request: Request, session: SessionDep, top: TopQuery = DEFAULT_TOP) -> HTMLResponse:
     """The cross table: each pair of bots' record against each other (``read_model.head_to_head``)."""
-    table = head_to_head_table(session)
+    table = head_to_head_table(session, top)
     cells = {(row.bot, row.opponent): row for row in table.pairs}
     return _render(request, "head_to_head.html", {"table": table, "cells": cells, "tab": "head-to-head"})
 
