@@ -585,10 +585,11 @@ class _Tally:
         self.score_against += conceded
 
 
-def head_to_head(session: Session, bot: str | None = None) -> list[HeadToHead]:
+def head_to_head(session: Session, bot: str | None = None, among: Collection[str] | None = None) -> list[HeadToHead]:
     """Every pair of bots that met in a rated match (``winner``'s rule: played to the end or
-    forfeited, not voided), both ways round (``bot``: only its rows), most matches first, then by
-    name. One query of plain columns over the rated matches (with ``bot``, those it sat in)."""
+    forfeited, not voided), both ways round, most matches first, then by name; ``bot``: only its
+    rows; ``among``: only pairs of these bots (a cross table of a ladder's best few). One query of
+    plain columns over the rated matches (with ``bot`` or ``among``, those their versions sat in)."""
     seats = [aliased(BotVersion) for _ in range(4)]
     query = select(seats[0].bot_id, seats[2].bot_id, seats[1].bot_id, seats[3].bot_id, Result.winner_team,
                    Result.score_a, Result.score_b).select_from(Match).join(Result, Result.match_id == Match.id) \
@@ -598,12 +599,20 @@ def head_to_head(session: Session, bot: str | None = None) -> list[HeadToHead]:
     if bot is not None:
         ids = bot_version_ids(session, bot)
         query = query.where(or_(*(column.in_(ids) for column in Match.seat_columns())))
+    kept: set[int] | None = None
+    if among is not None:
+        kept = set(session.scalars(select(Bot.id).where(Bot.name.in_(among))))
+        versions = select(BotVersion.id).where(BotVersion.bot_id.in_(kept))
+        query = query.where(Match.seat0_id.in_(versions) | Match.seat2_id.in_(versions),
+                            Match.seat1_id.in_(versions) | Match.seat3_id.in_(versions))
     tallies: dict[tuple[int, int], _Tally] = {}
     for a0, a2, b1, b3, winner_team, score_a, score_b in session.execute(query):
         side_a, side_b = {a0, a2}, {b1, b3}
         outcome_a = 0 if winner_team is None else (1, -1)[winner_team]
         for x in side_a - side_b:
             for y in side_b - side_a:
+                if kept is not None and (x not in kept or y not in kept):
+                    continue
                 tallies.setdefault((x, y), _Tally()).add(outcome_a, score_a, score_b)
                 tallies.setdefault((y, x), _Tally()).add(-outcome_a, score_b, score_a)
     met = {x for pair in tallies for x in pair}

@@ -28,5 +28,5 @@ StepQuery = Annotated[int, Query(ge=0, le=MAX_STEP, description="A step of the h
 DEFAULT_TOP = 20
 MAX_TOP = 50
 TopQuery = Annotated[int, Query(ge=2, le=MAX_TOP, description=f"The cross table's bots: the best N on the "
-                                f"leaderboard that met another (2 to {MAX_TOP}).")]
+                                f"leaderboard (2 to {MAX_TOP}).")]
 """A cross table grows as the square of its bots: a ladder of hundreds shows its best few."""

@@ -106,11 +106,11 @@ class HeadToHeadModel(_Model):
 
 
 class HeadToHeadTable(_Model):
-    """The ladder's cross table: the best ``top`` bots that met another, and every pair of them that met."""
+    """The ladder's cross table: those of the leaderboard's best ``top`` bots that met another, and their pairs."""
 
     top: int
-    bots: list[str] = Field(description="The best `top` bots that met another, in leaderboard order (their newest "
-                                        "version's rank).")
+    bots: list[str] = Field(description="Those of the leaderboard's best `top` bots (by their newest version's "
+                                        "rank) that met another of them, in leaderboard order.")
     pairs: list[HeadToHeadModel] = Field(description="The pairs of `bots` that met, most matches first; each pair "
                                                      "twice, once from each side.")
 

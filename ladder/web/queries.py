@@ -174,19 +174,18 @@ def bot_page(session: Session, name: str, recent: int = 20) -> BotPage:
         head_to_head=head_to_head_rows(session, bot.name))
 
 
-def head_to_head_rows(session: Session, bot: str | None = None) -> list[HeadToHeadModel]:
+def head_to_head_rows(session: Session, bot: str | None = None,
+                      among: list[str] | None = None) -> list[HeadToHeadModel]:
     """``read_model.head_to_head`` as the API's models."""
-    return [HeadToHeadModel.model_validate(row.to_json()) for row in head_to_head(session, bot)]
+    return [HeadToHeadModel.model_validate(row.to_json()) for row in head_to_head(session, bot, among)]
 
 
 def head_to_head_table(session: Session, top: int) -> HeadToHeadTable:
-    """The cross table of the best ``top`` bots (leaderboard order) that met another: their pairs."""
-    pairs = head_to_head_rows(session)
+    """The cross table of the leaderboard's best ``top`` bots: those of them that met another, and their pairs."""
+    best = [row.bot for row in ranking(session)][:top]
+    pairs = head_to_head_rows(session, among=best)
     met = {row.bot for row in pairs}
-    bots = [row.bot for row in ranking(session) if row.bot in met][:top]
-    shown = set(bots)
-    return HeadToHeadTable(top=top, bots=bots,
-                           pairs=[row for row in pairs if row.bot in shown and row.opponent in shown])
+    return HeadToHeadTable(top=top, bots=[bot for bot in best if bot in met], pairs=pairs)
 
 
 def _timing(leak: TimingFigures | None) -> dict[str, Any]:
