@@ -356,6 +356,9 @@ def head_to_head_command(bot: str | None, as_json: bool, data: Path | None) -> N
         if bot is not None and session.scalar(select(Bot.id).where(Bot.name == bot)) is None:
             fail(f"unknown bot {bot!r} (see `{dehla()} bots`)")
         rows = head_to_head(session, bot)
+    if not rows and not as_json:
+        click.echo(f"no two bots have met in a rated match yet (`{dehla()} ladder run` plays them)")
+        return
     print_rows("Head to head (mean score: the bot's side – the opponent's)", rows,
                [("bot", "bot"), ("opponent", "opponent"), ("matches", "matches"), ("W-D-L", "record"),
                 ("win rate", "win_rate"), ("mean score", "mean_score")], as_json)

@@ -211,3 +211,13 @@ def test_the_command_line_prints_the_same_rows(data: ArenaData) -> None:
         assert formatting.percent(float(str(row["win_rate"]))) in line
     unknown = run_dehla("ladder", "head-to-head", "--bot", "nobody", "--data", str(data.root), env=env)
     assert unknown.returncode == 2 and "unknown bot 'nobody'" in unknown.stderr
+
+
+def test_an_empty_ladder_says_so(tmp_path: Path) -> None:
+    open_store(tmp_path).close()
+    data = ArenaData(tmp_path, database_url(tmp_path))
+    client = TestClient(create_app(data))
+    assert client.get("/api/head-to-head").json() == {"top": 20, "bots": [], "pairs": []}
+    assert 'id="empty-head-to-head"' in client.get("/head-to-head").text
+    printed = run_dehla("ladder", "head-to-head", "--data", str(tmp_path), env=database_env(tmp_path))
+    assert printed.returncode == 0 and "no two bots have met in a rated match yet" in printed.stdout
