@@ -360,7 +360,7 @@ def head_to_head_command(bot: str | None, as_json: bool, data: Path | None) -> N
         click.echo(f"no two bots have met in a rated match yet (`{dehla()} ladder run` plays them)")
         return
     print_rows("Head to head (mean score: the bot's side – the opponent's)", rows,
-               [("bot", "bot"), ("opponent", "opponent"), ("matches", "matches"), ("W-D-L", "record"),
+               [("bot", "bot"), ("opponent", "opponent"), ("matches", "matches"), ("W–D–L", "record"),
                 ("win rate", "win_rate"), ("mean score", "mean_score")], as_json)
 
 

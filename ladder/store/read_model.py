@@ -557,8 +557,8 @@ class HeadToHead:
 
     @property
     def record(self) -> str:
-        """Wins-draws-losses, as a cross table shows them."""
-        return f"{self.wins}-{self.draws}-{self.losses}"
+        """Wins–draws–losses, as the cross table shows them."""
+        return f"{self.wins}–{self.draws}–{self.losses}"
 
     @property
     def mean_score(self) -> tuple[float, float]:

@@ -207,7 +207,7 @@ def test_the_command_line_prints_the_same_rows(data: ArenaData) -> None:
     assert table.returncode == 0, table.stderr
     for row in expected_rows(data, "s1"):
         line = next(line for line in table.stdout.splitlines() if re.search(rf'\bs1\b.*\b{row["opponent"]}\b', line))
-        assert f'{row["wins"]}-{row["draws"]}-{row["losses"]}' in line
+        assert f'{row["wins"]}–{row["draws"]}–{row["losses"]}' in line
         assert formatting.percent(float(str(row["win_rate"]))) in line
     unknown = run_dehla("ladder", "head-to-head", "--bot", "nobody", "--data", str(data.root), env=env)
     assert unknown.returncode == 2 and "unknown bot 'nobody'" in unknown.stderr
