@@ -121,6 +121,8 @@ def pages(app: FastAPI, bots: list[str], match_count: int) -> Pages:
         "partnerships": ("/partnerships", lambda rng: "/partnerships"),
         "partnerships_by_synergy": ("/partnerships", lambda rng: "/partnerships?sort=synergy&desc=1"),
         "bot_page": ("/bots/{name}", lambda rng: f"/bots/{rng.choice(bots)}"),
+        "head_to_head": ("/head-to-head", lambda rng: "/head-to-head"),
+        "head_to_head_api": ("/api/head-to-head", lambda rng: "/api/head-to-head"),
         "matches": ("/matches", lambda rng: f"/matches?page={rng.randint(1, 20)}"),
         "match_page": ("/matches/{match_id}", lambda rng: f"/matches/{rng.randint(1, match_count)}"),
         "replay_data": ("/api/matches/{match_id}/hands/{hand}/replay",

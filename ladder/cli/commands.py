@@ -34,12 +34,13 @@ from ladder.coordinator.leases import DEFAULT_LEASE_SECONDS, MAX_LEASE_SECONDS, 
 from ladder.coordinator.queue import DEFAULT_BANK, DEFAULT_DEALS, MatchSettings
 from ladder.execution.cluster import ClusterError, ClusterSpec, cluster_factory
 from ladder.execution.runners import DEFAULT_RUNNER, RUNNER_ENV, RUNNERS, RunnerUnavailable, check_runner
+from ladder.rating import formatting
 from ladder.rating.ratings import RatingEnv
 from ladder.rating.scheduler import Mode, Scheduler
 from ladder.store.database import Store, damaged
 from ladder.store.ownership import owner_label
 from ladder.store.paths import DATABASE_URL_ENV, ArenaData
-from ladder.store.read_model import active_versions, history, matches, partnerships, ranking
+from ladder.store.read_model import active_versions, head_to_head, history, matches, partnerships, ranking
 from ladder.store.schema import Author, Bot, BotVersion
 
 if TYPE_CHECKING:
@@ -115,17 +116,25 @@ def print_rows(title: str, rows: Sequence[Any], columns: Sequence[tuple[str, str
     for header, _ in columns:
         table.add_column(header)
     for row in rows:
-        table.add_row(*(plain(_cell(getattr(row, field))) for _, field in columns))
+        table.add_row(*(plain(cell(field, getattr(row, field))) for _, field in columns))
     console().print(table)
 
 
-def _cell(value: Any) -> str:
+FIELD_FORMATS: dict[str, Callable[[Any], str]] = {
+    "win_rate": formatting.percent, "score": formatting.scores, "mean_score": formatting.scores,
+    "change": formatting.change}
+"""How a column's numbers read when its field is not a plain float (``formatting``: the web's filters too)."""
+
+
+def cell(field: str, value: Any) -> str:
+    """A table's cell as the web shows the same value (``ladder/rating/formatting.py``): ratings,
+    μ and σ to two decimals, rates as percentages, scores without needless decimals."""
     if value is None:
-        return "-"
+        return formatting.MISSING
+    if field in FIELD_FORMATS:
+        return FIELD_FORMATS[field](value)
     if isinstance(value, float):
-        return f"{value:.3f}"
-    if isinstance(value, tuple):
-        return "-".join(f"{v:g}" for v in value)
+        return formatting.fixed(value)
     return str(value)
 
 
@@ -332,6 +341,27 @@ def history_command(bot: str, as_json: bool, data: Path | None) -> None:
     print_rows(f"History of {bot}", rows, [("match", "match_id"), ("version", "version"), ("result", "outcome"),
                                            ("rating", "rating"), ("change", "change"), ("mu", "mu"),
                                            ("sigma", "sigma"), ("when", "when")], as_json)
+
+
+@ladder_group.command("head-to-head")
+@click.option("--bot", default=None, callback=utf8_text, help="Only this bot's rows: its record against each opponent.")
+@click.option("--json", "as_json", is_flag=True)
+@data_option
+@store_errors
+def head_to_head_command(bot: str | None, as_json: bool, data: Path | None) -> None:
+    """How each pair of bots did against each other in rated matches on opposite sides (the web's
+    head-to-head table): both ways round, most matches first."""
+    store = open_store(data)
+    with store.reading() as session:
+        if bot is not None and session.scalar(select(Bot.id).where(Bot.name == bot)) is None:
+            fail(f"unknown bot {bot!r} (see `{dehla()} bots`)")
+        rows = head_to_head(session, bot)
+    if not rows and not as_json:
+        click.echo(f"no two bots have met in a rated match yet (`{dehla()} ladder run` plays them)")
+        return
+    print_rows("Head to head (mean score: the bot's side – the opponent's)", rows,
+               [("bot", "bot"), ("opponent", "opponent"), ("matches", "matches"), ("W–D–L", "record"),
+                ("win rate", "win_rate"), ("mean score", "mean_score")], as_json)
 
 
 @ladder_group.command("matches")

@@ -31,6 +31,11 @@ def signed(value: float | None) -> str:
     return ("+" if value > 0 else "−") + score(abs(value))
 
 
+def change(value: float | None) -> str:
+    """A rating's change: signed, to two decimals at most (``+0.42``, ``−1.5``)."""
+    return MISSING if value is None else signed(round(value, 2))
+
+
 def scores(pair: tuple[float, float] | None) -> str:
     """A match score, partnership A first: ``3 – 1``."""
     return MISSING if pair is None else f"{score(pair[0])} – {score(pair[1])}"

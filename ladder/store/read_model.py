@@ -4,7 +4,8 @@ into the API's models), so that a page, its endpoint and the command line show t
 
 One rule each: who won a match (``winner``), a version's status (``VersionStatus.of``), a rating's
 ranking key (``Rated.conservative``, in Python and in SQL alike), a partnership's synergy
-(``predicted_mu``), how a time and a win rate are shown (``when``, ``win_rate``).
+(``predicted_mu``), how a time and a win rate are shown (``when``, ``win_rate``), how two bots did
+against each other (``head_to_head``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import ColumnElement, Subquery, func, select, true, union
+from sqlalchemy import ColumnElement, Subquery, func, or_, select, true, union
 from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 
 from arena.contract.status import OutcomeStatus
@@ -531,3 +532,92 @@ def matches(session: Session, bot: str | None = None, limit: int = 50) -> list[M
                      "+".join(map(str, line.team_b)), line.score, line.winner, line.faults, line.match.record_path,
                      when(line.match.finished_at), line.voided)
             for line in match_lines(session, version_ids=ids, limit=limit)]
+
+
+# ------------------------------------------------------------------ head to head
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """How ``bot`` did against ``opponent`` over the rated matches where they sat on opposite sides
+    (any versions of each; a match where either sat on both sides, or they partnered, is not theirs)."""
+
+    bot: str
+    opponent: str
+    matches: int
+    wins: int
+    draws: int
+    losses: int
+    score_for: float
+    """``bot``'s side's mean match score, to 2 places."""
+    score_against: float
+    """The opponent's side's mean match score, to 2 places."""
+
+    @property
+    def win_rate(self) -> float | None:
+        return win_rate(self.wins, self.draws, self.matches)
+
+    @property
+    def record(self) -> str:
+        """Wins–draws–losses, as the cross table shows them."""
+        return f"{self.wins}–{self.draws}–{self.losses}"
+
+    @property
+    def mean_score(self) -> tuple[float, float]:
+        return self.score_for, self.score_against
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "win_rate": self.win_rate}
+
+
+@dataclass
+class _Tally:
+    matches: int = 0
+    wins: int = 0
+    draws: int = 0
+    score_for: float = 0.0
+    score_against: float = 0.0
+
+    def add(self, outcome: int, scored: float, conceded: float) -> None:
+        """``outcome``: 1 a win, 0 a draw, -1 a loss."""
+        self.matches += 1
+        self.wins += outcome == 1
+        self.draws += outcome == 0
+        self.score_for += scored
+        self.score_against += conceded
+
+
+def head_to_head(session: Session, bot: str | None = None, among: Collection[str] | None = None) -> list[HeadToHead]:
+    """Every pair of bots that met in a rated match (``winner``'s rule: played to the end or
+    forfeited, not voided), both ways round, most matches first, then by name; ``bot``: only its
+    rows; ``among``: only pairs of these bots (a cross table of a ladder's best few). One query of
+    plain columns over the rated matches (with ``bot`` or ``among``, those their versions sat in)."""
+    seats = [aliased(BotVersion) for _ in range(4)]
+    query = select(seats[0].bot_id, seats[2].bot_id, seats[1].bot_id, seats[3].bot_id, Result.winner_team,
+                   Result.score_a, Result.score_b).select_from(Match).join(Result, Result.match_id == Match.id) \
+        .where(Result.status == OutcomeStatus.DONE, Match.voided_at.is_(None))
+    for seat, column in zip(seats, Match.seat_columns(), strict=True):
+        query = query.join(seat, seat.id == column)
+    if bot is not None:
+        ids = bot_version_ids(session, bot)
+        query = query.where(or_(*(column.in_(ids) for column in Match.seat_columns())))
+    kept: set[int] | None = None
+    if among is not None:
+        kept = set(session.scalars(select(Bot.id).where(Bot.name.in_(among))))
+        versions = select(BotVersion.id).where(BotVersion.bot_id.in_(kept))
+        query = query.where(Match.seat0_id.in_(versions) | Match.seat2_id.in_(versions),
+                            Match.seat1_id.in_(versions) | Match.seat3_id.in_(versions))
+    tallies: dict[tuple[int, int], _Tally] = {}
+    for a0, a2, b1, b3, winner_team, score_a, score_b in session.execute(query):
+        side_a, side_b = {a0, a2}, {b1, b3}
+        outcome_a = 0 if winner_team is None else (1, -1)[winner_team]
+        for x in side_a - side_b:
+            for y in side_b - side_a:
+                if kept is not None and (x not in kept or y not in kept):
+                    continue
+                tallies.setdefault((x, y), _Tally()).add(outcome_a, score_a, score_b)
+                tallies.setdefault((y, x), _Tally()).add(-outcome_a, score_b, score_a)
+    met = {x for pair in tallies for x in pair}
+    names = dict(session.execute(select(Bot.id, Bot.name).where(Bot.id.in_(met))).all())
+    rows = [HeadToHead(names[x], names[y], t.matches, t.wins, t.draws, t.matches - t.wins - t.draws,
+                       round(t.score_for / t.matches, 2), round(t.score_against / t.matches, 2))
+            for (x, y), t in tallies.items() if bot is None or names[x] == bot]
+    return sorted(rows, key=lambda row: (-row.matches, row.bot, row.opponent))

@@ -24,3 +24,9 @@ PageQuery = Annotated[int, Query(ge=1, le=MAX_PAGE, description="From 1.")]
 PerPageQuery = Annotated[int, Query(ge=1, le=200, description="Rows a page (1 to 200).")]
 HandQuery = Annotated[int, Query(ge=1, le=MAX_ID, description="A hand, from 1.")]
 StepQuery = Annotated[int, Query(ge=0, le=MAX_STEP, description="A step of the hand, from 0.")]
+
+DEFAULT_TOP = 20
+MAX_TOP = 50
+TopQuery = Annotated[int, Query(ge=2, le=MAX_TOP, description=f"The cross table's bots: the best N on the "
+                                f"leaderboard (2 to {MAX_TOP}).")]
+"""A cross table grows as the square of its bots: a ladder of hundreds shows its best few."""

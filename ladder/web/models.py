@@ -91,6 +91,30 @@ class RatingMoveModel(_Model):
     explanation: str | None
 
 
+class HeadToHeadModel(_Model):
+    """How ``bot`` did against ``opponent`` in the rated matches where they sat on opposite sides."""
+
+    bot: str
+    opponent: str
+    matches: int
+    wins: int
+    draws: int
+    losses: int
+    win_rate: float | None = Field(description="(wins + draws / 2) / matches, for `bot`.")
+    score_for: float = Field(description="`bot`'s side's mean match score.")
+    score_against: float = Field(description="The opponent's side's mean match score.")
+
+
+class HeadToHeadTable(_Model):
+    """The ladder's cross table: those of the leaderboard's best ``top`` bots that met another, and their pairs."""
+
+    top: int
+    bots: list[str] = Field(description="Those of the leaderboard's best `top` bots (by their newest version's "
+                                        "rank) that met another of them, in leaderboard order.")
+    pairs: list[HeadToHeadModel] = Field(description="The pairs of `bots` that met, most matches first; each pair "
+                                                     "twice, once from each side.")
+
+
 class MatchSummary(_Model):
     match_id: int
     status: MatchStatus
@@ -165,6 +189,8 @@ class BotPage(_Model):
     partnerships: list[PartnershipStanding]
     recent_matches: list[MatchSummary]
     faults_by_kind: list[FaultCount]
+    head_to_head: list[HeadToHeadModel] = Field(default_factory=list, description="How the bot did against each "
+                                                "bot it met in rated matches (any versions of each).")
 
 
 class SeatTimes(_Model):

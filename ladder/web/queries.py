@@ -25,10 +25,12 @@ from ladder.store.read_model import (
     StandingSort,
     VersionName,
     VersionStatus,
+    head_to_head,
     match_lines,
     partnership_standings,
     played_partnerships,
     presets,
+    ranking,
     standings,
     timing_shown,
     when,
@@ -39,6 +41,8 @@ from ladder.store.timing_leaks import TimingFigures, figures
 from ladder.web.models import (
     BotPage,
     FaultCount,
+    HeadToHeadModel,
+    HeadToHeadTable,
     Leaderboard,
     MatchList,
     MatchSummary,
@@ -166,7 +170,22 @@ def bot_page(session: Session, name: str, recent: int = 20) -> BotPage:
                               **_timing(leaks.get(v.id)))
                   for v in versions],
         series=series, partnerships=partnership_rows(session, ids), recent_matches=recent_matches,
-        faults_by_kind=[FaultCount(kind=kind, count=count) for kind, count in sorted(fault_kinds.items())])
+        faults_by_kind=[FaultCount(kind=kind, count=count) for kind, count in sorted(fault_kinds.items())],
+        head_to_head=head_to_head_rows(session, bot.name))
+
+
+def head_to_head_rows(session: Session, bot: str | None = None,
+                      among: list[str] | None = None) -> list[HeadToHeadModel]:
+    """``read_model.head_to_head`` as the API's models."""
+    return [HeadToHeadModel.model_validate(row.to_json()) for row in head_to_head(session, bot, among)]
+
+
+def head_to_head_table(session: Session, top: int) -> HeadToHeadTable:
+    """The cross table of the leaderboard's best ``top`` bots: those of them that met another, and their pairs."""
+    best = [row.bot for row in ranking(session)][:top]
+    pairs = head_to_head_rows(session, among=best)
+    met = {row.bot for row in pairs}
+    return HeadToHeadTable(top=top, bots=[bot for bot in best if bot in met], pairs=pairs)
 
 
 def _timing(leak: TimingFigures | None) -> dict[str, Any]:

@@ -8,10 +8,19 @@ from fastapi import APIRouter, Depends, Query
 
 from ladder.store.read_model import PartnershipSort, StandingSort
 from ladder.web.board_cache import CacheDep, cached_leaderboard, generation
-from ladder.web.bounds import PageQuery, PerPageQuery, RowId
+from ladder.web.bounds import DEFAULT_TOP, PageQuery, PerPageQuery, RowId, TopQuery
 from ladder.web.evidence import viewed_match_detail
-from ladder.web.models import AuthorModel, BotPage, MatchDetail, MatchList, PartnershipList, Problem, StandingModel
-from ladder.web.queries import bot_page, match_list, partnership_list
+from ladder.web.models import (
+    AuthorModel,
+    BotPage,
+    HeadToHeadTable,
+    MatchDetail,
+    MatchList,
+    PartnershipList,
+    Problem,
+    StandingModel,
+)
+from ladder.web.queries import bot_page, head_to_head_table, match_list, partnership_list
 from ladder.web.security.auth import ApiAuthor, MaybeAuthor, token_author
 from ladder.web.store_access import SessionDep
 
@@ -38,6 +47,14 @@ def partnerships(session: SessionDep, sort: PartnershipSort = PartnershipSort.RA
                  page: PageQuery = 1, per_page: PerPageQuery = 50) -> PartnershipList:
     """Partnerships that have played, with their synergy (docs/web.md), one page at a time."""
     return partnership_list(session, page, per_page, sort=sort, descending=descending)
+
+
+@router.get("/head-to-head")
+def head_to_head(session: SessionDep, top: TopQuery = DEFAULT_TOP) -> HeadToHeadTable:
+    """The cross table of the best ``top`` bots that met another: each pair of them that met in rated
+    matches on opposite sides, both ways round, with matches, wins, draws, losses, win rate and mean
+    match scores (``dehla ladder head-to-head --json``'s rows; a bot's own rows: ``/api/bots/{name}``)."""
+    return head_to_head_table(session, top)
 
 
 @router.get("/bots/{name}")

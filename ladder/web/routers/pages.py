@@ -12,10 +12,10 @@ from sqlalchemy.orm import Session
 from ladder.store.read_model import PartnershipSort, StandingSort, presets
 from ladder.web.board_cache import CacheDep, GenerationCache, cached_leaderboard, generation
 from ladder.web.bot_logs import viewer_log_links
-from ladder.web.bounds import PageQuery, PerPageQuery, RowId
+from ladder.web.bounds import DEFAULT_TOP, PageQuery, PerPageQuery, RowId, TopQuery
 from ladder.web.chart import rating_chart
 from ladder.web.evidence import viewed_match_detail, viewed_record
-from ladder.web.queries import NotFoundError, bot_page, match_list, partnership_list
+from ladder.web.queries import NotFoundError, bot_page, head_to_head_table, match_list, partnership_list
 from ladder.web.security.sessions import Viewer
 from ladder.web.store_access import SessionDep
 from ladder.web.stored_record import UnreadableRecordError
@@ -90,6 +90,14 @@ def partnerships_fragment(request: Request, session: SessionDep, sort: Partnersh
                           descending: Descending = False, page: PageQuery = 1,
                           per_page: PerPageQuery = 50) -> HTMLResponse:
     return _partnerships(request, session, "fragments/partnerships.html", sort, descending, page, per_page)
+
+
+@router.get("/head-to-head", response_class=HTMLResponse)
+def head_to_head_page(request: Request, session: SessionDep, top: TopQuery = DEFAULT_TOP) -> HTMLResponse:
+    """The cross table: each pair of bots' record against each other (``read_model.head_to_head``)."""
+    table = head_to_head_table(session, top)
+    cells = {(row.bot, row.opponent): row for row in table.pairs}
+    return _render(request, "head_to_head.html", {"table": table, "cells": cells, "tab": "head-to-head"})
 
 
 @router.get("/bots/{name}", response_class=HTMLResponse)
