@@ -20,6 +20,7 @@ from arena.engine.match import FormatKind
 from arena.referee.deal_pairs import PairCallback, play_deal_pairs
 from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.launcher import BotCommand, BotProcess
+from arena.referee.live_view import LiveBoard, live_path
 from arena.referee.match_recorder import MatchRecorder
 from arena.referee.referee_clock import MONOTONIC, SHARED_LOOP
 from arena.referee.rooms import seat_log_name
@@ -62,11 +63,13 @@ async def play_local_match(
         return await play_local_pairs(partnership_a, partnership_b, config, records, 1, None, on_hand, runner)
     sockets = Path(tempfile.mkdtemp(prefix="dehla-"))
     seats: list[GrpcSeat] = []
+    live = live_board(partnership_a, partnership_b, config, records)
     try:
         seats = table_seats(partnership_a, partnership_b, config, records, sockets, runner or LocalRunner())
         recorder = MatchRecorder(records / f"{config.match_id}.jsonl")
-        return await Table(config, seats, recorder, on_hand).run()
+        return await Table(config, seats, recorder, on_hand, live=live).run()
     finally:
+        live.close()
         await close_all(seats)
         shutil.rmtree(sockets, ignore_errors=True)
 
@@ -90,6 +93,7 @@ async def play_local_pairs(
     much: ``PRECISE_HOLD``); with more, on the loop's timer (``SHARED_LOOP``)."""
     sockets = Path(tempfile.mkdtemp(prefix="dehla-"))
     rooms: list[list[list[GrpcSeat]]] = [[], []]
+    live = live_board(partnership_a, partnership_b, config, records)
     try:
         for room, tables_in_room in enumerate(rooms):
             for table in range(tables):
@@ -99,10 +103,18 @@ async def play_local_pairs(
                                                   runner or LocalRunner(), room, table))
         recorder = MatchRecorder(records / f"{config.match_id}.jsonl")
         clock = MONOTONIC if tables == 1 else SHARED_LOOP
-        return await play_deal_pairs(config, rooms, recorder, on_pair, on_hand, clock)
+        return await play_deal_pairs(config, rooms, recorder, on_pair, on_hand, clock, live)
     finally:
+        live.close()
         await close_all([seat for room in rooms for table in room for seat in table])
         shutil.rmtree(sockets, ignore_errors=True)
+
+
+def live_board(partnership_a: tuple[BotCommand, BotCommand], partnership_b: tuple[BotCommand, BotCommand],
+               config: TableConfig, records: Path) -> LiveBoard:
+    """The match's live file beside its record (``MATCH.live.json``), removed when the match ends."""
+    names = [partnership_a[0].name, partnership_b[0].name, partnership_a[1].name, partnership_b[1].name]
+    return LiveBoard(live_path(records, config.match_id), config.match_id, names)
 
 
 def table_seats(partnership_a: tuple[BotCommand, BotCommand], partnership_b: tuple[BotCommand, BotCommand],
