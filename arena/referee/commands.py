@@ -191,7 +191,7 @@ def play_pairs(a: Partnership, b: Partnership, config: TableConfig, records: Pat
                 click.echo(line, err=True)
             return not test.done
 
-        return asyncio.run(play_local_pairs(a, b, config, records, tables, on_pair, None, runner))
+        return asyncio.run(play_local_pairs(a, b, config, records, tables, on_pair, None, runner, records))
 
 
 def play_hands(a: Partnership, b: Partnership, config: TableConfig, records: Path, runner: Runner, title: str,
@@ -206,7 +206,7 @@ def play_hands(a: Partnership, b: Partnership, config: TableConfig, records: Pat
         def advance(index: int, result: AnyResult) -> None:
             progress.advance(task)
 
-        return asyncio.run(play_local_match(a, b, config, records, advance, runner))
+        return asyncio.run(play_local_match(a, b, config, records, advance, runner, records))
 
 
 @click.command("replay")

@@ -531,3 +531,9 @@ def matches(session: Session, bot: str | None = None, limit: int = 50) -> list[M
                      "+".join(map(str, line.team_b)), line.score, line.winner, line.faults, line.match.record_path,
                      when(line.match.finished_at), line.voided)
             for line in match_lines(session, version_ids=ids, limit=limit)]
+
+
+def match_status(session: Session, match_id: int) -> MatchStatus | None:
+    """A match's status (None: no such match), for the live page: running until recorded."""
+    match = session.get(Match, match_id)
+    return None if match is None else match.status

@@ -27,7 +27,7 @@ from arena.engine.errors import ArenaError
 from arena.referee.match_record_lines import MatchEndLine, MatchStartLine, read_line
 from ladder.web.data_files import DataFileError, read_inside
 from ladder.web.hand_outcomes import hand_links
-from ladder.web.live_tables import is_live
+from ladder.web.live_tables import is_live, local_live
 from ladder.web.local_models import LocalMatchDetail, LocalMatchList, LocalMatchSummary
 from ladder.web.match_detail import TEAM_NAMES, move_times
 from ladder.web.models import FaultDetail
@@ -145,7 +145,7 @@ def local_list(root: Path, cache: SummaryCache, page: int, per_page: int) -> Loc
 
 def with_live(root: Path, row: LocalMatchSummary) -> LocalMatchSummary:
     """The row with its live page while the match runs (looked at on every list: not cached)."""
-    if row.status in ("unfinished", None) and is_live(root, row.match_id):
+    if row.status in ("unfinished", None) and is_live(root, local_live(row.match_id)):
         return row.model_copy(update={"live": f"{page_of(row.match_id)}/live"})
     return row
 

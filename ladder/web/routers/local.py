@@ -24,7 +24,7 @@ from ladder.admin.authors import AuthorView
 from ladder.web.bounds import HandQuery, Number, PageQuery, PerPageQuery, StepQuery
 from ladder.web.data_files import DataFileError
 from ladder.web.evidence import withhold_record_evidence
-from ladder.web.live_tables import Watch, Watched, watched
+from ladder.web.live_tables import Watch, Watched, local_live, watched
 from ladder.web.local_matches import (
     SummaryCache,
     local_detail,
@@ -169,7 +169,7 @@ def local_replay_page(request: Request, data: DataDep, match_id: LocalId, hand: 
 
 def _watched(request: Request, root: Path, match_id: str) -> Watched:
     row = summary_cache(request).row(root, local_file(root, match_id))
-    return watched(root, match_id, row.status)
+    return watched(root, local_live(match_id), ended=row.status not in ("unfinished", None))
 
 
 def _replay_of(match_id: str) -> str:
@@ -183,7 +183,9 @@ def local_live_page(request: Request, data: DataDep, match_id: LocalId) -> HTMLR
     seen = _watched(request, data.root, match_id)
     if seen.watch is Watch.ENDED:
         return RedirectResponse(_replay_of(match_id), status_code=303)
-    return _render(request, "local_live.html", {"match_id": match_id, "page": page_of(match_id), "seen": seen})
+    return _render(request, "live.html", {"heading": f"Live: local match {match_id}", "match_id": match_id,
+                                          "page": page_of(match_id), "list": "/local",
+                                          "poll": f"{page_of(match_id)}/live/table", "seen": seen})
 
 
 @router.get("/local/{match_id}/live/table", response_class=HTMLResponse, include_in_schema=False)
@@ -192,6 +194,6 @@ def local_live_table(request: Request, data: DataDep, match_id: LocalId) -> HTML
     seen = _watched(request, data.root, match_id)
     if seen.watch is Watch.ENDED:
         return HTMLResponse("", headers={"HX-Redirect": _replay_of(match_id), "Cache-Control": "no-store"})
-    response = _render(request, "fragments/live_table.html", {"match_id": match_id, "seen": seen})
+    response = _render(request, "fragments/live_table.html", {"poll": f"{page_of(match_id)}/live/table", "seen": seen})
     response.headers["Cache-Control"] = "no-store"
     return response
