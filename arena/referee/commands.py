@@ -25,7 +25,7 @@ from arena.engine.match import FormatKind, MatchFormat
 from arena.engine.rules import parse_option, rules_for
 from arena.referee.launcher import BotCommand, partnership_name, resolve_partnership
 from arena.referee.local import play_local_match, play_local_pairs
-from arena.referee.match_page import print_match_page
+from arena.referee.match_page import print_live_page, print_match_page
 from arena.referee.match_recorder import match_record_lines, read_match_record
 from arena.referee.match_report import live_line, match_report, print_match_report
 from arena.referee.replay import checked_lines, print_replay
@@ -129,6 +129,7 @@ def match_command(partnership_a: str, partnership_b: str, deals: int, format_tex
                          TimeControl(per_move=per_move, bank=bank, release=release), policy)
     test = SequentialTest(settings, max_deals) if settings is not None else None
     record = records / f"{match_id}.jsonl"
+    print_live_page(data, record, as_json=as_json)
     if match_format.kind is FormatKind.DUPLICATE:
         outcome = play_pairs(a, b, config, records, concurrency, runner, test, f"{name_a} vs {name_b}", as_json)
     else:
@@ -190,7 +191,7 @@ def play_pairs(a: Partnership, b: Partnership, config: TableConfig, records: Pat
                 click.echo(line, err=True)
             return not test.done
 
-        return asyncio.run(play_local_pairs(a, b, config, records, tables, on_pair, None, runner))
+        return asyncio.run(play_local_pairs(a, b, config, records, tables, on_pair, None, runner, records))
 
 
 def play_hands(a: Partnership, b: Partnership, config: TableConfig, records: Path, runner: Runner, title: str,
@@ -205,7 +206,7 @@ def play_hands(a: Partnership, b: Partnership, config: TableConfig, records: Pat
         def advance(index: int, result: AnyResult) -> None:
             progress.advance(task)
 
-        return asyncio.run(play_local_match(a, b, config, records, advance, runner))
+        return asyncio.run(play_local_match(a, b, config, records, advance, runner, records))
 
 
 @click.command("replay")

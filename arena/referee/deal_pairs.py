@@ -34,6 +34,7 @@ from arena.engine.bidding_hand import BiddingHand
 from arena.engine.bidding_outcome import BiddingResult
 from arena.engine.hand import HandState
 from arena.engine.match import MatchScore
+from arena.referee.live_view import LiveSink
 from arena.referee.match_recorder import MatchRecorder, hand_line
 from arena.referee.referee_clock import MONOTONIC, RefereeClock
 from arena.referee.table import Table
@@ -157,10 +158,11 @@ async def play_deal_pairs(
     on_pair: PairCallback | None = None,
     on_hand: OnHand | None = None,
     clock: RefereeClock = MONOTONIC,
+    live: LiveSink | None = None,
 ) -> MatchOutcome:
     """Play ``config``'s duplicate deals (at most its count) in ``rooms`` (two: the fair match;
     one: every table plays both plays) until ``on_pair`` says stop. The caller starts and closes
-    every table's endpoints."""
+    every table's endpoints. ``live``: told every table's hand after each move (one state a room)."""
     if len(rooms) not in (1, 2) or not all(rooms):
         raise ValueError("a deal-pair match needs one room or two, each with at least one table")
     schedule = _Schedule(config.match_format.count, len(rooms), on_pair or (lambda pair: True), recorder)
@@ -169,7 +171,7 @@ async def play_deal_pairs(
 
     async def run(endpoints: Sequence[SeatEndpoint], room: int | None) -> MatchOutcome:
         share = _TableShare(schedule, room)
-        outcome = await Table(config, endpoints, share, on_hand, clock, pairs=share).run()
+        outcome = await Table(config, endpoints, share, on_hand, clock, pairs=share, live=live, room=room).run()
         if outcome.status is OutcomeStatus.VOID:
             schedule.closed = True  # the match is void: no table starts another deal
         elif outcome.forfeit_team is not None:

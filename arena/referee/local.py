@@ -20,6 +20,7 @@ from arena.engine.match import FormatKind
 from arena.referee.deal_pairs import PairCallback, play_deal_pairs
 from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.launcher import BotCommand, BotProcess
+from arena.referee.live_view import LiveBoard, live_path
 from arena.referee.match_recorder import MatchRecorder
 from arena.referee.referee_clock import MONOTONIC, SHARED_LOOP
 from arena.referee.rooms import seat_log_name
@@ -54,19 +55,24 @@ async def play_local_match(
     records: Path,
     on_hand: OnHand | None = None,
     runner: Runner | None = None,
+    live_folder: Path | None = None,
 ) -> MatchOutcome:
     """Run one match between two partnerships of bots started by ``runner`` (default: local): a
     duplicate match in two rooms of four bots each (``play_local_pairs``), any other format at
-    one table."""
+    one table. ``live_folder``: where its live file goes (``arena.referee.live_view``; None: none)."""
     if config.match_format.kind is FormatKind.DUPLICATE:
-        return await play_local_pairs(partnership_a, partnership_b, config, records, 1, None, on_hand, runner)
+        return await play_local_pairs(partnership_a, partnership_b, config, records, 1, None, on_hand, runner,
+                                      live_folder)
     sockets = Path(tempfile.mkdtemp(prefix="dehla-"))
     seats: list[GrpcSeat] = []
+    live = live_board(partnership_a, partnership_b, config, live_folder)
     try:
         seats = table_seats(partnership_a, partnership_b, config, records, sockets, runner or LocalRunner())
         recorder = MatchRecorder(records / f"{config.match_id}.jsonl")
-        return await Table(config, seats, recorder, on_hand).run()
+        return await Table(config, seats, recorder, on_hand, live=live).run()
     finally:
+        if live is not None:
+            live.close()
         await close_all(seats)
         shutil.rmtree(sockets, ignore_errors=True)
 
@@ -80,6 +86,7 @@ async def play_local_pairs(
     on_pair: PairCallback | None = None,
     on_hand: OnHand | None = None,
     runner: Runner | None = None,
+    live_folder: Path | None = None,
 ) -> MatchOutcome:
     """A duplicate match played as deal pairs in two rooms of ``tables`` tables each, every table
     with its own four bots (``arena.referee.deal_pairs``): 8 x ``tables`` bots, and no bot plays
@@ -90,6 +97,7 @@ async def play_local_pairs(
     much: ``PRECISE_HOLD``); with more, on the loop's timer (``SHARED_LOOP``)."""
     sockets = Path(tempfile.mkdtemp(prefix="dehla-"))
     rooms: list[list[list[GrpcSeat]]] = [[], []]
+    live = live_board(partnership_a, partnership_b, config, live_folder)
     try:
         for room, tables_in_room in enumerate(rooms):
             for table in range(tables):
@@ -99,10 +107,22 @@ async def play_local_pairs(
                                                   runner or LocalRunner(), room, table))
         recorder = MatchRecorder(records / f"{config.match_id}.jsonl")
         clock = MONOTONIC if tables == 1 else SHARED_LOOP
-        return await play_deal_pairs(config, rooms, recorder, on_pair, on_hand, clock)
+        return await play_deal_pairs(config, rooms, recorder, on_pair, on_hand, clock, live)
     finally:
+        if live is not None:
+            live.close()
         await close_all([seat for room in rooms for table in room for seat in table])
         shutil.rmtree(sockets, ignore_errors=True)
+
+
+def live_board(partnership_a: tuple[BotCommand, BotCommand], partnership_b: tuple[BotCommand, BotCommand],
+               config: TableConfig, folder: Path | None) -> LiveBoard | None:
+    """The match's live file in ``folder`` (``MATCH.live.json``; ``dehla match``: beside its
+    record), removed when the match ends; None without a folder."""
+    if folder is None:
+        return None
+    names = [partnership_a[0].name, partnership_b[0].name, partnership_a[1].name, partnership_b[1].name]
+    return LiveBoard(live_path(folder, config.match_id), config.match_id, names)
 
 
 def table_seats(partnership_a: tuple[BotCommand, BotCommand], partnership_b: tuple[BotCommand, BotCommand],

@@ -17,3 +17,11 @@ def print_match_page(data: Path | None, record: Path, *, as_json: bool = False) 
     url = local_match_url(data, record)
     if url is not None:
         Console(stderr=as_json).print(plain(f"match page: {url}"), soft_wrap=True)
+
+
+def print_live_page(data: Path | None, record: Path, *, as_json: bool = False) -> None:
+    """``live page: URL`` before a match is played, when a server runs for ``data``: its public
+    table as it is played (``arena.referee.live_view``), which turns into the replay at the end."""
+    url = local_match_url(data, record)
+    if url is not None:
+        Console(stderr=as_json).print(plain(f"live page: {url}/live"), soft_wrap=True)

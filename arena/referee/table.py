@@ -54,6 +54,7 @@ from arena.referee.hand_kinds import (
     value_of,
     why_illegal,
 )
+from arena.referee.live_view import LiveSink
 from arena.referee.match_recorder import HandRecorder
 from arena.referee.referee_clock import MONOTONIC, RefereeClock
 from arena.referee.seeds import seat_seed
@@ -100,9 +101,11 @@ class Table:
     def __init__(self, config: TableConfig, endpoints: Sequence[SeatEndpoint],
                  recorder: HandRecorder | None = None,
                  on_hand: OnHand | None = None,
-                 clock: RefereeClock = MONOTONIC, pairs: PairSource | None = None) -> None:
+                 clock: RefereeClock = MONOTONIC, pairs: PairSource | None = None,
+                 live: LiveSink | None = None, room: int | None = None) -> None:
         """``pairs``: play the deals it hands out, the plays it says (a duplicate match shared by
-        several tables, in one room or two) instead of the match format's deals."""
+        several tables, in one room or two) instead of the match format's deals. ``live``: told
+        the hand after every move, for spectators (``arena.referee.live_view``), as ``room``'s table."""
         if len(endpoints) != 4:
             raise ValueError("a table needs four seat endpoints")
         self.config = config
@@ -111,6 +114,8 @@ class Table:
         self.on_hand = on_hand
         self.clock = clock
         self.pairs = pairs
+        self.live = live
+        self.room = room
         self.clocks = [SeatClock.new(config.time_control) for _ in range(4)]
         self.dead = [False, False, False, False]
         self.outcome = MatchOutcome(config.match_id, OutcomeStatus.DONE, None, (0.0, 0.0))
@@ -266,10 +271,17 @@ class Table:
         rules = self.config.rules
         state = new_hand(rules, deal, dealer)
         decisions: list[DecisionLog] = []
+        points = (float(score.points[0]), float(score.points[1]))
+        moves = 0
         while not state.is_over:
+            if self.live:
+                self.live.moved(self.room, index, state, points, moves)
             seat = state.to_move
             assert seat is not None
             apply_move(state, await self._decide(state, seat, index, score, decisions))
+            moves += 1
+        if self.live:
+            self.live.moved(self.room, index, state, points, moves)
         result = state.result
         assert result is not None
         self.outcome.hands.append(result)

@@ -10,6 +10,7 @@ import json
 import random
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -39,7 +40,7 @@ from ladder.rating.ratings import RatingEnv
 from ladder.rating.scheduler import Mode, Scheduler
 from ladder.store.database import Store, damaged
 from ladder.store.ownership import owner_label
-from ladder.store.paths import DATABASE_URL_ENV, ArenaData
+from ladder.store.paths import DATABASE_URL_ENV, LIVE_FOLDER, ArenaData
 from ladder.store.read_model import active_versions, head_to_head, history, matches, partnerships, ranking
 from ladder.store.schema import Author, Bot, BotVersion
 
@@ -269,6 +270,8 @@ def _run_ladder(store: Store, stop: StopRule, settings: MatchSettings, mode: Mod
             progress.update(task, completed=update.counted, description=visible(f"ladder{note}"))
 
         factory = pool_factory(workers) if cluster is None else cluster_factory(cluster, worker_environment(store.data))
+        if cluster is None:  # the pool's workers share this machine with `dehla serve`: it shows their tables
+            settings = replace(settings, live_folder=str(store.data.root / LIVE_FOLDER))
         run = LadderRun(store, env, Scheduler(env, mode, random.Random(rng.getrandbits(64))), settings,
                         factory, workers=workers, rng=rng, on_progress=advance, terms=terms)
         return run.run(stop)

@@ -55,6 +55,9 @@ class MatchSettings:
     release: MoveRelease = MoveRelease.SLOT_END
     """When the referee releases each move: ``slot-end`` unless a caller (a test, a benchmark,
     ``dehla ladder run --release on-reply``) asks for speed over fairness."""
+    live_folder: str | None = None
+    """Where the workers publish each match's public table as it is played (``DATA/live``), when
+    they run on this machine (the local pool); None: nowhere (a Dask cluster's workers)."""
 
     def __post_init__(self) -> None:  # a caller may name them as text (``duplicate:16``, ``local``)
         object.__setattr__(self, "match_format", MatchFormat.of(self.match_format))
@@ -172,4 +175,4 @@ def job_for(session: Session, match_id: int, attempt: int, settings: MatchSettin
     return MatchJob(match_id=match.id, attempt=attempt, seed=match.seed, preset=match.preset,
                     match_format=match.match_format, seats=(seats[0], seats[1], seats[2], seats[3]),
                     runner=settings.runner, per_move=settings.per_move, bank=settings.bank,
-                    release=settings.release)
+                    release=settings.release, live_folder=settings.live_folder)

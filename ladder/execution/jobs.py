@@ -63,6 +63,9 @@ class MatchJob:
     release: MoveRelease = MoveRelease.SLOT_END
     """Rated play releases moves at the end of the mover's slot, so partners cannot pass cards
     through their reply times (issue 23, ``docs/ladder.md``)."""
+    live_folder: str | None = None
+    """A folder of the worker's machine for the match's live file (``arena.referee.live_view``):
+    set only when the worker runs beside the coordinator and ``dehla serve`` (the local pool)."""
 
     def __post_init__(self) -> None:  # a job may come as plain data
         object.__setattr__(self, "match_format", MatchFormat.of(self.match_format))
@@ -162,6 +165,7 @@ def play_match_job(job: MatchJob) -> MatchReport:
     b = (commands[1], commands[3])
     with tempfile.TemporaryDirectory(prefix=f"dehla-{job.key}.a{job.attempt}-") as private:
         played = Path(private)
-        outcome = asyncio.run(play_local_match(a, b, config, played, runner=runner))
+        live = Path(job.live_folder) if job.live_folder is not None else None
+        outcome = asyncio.run(play_local_match(a, b, config, played, runner=runner, live_folder=live))
         files = collect(played, job.match_id)
     return report_from_outcome(job, outcome, time.perf_counter() - start, files)

@@ -14,6 +14,9 @@ from pathlib import Path
 from arena.console.data import data_root
 
 DATABASE_URL_ENV = "DEHLA_DATABASE_URL"
+LIVE_FOLDER = "live"
+"""Where the ladder's local workers publish the public tables of the matches they play
+(``arena.referee.live_view``), for ``dehla serve``'s live pages."""
 
 
 @dataclass(frozen=True, slots=True)

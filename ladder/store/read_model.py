@@ -621,3 +621,9 @@ def head_to_head(session: Session, bot: str | None = None, among: Collection[str
                        round(t.score_for / t.matches, 2), round(t.score_against / t.matches, 2))
             for (x, y), t in tallies.items() if bot is None or names[x] == bot]
     return sorted(rows, key=lambda row: (-row.matches, row.bot, row.opponent))
+
+
+def match_status(session: Session, match_id: int) -> MatchStatus | None:
+    """A match's status (None: no such match), for the live page: running until recorded."""
+    match = session.get(Match, match_id)
+    return None if match is None else match.status

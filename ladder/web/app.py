@@ -23,7 +23,7 @@ from ladder.web.board_cache import GenerationCache
 from ladder.web.body_limit import BodyLimit, TooLargeError
 from ladder.web.bot_logs import LogsWithheldError
 from ladder.web.queries import NotFoundError
-from ladder.web.routers import api, author_api, author_pages, local, operator_api, pages, play, uploads
+from ladder.web.routers import api, author_api, author_pages, live, local, operator_api, pages, play, uploads
 from ladder.web.routers import replay as replay_routes
 from ladder.web.seats.tables import SeatSettings, TableRegistry
 from ladder.web.security.csrf import CsrfGuard
@@ -58,6 +58,7 @@ def create_app(data: ArenaData, intake: IntakeSettings | None = None, *, secure_
     app.include_router(replay_routes.router)
     app.include_router(local.router)
     app.include_router(play.router)
+    app.include_router(live.router)
     app.include_router(author_api.router)
     app.include_router(author_pages.router)
     app.include_router(pages.router)

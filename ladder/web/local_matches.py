@@ -27,6 +27,7 @@ from arena.engine.errors import ArenaError
 from arena.referee.match_record_lines import MatchEndLine, MatchStartLine, read_line
 from ladder.web.data_files import DataFileError, read_inside
 from ladder.web.hand_outcomes import hand_links
+from ladder.web.live_tables import is_live, local_live
 from ladder.web.local_models import LocalMatchDetail, LocalMatchList, LocalMatchSummary
 from ladder.web.match_detail import TEAM_NAMES, move_times
 from ladder.web.models import FaultDetail
@@ -139,7 +140,14 @@ def local_list(root: Path, cache: SummaryCache, page: int, per_page: int) -> Loc
         raise NotFoundError(f"no page {page} of local matches (there are {pages})")
     chosen = files[(page - 1) * per_page: page * per_page]
     return LocalMatchList(page=page, per_page=per_page, total=len(files), pages=pages,
-                          matches=[cache.row(root, file) for file in chosen])
+                          matches=[with_live(root, cache.row(root, file)) for file in chosen])
+
+
+def with_live(root: Path, row: LocalMatchSummary) -> LocalMatchSummary:
+    """The row with its live page while the match runs (looked at on every list: not cached)."""
+    if row.status in ("unfinished", None) and is_live(root, local_live(row.match_id)):
+        return row.model_copy(update={"live": f"{page_of(row.match_id)}/live"})
+    return row
 
 
 def summary_of(root: Path, file: LocalFile) -> LocalMatchSummary:
@@ -174,7 +182,7 @@ def local_detail(root: Path, match_id: str, *, show_evidence: bool) -> LocalMatc
         record = read_local(root, match_id)
     except UnreadableRecordError as exc:
         return LocalMatchDetail(match=row, record_problem=str(exc))
-    row = row.model_copy(update=_facts(record.start, record.end, hands=len(record.hands)))
+    row = with_live(root, row.model_copy(update=_facts(record.start, record.end, hands=len(record.hands))))
     end = record.end
     names = record.start.seats
     faults = [FaultDetail(seat=f.seat, bot=names[f.seat] if 0 <= f.seat < len(names) else "?", kind=f.kind,

@@ -30,6 +30,7 @@ class LocalMatchSummary(_Model):
     hands: int | None = None
     faults: int = 0
     problem: str | None = Field(default=None, description="Why the record cannot be read, if it cannot.")
+    live: str | None = Field(default=None, description="The live page, while the match is being played.")
 
 
 class LocalMatchList(_Model):

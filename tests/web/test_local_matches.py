@@ -67,7 +67,8 @@ def test_the_list_shows_each_local_match_with_its_partnerships_format_and_result
     assert row | {"modified": None} == {
         "match_id": GOOD, "page": f"/local/{GOOD}", "modified": None, "preset": "dehla-pakad",
         "match_format": "duplicate:1", "team_a": "random", "team_b": "random", "status": "done",
-        "score": [1.0, 2.0], "winner": "B", "hands": 2, "faults": 0, "problem": None}
+        "score": [1.0, 2.0], "winner": "B", "hands": 2, "faults": 0, "problem": None,
+        "live": None}
     assert row["modified"] == "2027-01-15 08:00"  # the file's time (UTC): when the match ended
     page = client.get("/local")
     assert page.status_code == 200 and rows(page.text) == 1 and f'href="/local/{GOOD}"' in page.text

@@ -3,17 +3,20 @@ and replay viewer, with the ladder's templates and the replay's frame builders.
 
 ``/local`` lists them (``/api/local-matches`` as JSON), ``/local/{id}`` is a match's page,
 ``/local/{id}/replay?hand=N`` its viewer (``/api/local-matches/{id}/hands/{hand}/replay`` its
-data), ``/local/{id}/record`` the record. An id is the record's name without ``.jsonl`` and must
-match ``LOCAL_MATCH_ID``: anything else (``..``, an encoded slash) is refused before a file is named.
+data), ``/local/{id}/record`` the record, ``/local/{id}/live`` a running match's public table (its
+``/live/table`` fragment polled by htmx), which turns into the replay when the match ends.
+An id is the record's name without ``.jsonl`` and must match
+``LOCAL_MATCH_ID``: anything else (``..``, an encoded slash) is refused before a file is named.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi import Path as PathParam
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from arena.console.serving import LOCAL_MATCH_ID
 from arena.replay.frames import parse_perspective
@@ -21,6 +24,7 @@ from ladder.admin.authors import AuthorView
 from ladder.web.bounds import HandQuery, Number, PageQuery, PerPageQuery, StepQuery
 from ladder.web.data_files import DataFileError
 from ladder.web.evidence import withhold_record_evidence
+from ladder.web.live_tables import Watch, Watched, local_live, watched
 from ladder.web.local_matches import (
     SummaryCache,
     local_detail,
@@ -161,3 +165,35 @@ def local_replay_page(request: Request, data: DataDep, match_id: LocalId, hand: 
     return viewer_page(request, record, hand, step, seat, duplicate, ViewerLinks(
         match_id=match_id, label=f"local match {match_id}", heading=f"Local match {match_id}",
         page=page_of(match_id), data=f"/api/local-matches/{match_id}/hands/"))
+
+
+def _watched(request: Request, root: Path, match_id: str) -> Watched:
+    row = summary_cache(request).row(root, local_file(root, match_id))
+    return watched(root, local_live(match_id), ended=row.status not in ("unfinished", None))
+
+
+def _replay_of(match_id: str) -> str:
+    return f"{page_of(match_id)}/replay?hand=1"
+
+
+@router.get("/local/{match_id}/live", response_class=HTMLResponse, include_in_schema=False, response_model=None)
+def local_live_page(request: Request, data: DataDep, match_id: LocalId) -> HTMLResponse | RedirectResponse:
+    """A running match's public table, polled (htmx) from ``/live/table``; a match that has ended
+    is its replay."""
+    seen = _watched(request, data.root, match_id)
+    if seen.watch is Watch.ENDED:
+        return RedirectResponse(_replay_of(match_id), status_code=303)
+    return _render(request, "live.html", {"heading": f"Live: local match {match_id}", "match_id": match_id,
+                                          "page": page_of(match_id), "list": "/local",
+                                          "poll": f"{page_of(match_id)}/live/table", "seen": seen})
+
+
+@router.get("/local/{match_id}/live/table", response_class=HTMLResponse, include_in_schema=False)
+def local_live_table(request: Request, data: DataDep, match_id: LocalId) -> HTMLResponse:
+    """The table fragment the live page polls; when the match has ended, htmx is sent to the replay."""
+    seen = _watched(request, data.root, match_id)
+    if seen.watch is Watch.ENDED:
+        return HTMLResponse("", headers={"HX-Redirect": _replay_of(match_id), "Cache-Control": "no-store"})
+    response = _render(request, "fragments/live_table.html", {"poll": f"{page_of(match_id)}/live/table", "seen": seen})
+    response.headers["Cache-Control"] = "no-store"
+    return response
