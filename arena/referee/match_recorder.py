@@ -69,12 +69,15 @@ class MatchRecorder:
         self._file.flush()
 
     def match_start(self, config: TableConfig, seats: Sequence[str]) -> None:
+        controls = config.seat_time_controls
         line = MatchStartLine(
             match_id=config.match_id, seed=config.seed, preset=config.preset, rules=config.rules.options(),
             format=str(config.match_format), time_control=RecordedTimeControl.of(config.time_control),
+            seat_time_controls=None if controls is None else [RecordedTimeControl.of(c) for c in controls],
             policy=config.policy, seats=list(seats),
         )
-        self._write(line.model_dump(mode="json"))
+        # Seat clocks only where a table has them: every other record stays byte for byte as it was.
+        self._write(line.model_dump(mode="json", exclude=set() if controls else {"seat_time_controls"}))
 
     def hand(self, index: int, state: HandState | BiddingHand, decisions: Sequence[DecisionLog]) -> None:
         self._write(hand_line(index, state, decisions))
