@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arena.contract.faults import FaultKind, FaultPolicy
 from arena.contract.messages import MatchStart, SeatEndpoint
@@ -21,7 +23,7 @@ from arena.contract.time_control import MoveRelease, TimeControl, TimeControlErr
 from arena.engine.errors import RecordError
 from arena.referee.in_process import InProcessSeat
 from arena.referee.match_record_lines import MatchStartLine, RecordedTimeControl, read_line
-from arena.referee.match_recorder import MatchRecorder, read_match_record
+from arena.referee.match_recorder import MatchRecorder, match_start_line, read_match_record
 from arena.referee.table import Table
 from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.referee.timing_leak import timed_decisions
@@ -123,8 +125,27 @@ def test_the_timing_detector_sees_each_seat_on_its_own_slot(tmp_path: Path) -> N
 
 @pytest.mark.parametrize("field", ["grace", "startup", "release"])
 def test_a_seat_may_differ_only_in_per_move_and_bank(field: str) -> None:
-    other = {"grace": 0.2, "startup": 3.0, "release": MoveRelease.SLOT_END}[field]
+    other: dict[str, Any] = {"grace": 0.2, "startup": 3.0, "release": MoveRelease.SLOT_END}
     with pytest.raises(TimeControlError, match=f"seat 0's time control {field}"):
-        seat_config(person=replace(GENEROUS, **{field: other}))
+        seat_config(person=replace(GENEROUS, **{field: other[field]}))
     with pytest.raises(TimeControlError, match="one for each of the 4 seats"):
         replace(seat_config(), seat_time_controls=(SHORT,) * 3)  # type: ignore[arg-type]
+
+
+SECONDS = st.floats(min_value=0.001, max_value=1e5, allow_nan=False)
+CLOCKS = st.tuples(SECONDS, st.floats(min_value=0.0, max_value=1e5, allow_nan=False))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.none() | st.tuples(CLOCKS, CLOCKS, CLOCKS, CLOCKS))
+def test_every_seats_clock_reads_back_from_the_record_as_the_referee_held_it(
+        clocks: tuple[tuple[float, float], ...] | None) -> None:
+    table = seat_config()
+    own = [] if clocks is None else [replace(SHORT, per_move=p, bank=b) for p, b in clocks]
+    config = replace(table, seat_time_controls=None if clocks is None else (own[0], own[1], own[2], own[3]))
+    written = match_start_line(config, ["a", "b", "c", "d"])
+    assert ("seat_time_controls" in written) is (clocks is not None)
+    line = read_line(json.loads(json.dumps(written)), "start")
+    assert isinstance(line, MatchStartLine)
+    assert [line.time_control_of(s) for s in range(4)] == [
+        RecordedTimeControl.of(config.time_control_of(s)) for s in range(4)]
