@@ -40,9 +40,9 @@ def match_hands(config: TableConfig) -> int:
     return config.max_hands
 
 
-def seat_limits(command: BotCommand, config: TableConfig) -> Limits:
-    """The bot's manifest resources, with RLIMIT_CPU sized for this match."""
-    control = config.time_control
+def seat_limits(command: BotCommand, config: TableConfig, seat: int) -> Limits:
+    """The bot's manifest resources, with RLIMIT_CPU sized for this match and its seat's clock."""
+    control = config.time_control_of(seat)
     cpu = match_cpu_seconds(command.resources.cpus, match_hands(config), control.per_move + control.grace,
                             control.bank, control.startup, NOTIFY_TIMEOUT)
     return command.resources.limits(cpu)
@@ -137,7 +137,7 @@ def table_seats(partnership_a: tuple[BotCommand, BotCommand], partnership_b: tup
         folder.mkdir()
         log = records / seat_log_name(config.match_id, seat, room, table)
         process = BotProcess(command, f"unix:{folder}/bot.sock", log, runner=runner,
-                             limits=seat_limits(command, config))
+                             limits=seat_limits(command, config, seat))
         seats.append(GrpcSeat(command.name, process.address, process))
     return seats
 

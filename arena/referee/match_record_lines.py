@@ -71,8 +71,20 @@ class MatchStartLine(_Line):
     rules: dict[str, Any] | None = None
     format: str
     time_control: RecordedTimeControl | None = None
+    seat_time_controls: list[RecordedTimeControl] | None = Field(
+        None, min_length=4, max_length=4,
+        description="Each seat's own clock, seats 0 to 3, in a match whose seats had different ones (a "
+                    "person's table: the person's generous clock, the bots' the ladder's); only per_move "
+                    "and bank differ from time_control. Missing: every seat played on time_control "
+                    "(written only when they differ, so other records are as before)")
     policy: FaultPolicy | None = None
     seats: list[str]
+
+    def time_control_of(self, seat: int) -> RecordedTimeControl | None:
+        """The clock ``seat`` played on: its own where the record has one, else the match's."""
+        if self.seat_time_controls is None:
+            return self.time_control
+        return self.seat_time_controls[seat]
 
 
 class DecisionEntry(_Part):

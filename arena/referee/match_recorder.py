@@ -56,6 +56,19 @@ def hand_line(index: int, state: HandState | BiddingHand, decisions: Sequence[De
     })
 
 
+def match_start_line(config: TableConfig, seats: Sequence[str]) -> dict[str, Any]:
+    """A record's ``match_start`` line. Each seat's clock is written only where the table gave
+    seats clocks of their own, so every other record stays byte for byte as it was."""
+    controls = config.seat_time_controls
+    line = MatchStartLine(
+        match_id=config.match_id, seed=config.seed, preset=config.preset, rules=config.rules.options(),
+        format=str(config.match_format), time_control=RecordedTimeControl.of(config.time_control),
+        seat_time_controls=None if controls is None else [RecordedTimeControl.of(c) for c in controls],
+        policy=config.policy, seats=list(seats),
+    )
+    return line.model_dump(mode="json", exclude=set() if controls else {"seat_time_controls"})
+
+
 class MatchRecorder:
     """Appends the lines of one match record to ``path``."""
 
@@ -69,12 +82,7 @@ class MatchRecorder:
         self._file.flush()
 
     def match_start(self, config: TableConfig, seats: Sequence[str]) -> None:
-        line = MatchStartLine(
-            match_id=config.match_id, seed=config.seed, preset=config.preset, rules=config.rules.options(),
-            format=str(config.match_format), time_control=RecordedTimeControl.of(config.time_control),
-            policy=config.policy, seats=list(seats),
-        )
-        self._write(line.model_dump(mode="json"))
+        self._write(match_start_line(config, seats))
 
     def hand(self, index: int, state: HandState | BiddingHand, decisions: Sequence[DecisionLog]) -> None:
         self._write(hand_line(index, state, decisions))

@@ -116,7 +116,7 @@ class Table:
         self.pairs = pairs
         self.live = live
         self.room = room
-        self.clocks = [SeatClock.new(config.time_control) for _ in range(4)]
+        self.clocks = [SeatClock.new(config.time_control_of(seat)) for seat in range(4)]
         self.dead = [False, False, False, False]
         self.outcome = MatchOutcome(config.match_id, OutcomeStatus.DONE, None, (0.0, 0.0))
         self.bidding_final: BiddingMatchScore | None = None
@@ -163,7 +163,7 @@ class Table:
 
         async def start(seat: int) -> None:
             start = MatchStart(config.match_id, seat, seat ^ 2, config.preset, config.rules,
-                               config.match_format, config.time_control, config.policy,
+                               config.match_format, config.time_control_of(seat), config.policy,
                                seat_seed(config.seed, seat))
             try:
                 await self.endpoints[seat].start(start, config.time_control.startup)

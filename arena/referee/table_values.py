@@ -12,7 +12,7 @@ from typing import Any, Protocol, TypeAlias
 from arena.contract.faults import Fault, FaultKind, FaultPolicy
 from arena.contract.messages import AnyRules, Move
 from arena.contract.status import OutcomeStatus
-from arena.contract.time_control import TimeControl
+from arena.contract.time_control import TimeControl, TimeControlError
 from arena.engine.bidding_hand import BiddingDecision
 from arena.engine.bidding_outcome import BiddingResult
 from arena.engine.hand import Decision
@@ -32,6 +32,31 @@ class TableConfig:
     policy: FaultPolicy = FaultPolicy.FORFEIT
     max_hands: int = 2000
     """Safety cap for ``kots:K`` and ``tens:N`` matches that take too long; the score then decides."""
+    seat_time_controls: tuple[TimeControl, TimeControl, TimeControl, TimeControl] | None = None
+    """Each seat's own clock, seats 0 to 3, where they differ (a person's generous one beside bots
+    on the ladder's): only ``per_move`` and ``bank`` may; grace, startup and release are the
+    table's (``time_control``). None: every seat's clock is ``time_control``."""
+
+    def __post_init__(self) -> None:
+        controls = self.seat_time_controls
+        if controls is None:
+            return
+        if len(controls) != 4:
+            raise TimeControlError(f"seat time controls: one for each of the 4 seats (got {len(controls)})")
+        table = self.time_control
+        for seat, control in enumerate(controls):
+            for name in _TABLE_WIDE:
+                if getattr(control, name) != getattr(table, name):
+                    raise TimeControlError(f"seat {seat}'s time control {name}: must be the table's "
+                                           f"({getattr(table, name)!r}, got {getattr(control, name)!r})")
+
+    def time_control_of(self, seat: int) -> TimeControl:
+        """The clock ``seat`` plays on: its own, or the table's."""
+        return self.time_control if self.seat_time_controls is None else self.seat_time_controls[seat]
+
+
+_TABLE_WIDE = ("grace", "startup", "release")
+"""The clock settings every seat of a table shares (``TableConfig.seat_time_controls``)."""
 
 
 AnyResult: TypeAlias = HandResult | BiddingResult

@@ -142,13 +142,13 @@ def timed_decisions(lines: Iterable[Mapping[str, Any]]) -> dict[int, list[TimedD
     """Each seat's timed decisions in a match record's lines, its holdings from replaying each hand.
     A faulted or substituted decision is left out (its time is the referee's, not the bot's)."""
     seats: dict[int, list[TimedDecision]] = {seat: [] for seat in range(SEATS)}
-    control: RecordedTimeControl | None = None
+    start: MatchStartLine | None = None
     for number, raw in enumerate(lines, start=1):
         line = read_line(dict(raw), f"line {number}")
         if isinstance(line, MatchStartLine):
-            control = line.time_control
+            start = line
         elif isinstance(line, HandLine):
-            for seat, decision in _hand_decisions(line, number, control):
+            for seat, decision in _hand_decisions(line, number, start):
                 seats[seat].append(decision)
     return seats
 
@@ -165,7 +165,7 @@ def seen_ms(ms: float, control: RecordedTimeControl | None) -> float:
 
 
 def _hand_decisions(line: HandLine, number: int,
-                    control: RecordedTimeControl | None) -> Iterable[tuple[int, TimedDecision]]:
+                    start: MatchStartLine | None) -> Iterable[tuple[int, TimedDecision]]:
     """The hand replayed action by action: each decision's holding is the seat's hand just before."""
     where = f"line {number} (hand {line.index})"
     try:
@@ -182,6 +182,7 @@ def _hand_decisions(line: HandLine, number: int,
                 kind = state.decision.value if state.decision is not None else ""
                 holding = state.hand(seat)
                 legal = entry.legal if entry.legal is not None else len(state.legal_actions())
+                control = None if start is None else start.time_control_of(seat)  # the seat's own clock
                 yield seat, TimedDecision(stratum(kind, holding.bit_count(), legal), seen_ms(entry.ms, control),
                                           holding, line.index,
                                           tuple(state.hand(other) for other in range(SEATS) if other != seat))

@@ -543,8 +543,8 @@ def test_a_rated_ladder_match_records_the_swap_as_a_fault_and_no_pooled_play(
     rated = TableConfig("r", rules_for("dehla-pakad"), "dehla-pakad", MatchFormat.parse("duplicate:2"), 1,
                         TimeControl(per_move=1.0, bank=30.0), FaultPolicy.FORFEIT)
     plain = BotCommand("swapper", ("python",))
-    budget = seat_limits(plain, validation).cpu_seconds
-    assert seat_limits(plain, rated).cpu_seconds > budget
+    budget = seat_limits(plain, validation, 0).cpu_seconds
+    assert seat_limits(plain, rated, 0).cpu_seconds > budget
     folder = copy_bots(tmp_path / "swapper", "socket_swap", "pool")
     command = ["python", "socket_swap.py", "--target", str(host_pool.path), "--cpu-above", str(budget)]
     manifest = f'name = "swapper"\nversion = "1.0"\nauthor = "t"\ncommand = {json.dumps(command)}\n'

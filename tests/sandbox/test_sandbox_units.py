@@ -88,7 +88,7 @@ def test_seat_limits_are_sized_for_the_match_format() -> None:
     assert match_hands(config("hands:7")) == 7
     assert match_hands(config("kots:3")) == config("kots:3").max_hands
     bot = BotCommand("b", ("x",), resources=Resources(memory_mb=100, cpus=2.0))
-    limits = seat_limits(bot, config("duplicate:10"))
+    limits = seat_limits(bot, config("duplicate:10"), 0)
     assert limits.memory_mb == 100 and limits.cpus == 2.0
     assert limits.cpu_seconds == match_cpu_seconds(2.0, 10, 0.5 + 0.05, 5, 5)
 

@@ -22,10 +22,12 @@ from arena.engine.hand import HandState
 from arena.engine.observation import observe
 from arena.engine.rules import rules_for
 from arena.referee.hand_kinds import deal_of
+from arena.referee.rooms import seat_log_name
 from arena.sandbox import LocalRunner, RunnerKind, SandboxUnavailable
 from ladder.admin.authors import add_author
 from ladder.admin.operator import Target, disable
 from ladder.cli.serve_command import is_loopback
+from ladder.coordinator.queue import MatchSettings
 from ladder.rating.ratings import RatingEnv
 from ladder.store.database import Store
 from ladder.store.paths import ArenaData
@@ -295,11 +297,22 @@ def test_a_service_whose_runner_cannot_run_here_opens_no_table(local: TestClient
 
 
 LADDER_BOT = """
+import sys
+
 from sample_bots.random.bot import RandomBot
 from sdk.server import run
 
-run(RandomBot())
+
+class Told(RandomBot):
+    def on_match_start(self, start):
+        control = start.time_control
+        print(f"told per_move={control.per_move} bank={control.bank}", file=sys.stderr, flush=True)
+        super().on_match_start(start)
+
+
+run(Told())
 """
+"""A random bot that says in its log which clock its StartMatch gave it."""
 
 
 def test_a_ladder_bot_that_is_not_disabled_may_sit_at_the_table(tmp_path: Path) -> None:
@@ -313,6 +326,8 @@ def test_a_ladder_bot_that_is_not_disabled_may_sit_at_the_table(tmp_path: Path) 
     with client_for(root, SeatSettings(seed=SEED, ladder_runner=RunnerKind.LOCAL)) as client:
         form = client.get("/play").text
         assert '<option value="lb#1">' in form and "gone#1" not in form
+        # On their own clocks the bots that think for a share of it are offered too.
+        assert '<option value="search">' in form and '<option value="expert-5">' in form
         assert open_table(client, bots=("random", "gone#1", "random")).status_code == 422
         table_id = opened(client, bots=("lb#1", "random", "random"))
         play_through(client, table_id)
@@ -320,3 +335,10 @@ def test_a_ladder_bot_that_is_not_disabled_may_sit_at_the_table(tmp_path: Path) 
         assert table.outcome is not None and table.outcome.status.value == "done" and not table.outcome.faults
         start = json.loads(record_of(client, table_id).read_text().splitlines()[0])
         assert start["seats"] == ["person", "random", "lb#1", "random"]
+        # The bots play on the ladder's clock, the person on a generous one of its own.
+        ladder = MatchSettings()
+        told = (table.records / seat_log_name(table.match_id, 2)).read_text()
+        assert f"told per_move={ladder.per_move} bank={ladder.bank}" in told, told
+        bots = (ladder.per_move, ladder.bank)
+        assert [(c["per_move"], c["bank"]) for c in start["seat_time_controls"]] == [(60.0, 120.0), bots, bots, bots]
+        assert table.person.moment.per_move == 60.0

@@ -7,7 +7,9 @@ plain ``GrpcSeat``; the other three are bot processes started by a runner exactl
 ``arena.referee.local.table_seats`` starts them (``BotProcess``, the manifest's limits sized by
 ``seat_limits``). The referee (``Table``), its clocks and fault policy and the recorder are the
 ones every match uses, so the record lands in ``DATA/local-matches/`` like any other and lists
-with its replay; a person's table is never rated.
+with its replay; a person's table is never rated. Each seat has its own clock: the person's is
+generous, the bots' is the ladder's (``TableConfig.seat_time_controls``), so a bot thinks as long
+as it would in a ladder match.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 
@@ -36,6 +38,7 @@ from arena.referee.rooms import seat_log_name
 from arena.referee.table import Table
 from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.sandbox import Runner, RunnerKind, SandboxError, runner_for
+from ladder.coordinator.queue import MatchSettings
 from ladder.web.seats.person import PersonBot
 from sdk.server import serve
 
@@ -64,15 +67,17 @@ class MatchLength(StrEnum):
 
 class BotChoice(StrEnum):
     """The sample bots a person may sit with (beside the ladder's, ``ladder_bots``), the expert at
-    levels 1 to 4. Level 5 and the search bot are left out: they think for a share of the clock,
-    and a table's clock is the person's (a minute a move)."""
+    each level. The search bot and level 5 think for a share of their clock: the ladder's, as
+    every bot at the table has (``SeatSettings.bot_per_move``)."""
 
     RANDOM = "random"
     HEURISTIC = "heuristic"
+    SEARCH = "search"
     EXPERT_1 = "expert-1"
     EXPERT_2 = "expert-2"
     EXPERT_3 = "expert-3"
     EXPERT_4 = "expert-4"
+    EXPERT_5 = "expert-5"
 
     def command(self) -> BotCommand:
         """How ``dehla match`` would start it (``python -m sample_bots.NAME``, a level for the expert)."""
@@ -129,6 +134,10 @@ class TableChoice:
         return (self.left, self.partner, self.right)
 
 
+_LADDER = MatchSettings()
+"""How the ladder plays its matches: the bots' clock comes from it."""
+
+
 @dataclass(frozen=True, slots=True)
 class SeatSettings:
     """Who may play and on what clock (``docs/web.md``, "Play a seat")."""
@@ -140,10 +149,14 @@ class SeatSettings:
     max_tables: int = 8
     """Open tables on the whole service (each runs three bot processes)."""
     per_move: float = 60.0
-    """The table's clock per decision, seconds: the person's, generous; a sample bot answers in ms."""
+    """The person's clock per decision, seconds: generous."""
     bank: float = 120.0
-    """The table's time bank, seconds. A person gone longer than per move + bank times out: with
+    """The person's time bank, seconds. A person gone longer than per move + bank times out: with
     the forfeit policy the match ends there, recorded (the abandoned table's end)."""
+    bot_per_move: float = _LADDER.per_move
+    """The bots' clock per decision, seconds: the ladder's (``MatchSettings``), so they play as there."""
+    bot_bank: float = _LADDER.bank
+    """The bots' time bank, seconds: the ladder's."""
     runner: RunnerKind = RunnerKind.LOCAL
     """How sample bots are started: as ``dehla match`` starts them (``local``) on a local
     service; a public one passes its ``--runner``."""
@@ -154,8 +167,17 @@ class SeatSettings:
     seed: int | None = None
     """The deals' seed of every table (tests); ``None``: a fresh random seed per table."""
 
-    def time_control(self) -> TimeControl:
-        return TimeControl(per_move=self.per_move, bank=self.bank)
+    def bots_time_control(self) -> TimeControl:
+        """The table's clock, which every bot plays on (moves released on reply: a person should not
+        wait out a slot, and a table a person sits at is not rated)."""
+        return TimeControl(per_move=self.bot_per_move, bank=self.bot_bank)
+
+    def seat_time_controls(self) -> tuple[TimeControl, TimeControl, TimeControl, TimeControl]:
+        """Seats 0 to 3's clocks: the person's generous one at ``PERSON_SEAT``, the bots' elsewhere."""
+        bots = self.bots_time_control()
+        person = replace(bots, per_move=self.per_move, bank=self.bank)
+        controls = [person if seat == PERSON_SEAT else bots for seat in range(4)]
+        return (controls[0], controls[1], controls[2], controls[3])
 
 
 def _match_id(table_id: str) -> str:
@@ -229,7 +251,7 @@ class PersonTable:
                 folder.mkdir()
                 process = BotProcess(command, f"unix:{folder}/bot.sock",
                                      self.records / seat_log_name(self.match_id, seat), runner=runner,
-                                     limits=seat_limits(command, self.config))
+                                     limits=seat_limits(command, self.config, seat))
                 seats.append(GrpcSeat(command.name, process.address, process))
             recorder = MatchRecorder(self.records / f"{self.match_id}.jsonl")
             return await Table(self.config, seats, recorder).run()
@@ -298,7 +320,8 @@ class TableRegistry:
             match_format.check(rules)
             config = TableConfig(_match_id(table_id), rules, choice.preset, match_format,
                                  secrets.randbelow(2**31) if settings.seed is None else settings.seed,
-                                 settings.time_control(), FaultPolicy.FORFEIT)
+                                 settings.bots_time_control(), FaultPolicy.FORFEIT,
+                                 seat_time_controls=settings.seat_time_controls())
             records = self.records_root / LOCAL_MATCHES
             records.mkdir(parents=True, exist_ok=True)
             table = PersonTable(table_id, owner, choice, config, records,
