@@ -43,7 +43,7 @@ async def start_seats(commands: Sequence[BotCommand], runner: Runner, config: Ta
         seat_folder = folder / f"s{number}"
         seat_folder.mkdir()
         process = BotProcess(command, f"unix:{seat_folder}/bot.sock", folder / f"s{number}.log", runner=runner,
-                             limits=seat_limits(command, config))
+                             limits=seat_limits(command, config, number % 4))
         seats.append(GrpcSeat(command.name, process.address, process))
     try:
         starts = (_timed_start(seat, number % 4, config) for number, seat in enumerate(seats))
