@@ -219,7 +219,7 @@ async def run_table(config: TableConfig, lineup: Sequence[BotCommand | Bot], fol
                 processes.append(None)
                 continue
             (sockets / f"s{seat}").mkdir()
-            seat_limit = (limits or {}).get(seat) or seat_limits(entry, config)
+            seat_limit = (limits or {}).get(seat) or seat_limits(entry, config, seat)
             process = WatchedProcess(entry, f"unix:{sockets}/s{seat}/bot.sock", folder / f"seat{seat}.log",
                                  runner=runners[seat], limits=seat_limit)
             endpoints.append(GrpcSeat(entry.name, process.address, process))

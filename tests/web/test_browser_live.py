@@ -64,7 +64,8 @@ def test_a_match_watched_live_becomes_its_replay(page: Page, root: Path, served:
             "href", f"/local/{match_id}/live")
         page.goto(address)
 
-        expect(page).to_have_url(re.compile(rf"/local/{match_id}/replay\?hand=1$"), timeout=MATCH_SECONDS * 1000)
+        # the replay's script then keeps its step and perspective in the address (``&step=0&seat=all``)
+        expect(page).to_have_url(re.compile(rf"/local/{match_id}/replay\?hand=1(&|$)"), timeout=MATCH_SECONDS * 1000)
         wait_loaded(page)
         expect(page.locator("#result")).to_be_attached()
         page.screenshot(path=artifacts / "local-live-replay.png", full_page=True)
