@@ -132,7 +132,11 @@ class LiveBoard:
 
     def moved(self, room: int | None, hand: int, state: HandState | BiddingHand, points: tuple[float, float],
               moves: int) -> None:
-        self._tables[room] = self.view(room, hand, state, points, moves)
+        self.show(room, self.view(room, hand, state, points, moves))
+
+    def show(self, room: int | None, table: BaseModel) -> None:
+        """Write ``table`` as ``room``'s public state (a state made earlier: ``delayed_live``)."""
+        self._tables[room] = table
         self._write()
 
     def _write(self) -> None:
