@@ -6,7 +6,8 @@ minute a move, or a tenth of a second), so a delay in seconds would either show 
 progress while the person thinks or hold the table still for a long while after a fast run of
 moves; and the board is told of moves only, so it needs no timer. What a spectator sees is the
 newest state after which at least ``moves`` moves have been made (``SPECTATOR_DELAY_MOVES``: a
-trick's four plays), so the trick being played now and the last moves are never shown until that
+trick's four plays; of a hand's end and the next deal, which no move separates, the hand's end,
+so its last trick is seen whole), so the trick being played now and the last moves are never shown until that
 many more have been made. Nothing is shown before then (the page waits), and the end of the match
 is never shown live: ``close`` removes the file when the record ends, so the page turns into the
 replay, which has the final state.
@@ -70,7 +71,9 @@ class DelayedBoard:
         now.held.append(_Held(now.made, table))
         ripe: _Held | None = None
         while now.held and now.held[0].made <= now.made - self.moves:
-            ripe = now.held.popleft()
+            held = now.held.popleft()
+            if ripe is None or held.made > ripe.made:
+                ripe = held  # of two states between the same moves, the earlier: a hand's end, not the next deal
         if ripe is not None:
             self.board.show(room, ripe.table)
 

@@ -3,7 +3,8 @@ read back after every move. What it shows is exactly the newest state at least t
 old (never one with a move made more recently), nothing before the first such state, no card held
 by any seat at the moment it shows nor, while it shows the hand being played, at the moment it is
 read (the last tricks of the previous hand, shown while the next is dealt, are that hand's public
-cards), and nothing once the match is closed. An undelayed board
+cards), a hand's end rather than the next deal (no move separates them), and nothing once the
+match is closed. An undelayed board
 fails the same lag check."""
 
 from __future__ import annotations
@@ -102,7 +103,9 @@ def test_spectators_see_the_table_delay_moves_late(tmp_path: Path, preset: str, 
     written = [w for _, w in watching.seen if w is not None]
     assert len(written) == len(watching.seen) - delay
     assert leaks(written) == []
-    last = LiveState.model_validate_json(written[-1].text).tables[0]
+    shown = [LiveState.model_validate_json(w.text).tables[0] for w in written]
+    assert any(t.hand == 0 and t.to_move is None and len(t.tricks) == 13 for t in shown), "a hand's end is seen"
+    last = shown[-1]
     assert (last.hand, last.moves) != watching.last, "the final state is not shown live"
     board_path = board.path
     watching.sink.close()
