@@ -50,13 +50,14 @@ class _Room:
 
 class DelayedBoard:
     """A ``LiveSink`` that passes each room's public state to ``board`` once ``moves`` more moves
-    have been made at that room's table."""
+    have been made at that room's table (and has the board's file say so: ``delay_moves``)."""
 
     def __init__(self, board: LiveBoard, moves: int = SPECTATOR_DELAY_MOVES) -> None:
         if moves < 1:
             raise ValueError(f"a delay of {moves} moves: at least 1 (an undelayed table uses LiveBoard)")
         self.board = board
         self.moves = moves
+        board.delay_moves = moves
         self._rooms: dict[int | None, _Room] = {}
 
     def moved(self, room: int | None, hand: int, state: HandState | BiddingHand, points: tuple[float, float],

@@ -114,7 +114,8 @@ def test_spectators_see_a_persons_table_a_trick_late_and_then_its_replay(local: 
             if shown or 'data-watch="waiting"' not in seen.fragment:
                 problems.append(f"decision {seen.turn}: shown after {now.made} moves")
             continue
-        if len(shown) != 1 or 'data-watch="live"' not in seen.fragment:
+        delay = f'data-delay="{SPECTATOR_DELAY_MOVES}">Shown {SPECTATOR_DELAY_MOVES} moves late'
+        if len(shown) != 1 or 'data-watch="live"' not in seen.fragment or delay not in seen.fragment:
             problems.append(f"decision {seen.turn}: not live after {now.made} moves")
             continue
         if f'<a class="live" href="/local/{match_id}/live">live</a>' not in seen.listing:
