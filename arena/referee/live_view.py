@@ -76,6 +76,7 @@ class LiveState(_Model):
     match_id: str = Field(max_length=120)
     seats: list[str] = Field(max_length=4)
     updated: float = Field(description="Unix time of the last move written.")
+    delay_moves: int = Field(default=0, ge=0, le=1000, description="How many moves late the tables are shown.")
     tables: list[LiveTable] = Field(max_length=8)
 
 
@@ -128,16 +129,23 @@ class LiveBoard:
         self.match_id = match_id
         self.seats = list(seats)
         self.view = view
+        self.delay_moves = 0
+        """How many moves late the tables are shown (set by ``delayed_live.DelayedBoard``), written in the file."""
         self._tables: dict[int | None, BaseModel] = {}
 
     def moved(self, room: int | None, hand: int, state: HandState | BiddingHand, points: tuple[float, float],
               moves: int) -> None:
-        self._tables[room] = self.view(room, hand, state, points, moves)
+        self.show(room, self.view(room, hand, state, points, moves))
+
+    def show(self, room: int | None, table: BaseModel) -> None:
+        """Write ``table`` as ``room``'s public state (a state made earlier: ``delayed_live``)."""
+        self._tables[room] = table
         self._write()
 
     def _write(self) -> None:
         tables = [self._tables[room].model_dump(mode="json") for room in sorted(self._tables, key=lambda r: r or 0)]
-        text = LiveStateText(match_id=self.match_id, seats=self.seats, updated=time.time(), tables=tables)
+        text = LiveStateText(match_id=self.match_id, seats=self.seats, updated=time.time(),
+                             delay_moves=self.delay_moves, tables=tables)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=".live-", suffix=".tmp", dir=self.path.parent)
         try:
@@ -159,6 +167,7 @@ class LiveStateText(_Model):
     match_id: str
     seats: list[str]
     updated: float
+    delay_moves: int
     tables: list[dict[str, object]]
 
 

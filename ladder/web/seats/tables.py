@@ -7,7 +7,8 @@ plain ``GrpcSeat``; the other three are bot processes started by a runner exactl
 ``arena.referee.local.table_seats`` starts them (``BotProcess``, the manifest's limits sized by
 ``seat_limits``). The referee (``Table``), its clocks and fault policy and the recorder are the
 ones every match uses, so the record lands in ``DATA/local-matches/`` like any other and lists
-with its replay; a person's table is never rated. Each seat has its own clock: the person's is
+with its replay; a person's table is never rated. Spectators see its public table a trick late
+(``arena.referee.delayed_live``). Each seat has its own clock: the person's is
 generous, the bots' is the ladder's (``TableConfig.seat_time_controls``), so a bot thinks as long
 as it would in a ladder match.
 """
@@ -30,8 +31,10 @@ from arena.contract.faults import FaultPolicy
 from arena.contract.time_control import TimeControl
 from arena.engine.match import MatchFormat
 from arena.engine.rules import PRESETS, rules_for
+from arena.referee.delayed_live import DelayedBoard
 from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.launcher import BotCommand, BotProcess
+from arena.referee.live_view import LiveBoard, live_path
 from arena.referee.local import close_all, seat_limits
 from arena.referee.match_recorder import MatchRecorder
 from arena.referee.rooms import seat_log_name
@@ -241,6 +244,7 @@ class PersonTable:
         sockets = Path(tempfile.mkdtemp(prefix="dehla-seat-"))
         seats: list[GrpcSeat] = []
         server = None
+        live = self.spectators()
         try:
             address = f"unix:{sockets}/person.sock"
             server, _ = serve(self.person, address)
@@ -254,12 +258,19 @@ class PersonTable:
                                      limits=seat_limits(command, self.config, seat))
                 seats.append(GrpcSeat(command.name, process.address, process))
             recorder = MatchRecorder(self.records / f"{self.match_id}.jsonl")
-            return await Table(self.config, seats, recorder).run()
+            return await Table(self.config, seats, recorder, live=live).run()
         finally:
+            live.close()
             await close_all(seats)
             if server is not None:
                 server.stop(grace=0.5).wait()
             shutil.rmtree(sockets, ignore_errors=True)
+
+    def spectators(self) -> DelayedBoard:
+        """The match's live file beside its record, a trick behind the table (``delayed_live``):
+        the record's seat names, the person's seat as ``person``."""
+        names = [PersonBot.name, *(bot.name for bot in self.choice.bots())]
+        return DelayedBoard(LiveBoard(live_path(self.records, self.match_id), self.match_id, names))
 
     def wait(self, timeout: float) -> bool:
         """Wait until the match has ended (True) or ``timeout`` seconds have passed (False)."""
