@@ -27,7 +27,7 @@ from arena.referee.table import Table
 from arena.referee.table_values import TableConfig
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.random.bot import RandomBot
-from tests.referee.test_live_view import Written, leaks, secret_cards
+from tests.live_helpers import Written, leaks, secret_cards
 
 
 class Watching:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,6 @@ from pydantic import BaseModel
 from arena.contract.faults import FaultPolicy
 from arena.contract.time_control import TimeControl
 from arena.engine.bidding_hand import BiddingHand
-from arena.engine.cards import CARDS, CardMask
 from arena.engine.hand import HandState
 from arena.engine.hand_records import hand_record
 from arena.engine.match import MatchFormat
@@ -27,15 +25,7 @@ from arena.referee.table import Table
 from arena.referee.table_values import TableConfig
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.random.bot import RandomBot
-
-CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9AKQJ])[SHDC](?![0-9A-Za-z])")
-
-
-class Written(BaseModel):
-    """One state as the file held it, and the cards nobody may see yet at that moment."""
-
-    text: str
-    secret: list[str]
+from tests.live_helpers import CARD, Written, leaks, secret_cards
 
 
 class Capturing:
@@ -50,21 +40,6 @@ class Capturing:
         assert isinstance(state, HandState)
         self.board.moved(room, hand, state, points, moves)
         self.written.append(Written(text=self.board.path.read_text(), secret=secret_cards(state)))
-
-
-def secret_cards(state: HandState) -> list[str]:
-    mask: CardMask = 0
-    for seat in range(4):
-        mask |= state.hand(seat) | state.undealt(seat)
-    if not state.is_over:
-        mask |= state.face_down_cards
-    hidden = [str(state.hidden_card)] if state.hidden_card is not None else []
-    return [str(card) for card in CARDS if mask >> card & 1] + hidden
-
-
-def leaks(written: list[Written]) -> list[str]:
-    return [f"state {n}: {sorted(set(CARD.findall(w.text)) & set(w.secret))}"
-            for n, w in enumerate(written) if set(CARD.findall(w.text)) & set(w.secret)]
 
 
 def play(tmp_path: Path, preset: str, seed: int, view: TableView = public_table) -> Capturing:

@@ -27,7 +27,7 @@ from ladder.store.paths import ArenaData
 from ladder.submission.intake import IntakeSettings
 from ladder.web.app import create_app
 from ladder.web.seats.tables import SeatSettings
-from tests.referee.test_live_view import Written, leaks, secret_cards
+from tests.live_helpers import Written, leaks, secret_cards
 from tests.web.seat_helpers import SEAT, open_table, play_through, table_of
 
 SHOWN = re.compile(r'<section class="live-room" data-room="" data-hand="(\d+)" data-moves="(\d+)">')
