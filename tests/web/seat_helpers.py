@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from playwright.sync_api import Page, expect
 
 from arena.engine.actions import parse_action
 from arena.engine.cards import CARDS
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
-from arena.engine.hand_records import read_hand_record
+from arena.engine.hand_records import HandRecord, read_hand_record
 from arena.engine.observation import observe
 from arena.engine.rules import make_rules
 from ladder.web.seats.tables import PersonTable, TableRegistry
@@ -118,20 +119,38 @@ def allowed_cards(record: Path) -> tuple[dict[int, set[str]], dict[int, set[str]
     at_turn: dict[int, set[str]] = {}
     at_end: dict[int, set[str]] = {}
     turn = 0
+    for index, hand, state in record_hands(record):
+        for entry in hand.actions:
+            if entry.seat == SEAT:
+                turn += 1
+                at_turn[turn] = visible(state)
+            state.apply(parse_action(entry.action))
+        at_end[index] = visible(state)
+    return at_turn, at_end
+
+
+def record_hands(record: Path) -> Iterator[tuple[int, HandRecord, HandState]]:
+    """Each hand of a match record: its index, its hand record and the engine's state as dealt."""
     for line in record.read_text().splitlines():
         data = json.loads(line)
         if data["type"] != "hand":
             continue
         hand = read_hand_record(data["record"])
         rules = make_rules(hand.rules, context="rules")
-        state = HandState(rules, Deal.from_text(rules, hand.deal.hands, hand.deal.chance), hand.dealer)
-        for entry in hand.actions:
-            if entry.seat == SEAT:
-                turn += 1
-                at_turn[turn] = visible(state)
-            state.apply(parse_action(entry.action))
-        at_end[data["index"]] = visible(state)
-    return at_turn, at_end
+        yield data["index"], hand, HandState(rules, Deal.from_text(rules, hand.deal.hands, hand.deal.chance),
+                                             hand.dealer)
+
+
+def start_random_table(page: Page) -> str:
+    """On the ``/play`` page in a browser: a one-hand table against three random bots, opened with
+    the page's own form; its id."""
+    form = page.locator("form#new-table")
+    form.locator("select[name=length]").select_option("hands:1")
+    for seat in ("partner", "left", "right"):
+        form.locator(f"select[name={seat}]").select_option("random")
+    form.locator("#start-table").click()
+    expect(page).to_have_url(re.compile(r"/play/[0-9a-f]{24}$"))
+    return page.url.rsplit("/", 1)[1]
 
 
 def visible(state: HandState) -> set[str]:

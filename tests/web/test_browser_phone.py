@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from ladder.store.paths import ArenaData
 from ladder.web.app import create_app
 from tests.web.identity_fixtures import Ladder, authored_ladder
+from tests.web.seat_helpers import start_random_table
 from tests.web_helpers import match_file, serving_in_process
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -98,22 +99,16 @@ def slug(address: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", address).strip("-") or "home"
 
 
-def open_table(phone: Page, phone_url: str) -> str:
-    """A person's table against three random bots, opened with the phone's own form: its id."""
+def opened_table(phone: Page, phone_url: str) -> str:
+    """A person's table, opened from the phone (so its page is one of those measured)."""
     phone.goto(phone_url + "play")
-    form = phone.locator("form#new-table")
-    form.locator("select[name=length]").select_option("hands:1")
-    for seat in ("partner", "left", "right"):
-        form.locator(f"select[name={seat}]").select_option("random")
-    form.locator("#start-table").click()
-    expect(phone).to_have_url(re.compile(r"/play/[0-9a-f]{24}$"))
-    return phone.url.rsplit("/", 1)[1]
+    return start_random_table(phone)
 
 
 def test_every_page_fits_a_phone(phone: Page, phone_url: str, phone_ladder: Ladder, artifacts: Path) -> None:
     values = {"name": "random", "match_id": str(phone_ladder.match_id), "seat": str(phone_ladder.asha_seat),
               "version_id": str(phone_ladder.asha_version), "check": "validate-self",
-              "upload_id": str(phone_ladder.asha_rejected_upload), "table_id": open_table(phone, phone_url)}
+              "upload_id": str(phone_ladder.asha_rejected_upload), "table_id": opened_table(phone, phone_url)}
     visited: list[str] = []
     too_wide: list[str] = []
     folder = artifacts / "phone"

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.web.identity_fixtures import CSRF_INPUT
-from tests.web.seat_helpers import Seen, leaks, moment_of
+from tests.web.seat_helpers import Seen, leaks, moment_of, start_random_table
 from tests.web_helpers import serving
 
 TURN_WAIT_MS = 60_000
@@ -36,12 +36,7 @@ def test_a_person_plays_a_whole_hand_with_mouse_and_keyboard(page: Page, served:
                                                              artifacts: Path) -> None:
     page.goto(served)
     page.locator("#nav-play").click()
-    form = page.locator("form#new-table")
-    form.locator("select[name=length]").select_option("hands:1")
-    for seat in ("partner", "left", "right"):
-        form.locator(f"select[name={seat}]").select_option("random")
-    form.locator("#start-table").click()
-    expect(page).to_have_url(re.compile(r"/play/[0-9a-f]{24}$"))
+    start_random_table(page)
 
     board = page.locator("#board")
     seen: list[Seen] = []

@@ -7,7 +7,6 @@ match has ended the live page is its replay."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,17 +17,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from arena.engine.actions import parse_action
-from arena.engine.deal import Deal
-from arena.engine.hand import HandState
-from arena.engine.hand_records import read_hand_record
-from arena.engine.rules import make_rules
 from arena.referee.delayed_live import SPECTATOR_DELAY_MOVES
 from ladder.store.paths import ArenaData
 from ladder.submission.intake import IntakeSettings
 from ladder.web.app import create_app
 from ladder.web.seats.tables import SeatSettings
 from tests.live_helpers import Written, leaks, secret_cards
-from tests.web.seat_helpers import SEAT, open_table, play_through, table_of
+from tests.web.seat_helpers import SEAT, open_table, play_through, record_hands, table_of
 
 SHOWN = re.compile(r'<section class="live-room" data-room="" data-hand="(\d+)" data-moves="(\d+)">')
 TABLE_PATH = re.compile(r"^/play/([0-9a-f]{24})$")
@@ -56,15 +51,9 @@ def moments(record: Path) -> tuple[dict[tuple[int, int], Moment], dict[int, Mome
     by_position: dict[tuple[int, int], Moment] = {}
     at_turn: dict[int, Moment] = {}
     made = turn = 0
-    for line in record.read_text().splitlines():
-        data = json.loads(line)
-        if data["type"] != "hand":
-            continue
-        hand = read_hand_record(data["record"])
-        rules = make_rules(hand.rules, context="rules")
-        state = HandState(rules, Deal.from_text(rules, hand.deal.hands, hand.deal.chance), hand.dealer)
+    for index, hand, state in record_hands(record):
         for moves, entry in enumerate([*hand.actions, None]):
-            moment = Moment(data["index"], moves, made, secret_cards(state))
+            moment = Moment(index, moves, made, secret_cards(state))
             by_position[(moment.hand, moves)] = moment
             if entry is None:
                 break
