@@ -14,6 +14,9 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import Page, expect
 
 from arena.engine.actions import parse_action
+from arena.engine.bidding_hand import BiddingHand
+from arena.engine.bidding_observation import observe_bidding
+from arena.engine.bidding_records import is_bidding_record, parse_bidding_action, replay_bidding_record
 from arena.engine.cards import CARDS
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
@@ -115,18 +118,44 @@ def play_through(client: TestClient, table_id: str, choose: Callable[[dict[str, 
 def allowed_cards(record: Path) -> tuple[dict[int, set[str]], dict[int, set[str]]]:
     """From a finished table's record, replayed by the engine: the cards seat 0's observation
     holds at each of its decisions (by the seat's decision number in the match) and at the end
-    of each hand (by hand index). Anything else is another seat's secret at that moment."""
+    of each hand (by hand index). Anything else is another seat's secret at that moment. A
+    bidding game's hands are replayed by its own engine (``BiddingHand``, ``observe_bidding``)."""
     at_turn: dict[int, set[str]] = {}
     at_end: dict[int, set[str]] = {}
     turn = 0
-    for index, hand, state in record_hands(record):
-        for entry in hand.actions:
-            if entry.seat == SEAT:
+    for index, moves, state in any_record_hands(record):
+        for seat, action in moves:
+            if seat == SEAT:
                 turn += 1
                 at_turn[turn] = visible(state)
-            state.apply(parse_action(entry.action))
+            apply_text(state, action)
         at_end[index] = visible(state)
     return at_turn, at_end
+
+
+def any_record_hands(record: Path) -> Iterator[tuple[int, list[tuple[int, str]], HandState | BiddingHand]]:
+    """Each hand of a match record of any game: its index, its moves (seat, action text) and the
+    engine's state as dealt."""
+    for line in record.read_text().splitlines():
+        data = json.loads(line)
+        if data["type"] != "hand":
+            continue
+        if is_bidding_record(data["record"]):
+            full = replay_bidding_record(data["record"])
+            moves = [(seat, str(action)) for seat, action in full.history]
+            yield data["index"], moves, BiddingHand(full.rules, full.deal, full.dealer)
+        else:
+            hand = read_hand_record(data["record"])
+            rules = make_rules(hand.rules, context="rules")
+            yield data["index"], [(e.seat, e.action) for e in hand.actions], HandState(
+                rules, Deal.from_text(rules, hand.deal.hands, hand.deal.chance), hand.dealer)
+
+
+def apply_text(state: HandState | BiddingHand, action: str) -> None:
+    if isinstance(state, BiddingHand):
+        state.apply(parse_bidding_action(action))
+    else:
+        state.apply(parse_action(action))
 
 
 def record_hands(record: Path) -> Iterator[tuple[int, HandRecord, HandState]]:
@@ -153,8 +182,9 @@ def start_random_table(page: Page) -> str:
     return page.url.rsplit("/", 1)[1]
 
 
-def visible(state: HandState) -> set[str]:
-    return cards_in(json.dumps(observe(state, SEAT).to_json()), EVERY_CARD)
+def visible(state: HandState | BiddingHand) -> set[str]:
+    seen = observe_bidding(state, SEAT) if isinstance(state, BiddingHand) else observe(state, SEAT)
+    return cards_in(json.dumps(seen.to_json()), EVERY_CARD)
 
 
 def leaks(seen: list[Seen], record: Path, csrf_token: str) -> list[tuple[str, str, set[str]]]:

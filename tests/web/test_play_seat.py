@@ -199,7 +199,8 @@ def test_an_illegal_or_stale_move_is_refused_and_nothing_is_played(local: TestCl
     assert unsigned.status_code == 403
     assert local.get("/play/not-a-table").status_code == 422
     assert local.get(f"/play/{'0' * 24}").status_code == 404
-    assert open_table(local, preset="twenty-eight").status_code == 422
+    assert open_table(local, preset="twenty-eight", length="kots:3").status_code == 422
+    assert open_table(local, preset="bridge").status_code == 422
     assert open_table(local, bots=("random", "random", "/bin/sh")).status_code == 422
 
 

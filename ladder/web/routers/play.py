@@ -18,6 +18,7 @@ from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from arena.engine.errors import MatchFormatError
 from ladder.admin.authors import AuthorView
 from ladder.store.archives import ArchiveUnavailableError
 from ladder.store.database import Store
@@ -25,8 +26,8 @@ from ladder.versions.version_cache import VersionUnavailableError
 from ladder.web.seats.ladder_bots import UnknownLadderBotError, ladder_command, playable_bots
 from ladder.web.seats.person import MoveRefusedError
 from ladder.web.seats.tables import (
+    PLAYABLE_PRESETS,
     TABLE_ID_BYTES,
-    TRICK_PRESETS,
     BotChoice,
     BotsUnavailableError,
     MatchLength,
@@ -115,7 +116,7 @@ def _table(registry: TableRegistry, table_id: str, viewer: AuthorView | None) ->
 
 
 def _choices(store: Store) -> dict[str, Any]:
-    return {"presets": TRICK_PRESETS, "lengths": [length.value for length in MatchLength],
+    return {"presets": PLAYABLE_PRESETS, "lengths": [length.value for length in MatchLength],
             "bots": [choice.value for choice in BotChoice], "ladder_bots": [bot.name for bot in playable_bots(store)]}
 
 
@@ -135,10 +136,13 @@ def open_table(request: Request, registry: Tables, store: StoreDep, viewer: View
     be one of its closed set (422 naming the field otherwise)."""
     if not _may_play(registry, viewer):
         raise HTTPException(401, "sign in to play: on this server only signed-in authors may take a seat")
-    if preset not in TRICK_PRESETS:
-        raise HTTPException(422, f"preset: choose one of {', '.join(TRICK_PRESETS)}")
-    choice = TableChoice(preset, _length(length), _pick(store, "partner", partner), _pick(store, "left", left),
-                         _pick(store, "right", right))
+    if preset not in PLAYABLE_PRESETS:
+        raise HTTPException(422, f"preset: choose one of {', '.join(PLAYABLE_PRESETS)}")
+    try:
+        choice = TableChoice(preset, _length(length), _pick(store, "partner", partner), _pick(store, "left", left),
+                             _pick(store, "right", right))
+    except MatchFormatError as exc:
+        raise HTTPException(422, str(exc)) from None
     try:
         table = registry.open(choice, _player(registry, viewer))
     except (TableRefusedError, BotsUnavailableError) as exc:

@@ -15,13 +15,22 @@ import threading
 import time
 from dataclasses import dataclass, replace
 
+from arena.contract.messages import BiddingHandEnd
 from arena.engine.actions import Action, PlayCard, RevealTrump, parse_action
+from arena.engine.bidding_hand import BiddingAction
+from arena.engine.bidding_observation import BiddingObservation
+from arena.engine.bidding_outcome import BiddingMatchScore, BiddingResult
+from arena.engine.bidding_records import parse_bidding_action
 from arena.engine.cards import Card
 from arena.engine.errors import ArenaError
 from arena.engine.match import MatchScore
 from arena.engine.observation import Observation
 from arena.engine.outcome import HandResult
-from sdk import Bot, BotView, HandEnd, MatchEnd, MatchStart
+from sdk import BiddingView, Bot, BotView, HandEnd, MatchEnd, MatchStart
+
+SeatObservation = Observation | BiddingObservation
+"""A trick-taking game's view of the seat, or a bidding game's (Twenty-eight, Twenty-nine)."""
+AnyAction = Action | BiddingAction
 
 ANSWER_SLACK = 1.0
 """Seconds past the allowance a decision still waits (the referee's grace is 0.05 s): after this
@@ -38,7 +47,7 @@ class SeatMoment:
     the decision's number and deadline. Nothing else of the table is ever here."""
 
     seat: int
-    observation: Observation | None = None
+    observation: SeatObservation | None = None
     turn: int = 0
     """How many decisions the seat has been asked for in this match (the current one included)."""
     waiting: bool = False
@@ -51,9 +60,9 @@ class SeatMoment:
     """Hands finished so far (``HandEnd``s received): the hand in play is hand ``hands_done``."""
     at_hand_end: bool = False
     """The newest observation is a finished hand's last (``HandEnd``), until the next decision."""
-    last_result: HandResult | None = None
+    last_result: HandResult | BiddingResult | None = None
     """The last finished hand's result."""
-    score: MatchScore | None = None
+    score: MatchScore | BiddingMatchScore | None = None
     """The match score as the seat was last told it (a decision's observation, or ``HandEnd``'s after the hand)."""
     match_over: bool = False
     winner_team: int | None = None
@@ -68,7 +77,7 @@ class PersonBot(Bot):
     def __init__(self, seat: int = 0) -> None:
         self._lock = threading.Condition()
         self._moment = SeatMoment(seat)
-        self._answer: Action | None = None
+        self._answer: AnyAction | None = None
         self._stopped = False
         self.changed = threading.Event()
         """Set whenever the moment changes (a test's or a poll's cue; never needed to play)."""
@@ -79,14 +88,13 @@ class PersonBot(Bot):
         with self._lock:
             return self._moment
 
-    def answer(self, turn: int, text: str) -> Action:
-        """Play ``text`` (``play 10H``, ``call S``, ``reveal``, ...) for decision ``turn``: refused
-        with ``MoveRefusedError`` if the seat is not waiting, ``turn`` is not the current decision
-        (a stale page), the text is no action or the action is not legal now."""
-        try:
-            action = parse_action(text)
-        except ArenaError as exc:
-            raise MoveRefusedError(f"not a move: {exc}") from None
+    def answer(self, turn: int, text: str) -> AnyAction:
+        """Play ``text`` (``play 10H``, ``call S``, ``reveal``, ``bid 16``, ``pass``, ...) for
+        decision ``turn``: refused with ``MoveRefusedError`` if the seat is not waiting, ``turn`` is
+        not the current decision (a stale page), the text is no action or the action is not legal now."""
+        with self._lock:
+            moment = self._moment
+        action = _parse(text, bidding=isinstance(moment.observation, BiddingObservation))
         with self._lock:
             moment = self._moment
             if not moment.waiting or moment.observation is None or self._answer is not None:
@@ -128,23 +136,36 @@ class PersonBot(Bot):
             self._set(SeatMoment(start.seat))
 
     def decide(self, view: BotView) -> Action:
-        allowance = view.per_move + view.bank_left
+        answer = self._wait_for_person(view.observation, view.per_move, view.bank_left)
+        assert isinstance(answer, Action)  # one of this observation's legal actions
+        return answer
+
+    def _wait_for_person(self, observation: SeatObservation, per_move: float, bank_left: float) -> AnyAction:
+        """Show the decision and wait for the browser's answer (``answer``), at most the seat's
+        allowance and the slack; then the referee has timed the seat out, and any legal action frees the call."""
+        allowance = per_move + bank_left
         with self._lock:
             before = self._moment
             self._answer = None
-            self._set(replace(before, observation=view.observation, turn=before.turn + 1, waiting=True,
-                              deadline=time.monotonic() + allowance, per_move=view.per_move,
-                              bank_left=view.bank_left, at_hand_end=False,
-                              score=view.observation.match or before.score))
+            self._set(replace(before, observation=observation, turn=before.turn + 1, waiting=True,
+                              deadline=time.monotonic() + allowance, per_move=per_move,
+                              bank_left=bank_left, at_hand_end=False,
+                              score=observation.match or before.score))
             give_up = time.monotonic() + allowance + ANSWER_SLACK
             while self._answer is None and not self._stopped:
                 left = give_up - time.monotonic()
                 if left <= 0:
                     break
                 self._lock.wait(left)
-            answer = self._answer if self._answer is not None else view.observation.legal_actions[0]
+            answer = self._answer if self._answer is not None else observation.legal_actions[0]
             self._answer = None
             self._set(replace(self._moment, waiting=False, deadline=None))
+        return answer
+
+    def decide_bidding(self, view: BiddingView) -> BiddingAction:
+        """A bidding game's decision (a call, the face-down trump, a card or a reveal): the person's too."""
+        answer = self._wait_for_person(view.observation, view.per_move, view.bank_left)
+        assert isinstance(answer, BiddingAction)  # one of this observation's legal actions
         return answer
 
     def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
@@ -159,7 +180,22 @@ class PersonBot(Bot):
                               hands_done=end.hand_index + 1, at_hand_end=True, last_result=end.result,
                               score=end.score))
 
+    def on_bidding_hand_end(self, end: BiddingHandEnd) -> None:
+        """As ``on_hand_end``: the seat's final view and the result only, never the four hands."""
+        with self._lock:
+            self._set(replace(self._moment, observation=end.observation, waiting=False, deadline=None,
+                              hands_done=end.hand_index + 1, at_hand_end=True, last_result=end.result,
+                              score=end.score))
+
     def on_match_end(self, end: MatchEnd) -> None:
         with self._lock:
             self._set(replace(self._moment, waiting=False, deadline=None, match_over=True,
                               winner_team=end.winner_team, termination=str(end.termination)))
+
+
+def _parse(text: str, bidding: bool) -> AnyAction:
+    """The browser's move as an action of the game being played (``MoveRefusedError`` if it is none)."""
+    try:
+        return parse_bidding_action(text) if bidding else parse_action(text)
+    except (ArenaError, ValueError) as exc:
+        raise MoveRefusedError(f"not a move: {exc}") from None

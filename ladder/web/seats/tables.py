@@ -29,8 +29,10 @@ from pathlib import Path
 from arena.console.serving import LOCAL_MATCHES
 from arena.contract.faults import FaultPolicy
 from arena.contract.time_control import TimeControl
+from arena.engine.bidding_rules import BIDDING_PRESETS, game_rules_for
+from arena.engine.errors import MatchFormatError
 from arena.engine.match import MatchFormat
-from arena.engine.rules import PRESETS, rules_for
+from arena.engine.rules import PRESETS
 from arena.referee.delayed_live import DelayedBoard
 from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.launcher import BotCommand, BotProcess
@@ -52,8 +54,11 @@ TABLE_ID_BYTES = 12
 """A table's id: 24 hex digits, unguessable (on a local service the address is the key)."""
 
 TRICK_PRESETS: tuple[str, ...] = tuple(PRESETS)
-"""The presets a person may play: the trick-taking games. The bidding games (Twenty-eight,
-Twenty-nine) are left out: their auction has no controls on the table page yet."""
+"""The trick-taking games' presets."""
+BIDDING_GAME_PRESETS: tuple[str, ...] = tuple(BIDDING_PRESETS)
+"""The bidding games' presets (Twenty-eight, Twenty-nine): an auction, then the play."""
+PLAYABLE_PRESETS: tuple[str, ...] = TRICK_PRESETS + BIDDING_GAME_PRESETS
+"""The presets a person may play: every game."""
 
 
 class MatchLength(StrEnum):
@@ -129,8 +134,16 @@ class TableChoice:
     """Seat 3, on the person's right (after the person in an anticlockwise game)."""
 
     def __post_init__(self) -> None:
-        if self.preset not in TRICK_PRESETS:
-            raise ValueError(f"preset {self.preset!r}: choose one of {', '.join(TRICK_PRESETS)}")
+        if self.preset not in PLAYABLE_PRESETS:
+            raise ValueError(f"preset {self.preset!r}: choose one of {', '.join(PLAYABLE_PRESETS)}")
+        if self.bidding and not self.length.value.startswith("hands:"):
+            raise MatchFormatError(f"length {self.length.value}: a bidding game plays to its target in game "
+                                   "points; choose hands:N (N hands at most)")
+
+    @property
+    def bidding(self) -> bool:
+        """A bidding game (Twenty-eight, Twenty-nine): its decisions are calls, the trump, cards and reveals."""
+        return self.preset in BIDDING_GAME_PRESETS
 
     def bots(self) -> tuple[SeatPick, SeatPick, SeatPick]:
         """Seats 1, 2 and 3."""
@@ -326,7 +339,7 @@ class TableRegistry:
                     raise TableRefusedError(f"you already have {len(mine)} open tables (at most "
                                             f"{settings.tables_per_author} each): finish one or let it time out")
             table_id = secrets.token_hex(TABLE_ID_BYTES)
-            rules = rules_for(choice.preset, {})
+            rules = game_rules_for(choice.preset, {})
             match_format = MatchFormat.parse(choice.length.value)
             match_format.check(rules)
             config = TableConfig(_match_id(table_id), rules, choice.preset, match_format,

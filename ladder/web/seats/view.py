@@ -7,14 +7,19 @@ test (``tests/web/test_seat_leaks.py``) scans every response against the engine'
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from arena.engine.actions import CallTrump, DeclineTrump, HideTrump, PlayCard, RevealTrump
+from arena.engine.auction import Bid, Pass
+from arena.engine.bidding_observation import BiddingObservation
+from arena.engine.bidding_outcome import BiddingMatchScore, BiddingResult
 from arena.engine.cards import Card, Suit
 from arena.engine.match import MatchScore
 from arena.engine.observation import Observation
 from arena.engine.outcome import HandResult
+from arena.engine.seats import team_of
 from ladder.web.seats.person import SeatMoment
 from ladder.web.seats.tables import PersonTable
 
@@ -45,6 +50,15 @@ class ChoiceView(_Model):
     label: str
 
 
+class CallView(_Model):
+    """One call of a bidding game's auction (bids are public)."""
+
+    seat: int
+    who: str
+    call: str
+    """``bid 16`` or ``pass``."""
+
+
 class PlayView(_Model):
     seat: int
     who: str
@@ -58,6 +72,8 @@ class SeatView(_Model):
     table_id: str
     match_id: str
     preset: str
+    game: str
+    """``tricks`` (Dehla Pakad and the other trick-taking games) or ``bidding`` (Twenty-eight, Twenty-nine)."""
     length: str
     seats: tuple[str, str, str, str]
     phase: str
@@ -78,6 +94,12 @@ class SeatView(_Model):
     tens: tuple[int, int]
     tricks_won: tuple[int, int]
     tricks_captured: tuple[int, int]
+    auction: tuple[CallView, ...] = ()
+    """A bidding game's calls so far, in order (empty for a trick-taking game)."""
+    contract: str | None = None
+    """A bidding game's contract once the auction is over: who bid how much."""
+    card_points: tuple[int, int] = (0, 0)
+    """A bidding game's card points per team so far."""
     score: str
     hands_done: int
     last_result: str | None
@@ -91,10 +113,19 @@ def card_view(card: Card, action: str | None = None) -> CardView:
                     red=card.suit in (Suit.HEARTS, Suit.DIAMONDS), legal=action is not None, action=action)
 
 
-def _hand(observation: Observation) -> tuple[tuple[CardView, ...], tuple[ChoiceView, ...]]:
+def _hand(observation: Observation | BiddingObservation) -> tuple[tuple[CardView, ...], tuple[ChoiceView, ...]]:
     by_card: dict[Card, str] = {}
     choices: list[ChoiceView] = []
     for action in observation.legal_actions:
+        if isinstance(action, Bid):
+            choices.append(ChoiceView(action=str(action), label=f"Bid {action.amount}"))
+            continue
+        if isinstance(action, Pass):
+            choices.append(ChoiceView(action=str(action), label="Pass"))
+            continue
+        if isinstance(action, RevealTrump) and isinstance(observation, BiddingObservation):
+            choices.append(ChoiceView(action=str(action), label="Call for the trump to be exposed"))
+            continue
         if (isinstance(action, PlayCard) and not action.face_down) or isinstance(action, HideTrump):
             by_card[action.card] = str(action)
         elif isinstance(action, PlayCard):
@@ -118,7 +149,7 @@ def _plays(seats: tuple[int, ...], cards: tuple[Card | None, ...], names: tuple[
                  for s, c in zip(seats, cards, strict=True))
 
 
-def _trump(observation: Observation) -> tuple[str | None, str]:
+def _trump(observation: Observation | BiddingObservation) -> tuple[str | None, str]:
     if observation.trump is not None:
         suit = observation.trump
         note = "" if observation.hidden_trump_card is None or observation.reveal is not None else \
@@ -129,7 +160,9 @@ def _trump(observation: Observation) -> tuple[str | None, str]:
     return None, "not chosen yet"
 
 
-def result_text(result: HandResult) -> str:
+def result_text(result: HandResult | BiddingResult) -> str:
+    if isinstance(result, BiddingResult):
+        return _bidding_result_text(result)
     if result.winner is None:
         return f"Hand drawn (tens {result.tens[0]}–{result.tens[1]})"
     extra = " — a kot!" if result.kot else ""
@@ -137,9 +170,20 @@ def result_text(result: HandResult) -> str:
             f"tricks {result.tricks_won[0]}–{result.tricks_won[1]}){extra}")
 
 
-def _score(match: MatchScore | None) -> str:
+def _bidding_result_text(result: BiddingResult) -> str:
+    team = TEAMS[result.bidding_team]
+    if result.void:
+        return f"Hand void: nobody called for the trump in time (seat {result.bidder} bid {result.bid})"
+    made = "made" if result.made else "failed"
+    return (f"{team} {made} its bid of {result.bid} (seat {result.bidder}): card points "
+            f"{result.points[0]}–{result.points[1]}, game points {result.game_points:+d}")
+
+
+def _score(match: MatchScore | BiddingMatchScore | None) -> str:
     if match is None:
         return ""
+    if isinstance(match, BiddingMatchScore):
+        return f"Game points A {match.points[0]} – B {match.points[1]}"
     return (f"Hands won {match.hands_won[0]}–{match.hands_won[1]} · kots {match.kots[0]}–{match.kots[1]}"
             + (f" · points {match.points[0]}–{match.points[1]}" if any(match.points) else ""))
 
@@ -191,6 +235,7 @@ def seat_view(table: PersonTable, moment: SeatMoment, now: float | None = None) 
     left = None if moment.deadline is None else max(0.0, moment.deadline - now)
     return SeatView(
         table_id=table.table_id, match_id=table.match_id, preset=table.choice.preset,
+        game="bidding" if table.choice.bidding else "tricks",
         length=table.choice.length.value, seats=names, phase=_phase(moment, table), turn=moment.turn,
         decision=None if observation is None or observation.decision is None or not moment.waiting
         else observation.decision.value,
@@ -198,11 +243,34 @@ def seat_view(table: PersonTable, moment: SeatMoment, now: float | None = None) 
         bank_left=round(moment.bank_left, 1), hand=hand, choices=choices, trick=trick, last_trick=last,
         trump=trump, trump_note=trump_note,
         hand_sizes=observation.hand_sizes if observation else (0, 0, 0, 0),
-        pile=len(observation.pile) + observation.pile_face_down if observation else 0,
-        tens=observation.tens if observation else (0, 0),
-        tricks_won=observation.tricks_won if observation else (0, 0),
-        tricks_captured=observation.tricks_captured if observation else (0, 0),
+        **(_bidding_facts(observation, names) if isinstance(observation, BiddingObservation)
+           else _trick_facts(observation)),
         score=_score(moment.score), hands_done=moment.hands_done,
         last_result=None if moment.last_result is None else result_text(moment.last_result),
         finished=table.finished, outcome=_outcome(table),
         record_page=f"/local/{table.match_id}" if table.finished else None)
+
+
+def _trick_facts(observation: Observation | None) -> dict[str, Any]:
+    """A trick-taking game's pile, tens and tricks (zero before the first observation)."""
+    return {
+        "pile": len(observation.pile) + observation.pile_face_down if observation else 0,
+        "tens": observation.tens if observation else (0, 0),
+        "tricks_won": observation.tricks_won if observation else (0, 0),
+        "tricks_captured": observation.tricks_captured if observation else (0, 0),
+    }
+
+
+def _bidding_facts(observation: BiddingObservation, names: tuple[str, ...]) -> dict[str, Any]:
+    """A bidding game's public auction, contract, card points and tricks per team (no tens, no pile)."""
+    won = [0, 0]
+    for trick in observation.tricks:
+        won[team_of(trick.winner)] += 1
+    contract = observation.contract
+    return {
+        "pile": 0, "tens": (0, 0), "tricks_won": (won[0], won[1]), "tricks_captured": (won[0], won[1]),
+        "auction": tuple(CallView(seat=seat, who=names[seat], call=str(call)) for seat, call in observation.calls),
+        "contract": None if contract is None else
+        f"{names[contract.bidder]} (seat {contract.bidder}, {TEAMS[contract.team]}) bid {contract.bid}",
+        "card_points": observation.points,
+    }
