@@ -7,6 +7,7 @@ import re
 
 from pydantic import BaseModel
 
+from arena.engine.bidding_hand import BiddingHand
 from arena.engine.cards import CARDS, CardMask
 from arena.engine.hand import HandState
 
@@ -20,11 +21,13 @@ class Written(BaseModel):
     secret: list[str]
 
 
-def secret_cards(state: HandState) -> list[str]:
+def secret_cards(state: HandState | BiddingHand) -> list[str]:
+    """Every card in a hand or still to be dealt, face down or the face-down trump (a bidding
+    game's too: its second packet is the undealt one, its trump card face down until exposed)."""
     mask: CardMask = 0
     for seat in range(4):
         mask |= state.hand(seat) | state.undealt(seat)
-    if not state.is_over:
+    if isinstance(state, HandState) and not state.is_over:
         mask |= state.face_down_cards
     hidden = [str(state.hidden_card)] if state.hidden_card is not None else []
     return [str(card) for card in CARDS if mask >> card & 1] + hidden

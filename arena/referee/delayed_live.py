@@ -78,6 +78,10 @@ class DelayedBoard:
         if ripe is not None:
             self.board.show(room, ripe.table)
 
+    def flush(self) -> None:
+        """Write the state due now if the board holds it back (its writes are limited: ``LiveBoard``)."""
+        self.board.flush()
+
     def close(self) -> None:
         """The match is over: the states still held are dropped and spectators sent to the replay."""
         self._rooms.clear()

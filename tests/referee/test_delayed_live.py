@@ -34,9 +34,10 @@ class Watching:
     """A ``LiveSink`` in front of the board under test: counts the moves made at the table (every
     hand's), and after each one reads what a spectator would find in the file."""
 
-    def __init__(self, sink: LiveBoard | DelayedBoard, path: Path) -> None:
+    def __init__(self, sink: LiveBoard | DelayedBoard, path: Path, clock: MoveClock | None = None) -> None:
         self.sink = sink
         self.path = path
+        self.clock = clock
         self.made = 0
         self.last: tuple[int, int] = (0, 0)
         self.made_at: dict[tuple[int, int], int] = {}
@@ -52,6 +53,8 @@ class Watching:
         self.made += moves - self.last[1] if hand == self.last[0] else moves
         self.last = (hand, moves)
         self.made_at[(hand, moves)] = self.made
+        if self.clock is not None:
+            self.clock.now = self.made * self.clock.step
         now = secret_cards(state)
         self.secret_at[(hand, moves)] = now
         self.sink.moved(room, hand, state, points, moves)
@@ -64,30 +67,48 @@ class Watching:
         self.seen.append((self.made, Written(text=text, secret=sorted(secret))))
 
 
-def play(tmp_path: Path, preset: str, seed: int, delay: int | None) -> tuple[Watching, LiveBoard]:
+class MoveClock:
+    """The board's clock in a test: ``step`` seconds a move (the ``Watching`` sink sets it)."""
+
+    def __init__(self, step: float) -> None:
+        self.step = step
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def play(tmp_path: Path, preset: str, seed: int, delay: int | None, interval: float = 0.0,
+         clock: MoveClock | None = None) -> tuple[Watching, LiveBoard]:
+    """``interval``: the board's ``min_interval`` (0: every move written), on ``clock``'s time."""
     config = TableConfig(match_id="spectated", rules=rules_for(preset), preset=preset,
                          match_format=MatchFormat.parse("hands:2"), seed=seed, time_control=TimeControl(),
                          policy=FaultPolicy.FORFEIT)
     bots = [RandomBot(), HeuristicBot(), RandomBot(), HeuristicBot()]
-    board = LiveBoard(tmp_path / "spectated.live.json", config.match_id, [b.name for b in bots])
-    watching = Watching(board if delay is None else DelayedBoard(board, delay), board.path)
+    board = LiveBoard(tmp_path / "spectated.live.json", config.match_id, [b.name for b in bots],
+                      min_interval=interval, clock=clock or MoveClock(1.0))
+    watching = Watching(board if delay is None else DelayedBoard(board, delay), board.path, clock)
     asyncio.run(Table(config, [InProcessSeat(b) for b in bots], live=watching).run())
     return watching, board
 
 
-def lag_problems(watching: Watching, delay: int) -> list[str]:
-    """Every moment a spectator saw a state other than the newest one ``delay`` moves old."""
+def lag_problems(watching: Watching, delay: int, held: int = 0) -> list[str]:
+    """Every moment a spectator saw a state other than the newest one ``delay`` moves old (with
+    ``held``: other than the newest one ``delay`` moves old as of one of the last ``held`` moves,
+    the board's writes being throttled; never a newer one)."""
     problems = []
     for made, written in watching.seen:
-        ripe = [at for at in watching.made_at.values() if at <= made - delay]
+        ripe = [at for at in watching.made_at.values() if at <= made - delay - held]
         if written is None:
             if ripe:
                 problems.append(f"at move {made}: nothing shown, though move {max(ripe)}'s state is old enough")
             continue
         table = LiveState.model_validate_json(written.text).tables[0]
         shown = watching.made_at[(table.hand, table.moves)]
-        newest = max(at for at in watching.made_at.values() if at <= made - delay) if ripe else None
-        if shown != newest:
+        newest = max(at for at in watching.made_at.values() if at <= made - delay) if ripe or held else None
+        oldest = max(ripe) if ripe else None
+        late_enough = newest is not None and shown <= newest and (oldest is None or oldest <= shown)
+        if shown != newest and not (held and late_enough):
             problems.append(f"at move {made}: shown hand {table.hand} move {table.moves} "
                             f"(match move {shown}), due match move {newest}")
     return problems
@@ -115,6 +136,22 @@ def test_spectators_see_the_table_delay_moves_late(tmp_path: Path, preset: str, 
 def test_the_lag_check_catches_an_undelayed_board(tmp_path: Path) -> None:
     watching, _ = play(tmp_path, "dehla-pakad", 1, None)
     assert len(lag_problems(watching, SPECTATOR_DELAY_MOVES)) == len(watching.seen)
+
+
+@pytest.mark.parametrize(("step", "held"), [(0.1, 3), (0.05, 5)])
+def test_a_throttled_board_stays_the_delay_late_and_never_further_than_its_interval(
+        tmp_path: Path, step: float, held: int) -> None:
+    """Writes at most every 0.25 s, a move every ``step`` s: a spectator sees a state at least 4
+    moves old, and never older than the one due ``held`` moves (0.25 s) ago; once the table waits
+    (``flush``, which the board's timer calls), exactly the one due now."""
+    watching, board = play(tmp_path, "dehla-pakad", 1, SPECTATOR_DELAY_MOVES, interval=0.25, clock=MoveClock(step))
+    assert lag_problems(watching, SPECTATOR_DELAY_MOVES, held) == []
+    assert lag_problems(watching, SPECTATOR_DELAY_MOVES) != [], "some moves' states were held back"
+    assert board.writes <= watching.made * step / 0.25 + 2
+    board.flush()
+    table = LiveState.model_validate_json(board.path.read_text()).tables[0]
+    due = max(at for at in watching.made_at.values() if at <= watching.made - SPECTATOR_DELAY_MOVES)
+    assert watching.made_at[(table.hand, table.moves)] == due
 
 
 def test_a_delay_of_no_moves_is_refused(tmp_path: Path) -> None:

@@ -47,6 +47,7 @@ class Asking:
               moves: int) -> None:
         self.board.moved(room, hand, state, points, moves)
         if moves == ASKED_AT and not self.answers:
+            self.board.flush()  # what the board's timer writes once the table waits (in-process seats answer at once)
             for path in ("/matches", f"/matches/{self.match_id}/live", f"/matches/{self.match_id}/live/table"):
                 self.answers[path] = self.client.get(path, follow_redirects=False)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from fastapi.testclient import TestClient
 from arena.contract.faults import FaultPolicy
 from arena.contract.time_control import TimeControl
 from arena.engine.bidding_hand import BiddingHand
+from arena.engine.bidding_rules import game_rules_for
 from arena.engine.hand import HandState
 from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
@@ -27,6 +29,7 @@ from arena.referee.table_values import TableConfig
 from ladder.store.paths import ArenaData
 from ladder.web.app import create_app
 from sample_bots.random.bot import RandomBot
+from tests.live_helpers import CARD, secret_cards
 
 MATCH = "match-live-1"
 HOSTILE = "<script>alert(1)</script>"
@@ -46,6 +49,7 @@ class Asking:
               moves: int) -> None:
         self.board.moved(room, hand, state, points, moves)
         if hand == 0 and moves == ASKED_AT:
+            self.board.flush()  # what the board's timer writes once the table waits (in-process seats answer at once)
             for path in ("/local", f"/local/{MATCH}", f"/local/{MATCH}/live", f"/local/{MATCH}/live/table"):
                 self.answers[path] = self.client.get(path, follow_redirects=False)
 
@@ -99,6 +103,50 @@ def test_a_match_that_has_ended_is_its_replay(root: Path, client: TestClient) ->
     table = client.get(f"/local/{MATCH}/live/table")
     assert table.headers["hx-redirect"] == f"/local/{MATCH}/replay?hand=1"
     assert 'class="live"' not in client.get("/local").text
+
+
+class AskingEveryMove:
+    """A live sink that asks for the table fragment after every move of the first hand (the
+    board flushed, as its timer does while the table waits), with the cards nobody may see then."""
+
+    def __init__(self, board: LiveBoard, client: TestClient) -> None:
+        self.board = board
+        self.client = client
+        self.fragments: list[tuple[str, list[str], str | None]] = []
+        """(fragment, cards held or face down, the trump suit while it lies face down)."""
+
+    def moved(self, room: int | None, hand: int, state: HandState | BiddingHand, points: tuple[float, float],
+              moves: int) -> None:
+        self.board.moved(room, hand, state, points, moves)
+        if hand == 0 and isinstance(state, BiddingHand):
+            self.board.flush()
+            hidden = str(state.trump) if state.trump is not None and state.hidden_card is not None else None
+            text = self.client.get(f"/local/{MATCH}/live/table").text
+            self.fragments.append((text, secret_cards(state), hidden))
+
+
+def test_a_bidding_match_is_watched_with_its_auction_and_play_but_nothing_hidden(
+        root: Path, client: TestClient) -> None:
+    folder = root / "local-matches"
+    config = TableConfig(match_id=MATCH, rules=game_rules_for("twenty-eight"), preset="twenty-eight",
+                         match_format=MatchFormat.parse("hands:1"), seed=5, time_control=TimeControl(),
+                         policy=FaultPolicy.FORFEIT)
+    names = ["random"] * 4
+    sink = AskingEveryMove(LiveBoard(live_path(folder, MATCH), MATCH, names), client)
+    seats = [InProcessSeat(RandomBot(), name) for name in names]
+    try:
+        asyncio.run(Table(config, seats, MatchRecorder(folder / f"{MATCH}.jsonl"), live=sink).run())
+    finally:
+        sink.board.close()
+    texts = [text for text, _, _ in sink.fragments]
+    assert any('data-call="bid ' in t and "the auction is on" in t for t in texts)
+    assert any('class="live-contract">seat ' in t and 'class="live-trick">' in t for t in texts)
+    face_down = [(t, suit) for t, _, suit in sink.fragments if suit is not None]
+    assert face_down and all('data-face-down="true"' in t for t, _ in face_down)
+    for text, secret, suit in sink.fragments:
+        trump = re.search(r'class="live-trump"[^>]*>([^<]*)<', text)
+        assert trump is not None and (suit is None or trump.group(1).strip() != suit), trump.group(0) if trump else text
+        assert set(CARD.findall(text)) & set(secret) == set(), text
 
 
 def write_start(root: Path, match_id: str) -> None:

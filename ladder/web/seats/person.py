@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from arena.contract.messages import BiddingHandEnd
@@ -81,6 +82,9 @@ class PersonBot(Bot):
         self._stopped = False
         self.changed = threading.Event()
         """Set whenever the moment changes (a test's or a poll's cue; never needed to play)."""
+        self.on_asked: Callable[[], None] | None = None
+        """Called (on the protocol's thread) when a decision is asked, before the browser is shown
+        it: the table then writes its spectators' file, which the table waits on the person to change."""
 
     # ------------------------------------------------------------ the browser's side
     @property
@@ -144,6 +148,8 @@ class PersonBot(Bot):
         """Show the decision and wait for the browser's answer (``answer``), at most the seat's
         allowance and the slack; then the referee has timed the seat out, and any legal action frees the call."""
         allowance = per_move + bank_left
+        if self.on_asked is not None:
+            self.on_asked()
         with self._lock:
             before = self._moment
             self._answer = None

@@ -53,6 +53,10 @@ PERSON_SEAT = 0
 TABLE_ID_BYTES = 12
 """A table's id: 24 hex digits, unguessable (on a local service the address is the key)."""
 
+FLUSH_WAIT = 2.0
+"""Seconds the person's decision waits at most for the spectators' file to be written (the table's
+loop is idle then, waiting for the person: it takes a millisecond)."""
+
 TRICK_PRESETS: tuple[str, ...] = tuple(PRESETS)
 """The trick-taking games' presets."""
 BIDDING_GAME_PRESETS: tuple[str, ...] = tuple(BIDDING_PRESETS)
@@ -258,6 +262,7 @@ class PersonTable:
         seats: list[GrpcSeat] = []
         server = None
         live = self.spectators()
+        self.person.on_asked = lambda: self._flush(live)
         try:
             address = f"unix:{sockets}/person.sock"
             server, _ = serve(self.person, address)
@@ -284,6 +289,26 @@ class PersonTable:
         the record's seat names, the person's seat as ``person``."""
         names = [PersonBot.name, *(bot.name for bot in self.choice.bots())]
         return DelayedBoard(LiveBoard(live_path(self.records, self.match_id), self.match_id, names))
+
+    def _flush(self, live: DelayedBoard) -> None:
+        """(The person's thread, as the person is asked.) Write the spectators' file on the table's
+        loop, which now waits for the person, and wait for it: while the person thinks, spectators
+        see exactly the state ``SPECTATOR_DELAY_MOVES`` old, though the board's writes are limited."""
+        loop, done = self._loop, threading.Event()
+        if loop is None:
+            return
+
+        def flush() -> None:
+            try:
+                live.flush()
+            finally:
+                done.set()
+
+        try:
+            loop.call_soon_threadsafe(flush)
+        except RuntimeError:  # the loop has closed: the match is over, its file removed
+            return
+        done.wait(FLUSH_WAIT)
 
     def wait(self, timeout: float) -> bool:
         """Wait until the match has ended (True) or ``timeout`` seconds have passed (False)."""
