@@ -26,6 +26,7 @@ from ladder.store.report_files import ReportFile
 from ladder.store.schema import Match, MatchFile
 from ladder.submission.intake import IntakeSettings
 from ladder.web.app import create_app
+from ladder.web.seats.tables import SeatSettings
 from tests.database import copy_database, database_env, database_url, keep_for_the_run, snapshot
 from tests.parallel_run import RUN_FOLDER_ENV, run_folder
 
@@ -90,13 +91,14 @@ def serving(root: Path, *options: str) -> Iterator[str]:
 
 
 @contextmanager
-def serving_in_process(data: ArenaData, check_csrf: bool = True) -> Iterator[str]:
+def serving_in_process(data: ArenaData, check_csrf: bool = True, seats: SeatSettings | None = None) -> Iterator[str]:
     """The application ``dehla serve`` runs (its uploads' queue off), in uvicorn on a thread of
     this process: real HTTP for a test whose subject is not the command (a ``dehla serve``
     process costs 1.2-1.4 CPU-s to start). The socket listens before the thread starts, so a
-    request made at once waits in the backlog (no polling for readiness); its URL."""
+    request made at once waits in the backlog (no polling for readiness); its URL. ``seats``: the
+    tables with a person (a seeded deal, say)."""
     listening = bound_socket("127.0.0.1", 0)
-    app = create_app(data, IntakeSettings(concurrency=0), check_csrf=check_csrf)
+    app = create_app(data, IntakeSettings(concurrency=0), check_csrf=check_csrf, seats=seats)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
     thread.start()

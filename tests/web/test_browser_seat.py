@@ -70,3 +70,4 @@ def test_a_person_plays_a_whole_hand_with_mouse_and_keyboard(page: Page, served:
     page.locator("#record-page").click()
     expect(page.locator("#match")).to_have_attribute("data-match-id", record.stem)
     expect(page.locator("ol#hands a[data-hand]")).to_have_count(1)
+
