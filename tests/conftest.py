@@ -1,6 +1,7 @@
 """Fixtures of every test: the database the stores live in (tests/database.py), and the
 version cache the workers fill (``ladder/versions/version_cache.py``), one per session. How the
-tests run in parallel, and what is kept apart: ``tests/parallel_run.py``."""
+tests run in parallel, and what is kept apart: ``tests/parallel_run.py``; which tests have a store
+(the PostgreSQL pass runs those): ``tests/store_users.py``."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from tests import database
 
-pytest_plugins = ("tests.parallel_run",)
+pytest_plugins = ("tests.parallel_run", "tests.store_users")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -34,6 +34,19 @@ sessions on one server apart)."""
 
 _created: set[str] = set()
 _connection: Connection | None = None
+_requests = 0
+"""How many times a test asked for a store here: ``tests/store_users.py`` reads it to tell the
+tests that have a store (and so run again on PostgreSQL) from those that never do."""
+
+
+def _requested() -> None:
+    global _requests
+    _requests += 1
+
+
+def requests() -> int:
+    """The store requests of this process so far (a count that only grows)."""
+    return _requests
 
 
 def server_url() -> URL:
@@ -69,6 +82,7 @@ def _fresh(name: str, options: str = "") -> str:
 def database_with(root: Path, options: str) -> str:
     """A new, empty database for ``root`` made with CREATE DATABASE ``options`` (e.g. another
     encoding), dropped with the others at the session's end; its URL."""
+    _requested()
     return _fresh(database_name(root), options)
 
 
@@ -91,6 +105,7 @@ def _migrated() -> str:
 def database_url(root: Path) -> str:
     """The store URL of the data folder ``root``; on PostgreSQL, on first use, a copy of the
     session's migrated store (as ``Store.open`` would have left a fresh database)."""
+    _requested()
     if not POSTGRES:
         return f"sqlite:///{root / 'ladder.db'}"
     name = database_name(root)
@@ -102,6 +117,7 @@ def database_url(root: Path) -> str:
 def empty_database_url(root: Path) -> str:
     """The store URL of ``root`` with nothing in it yet on PostgreSQL (for a test of the migrations
     run by ``Store.open``); on SQLite no file yet, as always."""
+    _requested()
     if not POSTGRES:
         return database_url(root)
     return _fresh(database_name(root))
@@ -109,6 +125,7 @@ def empty_database_url(root: Path) -> str:
 
 def copy_database(source: Path, root: Path) -> str:
     """A copy of ``source``'s store as ``root``'s (the SQLite file travels with the folder)."""
+    _requested()
     if not POSTGRES:
         return database_url(root)
     return _fresh(database_name(root), f'TEMPLATE "{snapshot_name(source)}"')
@@ -157,6 +174,7 @@ def drop_created() -> None:
 def database_env(root: Path, env: dict[str, str] | None = None) -> dict[str, str]:
     """``env`` (this process's by default) for a ``dehla --data ROOT`` subprocess: on PostgreSQL
     with ``$DEHLA_DATABASE_URL`` naming ``root``'s database; on SQLite unchanged."""
+    _requested()
     base = dict(os.environ if env is None else env)
     if POSTGRES:
         base[DATABASE_URL_ENV] = database_url(root)
