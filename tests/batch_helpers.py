@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 BATCH_OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("dehla-pakad", {"direction": "anticlockwise", "two_two": "tricks_won_at_table"}),
     ("dehla-pakad", {"two_two": "tricks_captured", "capture": "direct"}),

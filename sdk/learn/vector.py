@@ -3,22 +3,23 @@
 An episode is one hand, or a whole match (``match="hands:4"``, ``"kots:3"``, ``"tens:20"``; a
 bidding game's ``hands:N`` ends at its target too), as in ``dehla_v0``. Every preset plays:
 the trick-taking games on ``BatchTables``, Twenty-eight and Twenty-nine on ``BiddingBatchTables``
-with their own action space and observation layout (``vector_games``). Some seats are the learner's (``learning_seats``); the
-others are played by an opponent policy: uniformly random legal play by default, or a batched
-function ``policy(observations, masks) -> actions`` over the opponent seats to move. After every
-step each table waits for one of the learner's seats (``infos["seat"]``), and the observation
-is that seat's: ``{"observation": (N, 767) float32, "action_mask": (N, 162) int8}``, the layout
-of ``sdk.encoding`` (``(N, 596)`` and ``(N, 228)`` in a bidding game: ``bidding_encoding``), the
-same values ``dehla_v0`` gives on the same deal and choices (``tests/learn/test_vector.py``),
-computed in numba (``vector_encoding``, ``vector_bidding_encoding``).
+with their own action space and observation layout (``vector_games``). Some seats are the
+learner's (``learning_seats``); the others are played by an opponent policy: uniformly random
+legal play by default, or a batched function ``policy(observations, masks) -> actions`` over
+the opponent seats to move. After every step each table waits for one of the learner's seats
+(``infos["seat"]``), and the observation is that seat's: ``{"observation": (N, 767) float32,
+"action_mask": (N, 162) int8}``, the layout of ``sdk.encoding`` (``(N, 596)`` and ``(N, 228)``
+in a bidding game: ``bidding_encoding``), the same values ``dehla_v0`` gives on the same deal
+and choices (``tests/learn/test_vector.py``), computed in numba (``vector_encoding``,
+``vector_bidding_encoding``).
 
 Auto-reset is Gymnasium's "same step": a table whose episode ends in a step is dealt its next
 episode at once; ``terminations[t]`` says so, the returned observation is the new episode's, and
 ``infos["final_obs"]`` / ``infos["final_info"]`` hold the acting seat's last view and the last
 hand's actions, the seed and the winner. Within a match, a finished hand is followed by the
-match's next hand (``infos["hand_over"]``, ``infos["hand_actions"]``). Episode seeds come from the generator ``reset(seed=...)`` starts: a
-table's hand with seed ``S`` is the hand ``dehla_v0.env().reset(seed=S)`` deals
-(``infos["episode_seed"]``).
+match's next hand (``infos["hand_over"]``, ``infos["hand_actions"]``). Episode seeds come from
+the generator ``reset(seed=...)`` starts: a table's episode with seed ``S`` is the one
+``dehla_v0.env(match=...).reset(seed=S)`` deals (``infos["episode_seed"]``).
 
 Rewards are paid when a hand ends (``reward="hand"``) or when the episode ends
 (``reward="match"``): ``rewards[t]`` to the seat that acted at table ``t`` in this

@@ -151,7 +151,7 @@ class TrickVectorGame(VectorGame):
     def result(self, table: int) -> HandResult:
         r = [int(v) for v in self.tables.result[table]]
         return HandResult(
-            winner=None if r[RES_WINNER] < 0 else r[RES_WINNER],  # type: ignore[arg-type]
+            winner=None if r[RES_WINNER] < 0 else r[RES_WINNER],
             outcome=OUTCOMES[r[RES_OUTCOME]],
             tens=(r[RES_TENS0], r[RES_TENS0 + 1]),
             tricks_won=(r[RES_WON0], r[RES_WON0 + 1]),
@@ -223,7 +223,7 @@ class BiddingVectorGame(VectorGame):
 
     def result(self, table: int) -> BiddingResult:
         r = [int(v) for v in self.tables.result[table]]
-        return BiddingResult(bidder=r[BR_BIDDER], bid=r[BR_BID], points=(r[BR_POINTS0], r[BR_POINTS0 + 1]),  # type: ignore[arg-type]
+        return BiddingResult(bidder=r[BR_BIDDER], bid=r[BR_BID], points=(r[BR_POINTS0], r[BR_POINTS0 + 1]),
                              void=bool(r[BR_VOID]), made=bool(r[BR_MADE]), game_points=r[BR_GAME_POINTS],
                              tricks_played=r[BR_PLAYED])
 
