@@ -56,9 +56,6 @@ Policy = Callable[[FloatArray, MaskArray], npt.ArrayLike]
 """A batched policy: ``(observations (M, 767), masks (M, 162))`` of M seats to move -> M action ids
 (``(M, 596)`` and ``(M, 228)`` in a bidding game)."""
 
-MAX_ACTIONS = 128
-"""Room in a hand's action log (13 * 4 plays, a call or a hide, a reveal; a bidding game's auction
-of at most 15 bids with two passes between them, its hide, its call for the trump, 32 plays)."""
 _TEAM_SIGN = np.array([1.0, -1.0, 1.0, -1.0], dtype=np.float32)
 
 
@@ -111,7 +108,10 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
         self._generator: np.random.Generator | None = None
         self._episode_seeds = np.zeros(self.num_envs, dtype=np.int64)
         self._seat = np.zeros(self.num_envs, dtype=np.int64)
-        self._log = np.full((self.num_envs, MAX_ACTIONS), -1, dtype=np.int16)
+        self._log = np.full((self.num_envs, game.max_actions), -1, dtype=np.int16)
+        self._live_scores = self.config.match_format is not None
+        """In a match the score block changes from hand to hand; in a one-hand episode it is the
+        zero score's until the last view (written once for every table, not gathered per step)."""
         self._log_len = np.zeros(self.num_envs, dtype=np.int64)
         self._all_rows = np.arange(self.num_envs, dtype=np.int64)
         self._ready = False
@@ -166,10 +166,14 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
         else:
             over, to_team_0 = self._score_hands(rows)
         seat_rewards[hand_over] = to_team_0[hand_over, None] * _TEAM_SIGN
-        infos["hand_over"] = hand_over
-        infos["hand_actions"] = np.where(hand_over[:, None], self._log, -1).astype(np.int16)
+        hand_actions = np.where(hand_over[:, None], self._log, -1).astype(np.int16)
+        if self._live_scores:
+            infos["hand_over"], infos["hand_actions"] = hand_over, hand_actions
         if over.any():
-            infos["final_obs"], infos["final_info"] = self._final(over, acting)
+            last_hands = hand_actions
+            if self._live_scores:
+                last_hands = np.where(over[:, None], hand_actions, -1).astype(np.int16)
+            infos["final_obs"], infos["final_info"] = self._final(over, acting, last_hands)
             infos["_final_obs"] = infos["_final_info"] = over
         ended = np.flatnonzero(over)
         going_on = np.flatnonzero(hand_over & ~over)
@@ -339,11 +343,16 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
         return array
 
     # ----------------------------------------------------------------- observing
-    def _encode(self, rows: IntArray, seats: IntArray) -> FloatArray:
-        """The observations of ``seats`` at ``rows``, the match score's block included."""
-        out = self._game.encode(rows, seats, self._log)
-        at = self._game.score_at
-        out[:, at:at + self._game.score_width] = self._blocks[rows, seats & 1]
+    def _encode(self, rows: IntArray, seats: IntArray, live: bool | None = None) -> FloatArray:
+        """The observations of ``seats`` at ``rows``, the match score's block included (``live``:
+        each table's own, not the zero score's; by default in a match)."""
+        game = self._game
+        out = game.encode(rows, seats, self._log)
+        at = game.score_at
+        if self._live_scores if live is None else live:
+            out[:, at:at + game.score_width] = self._blocks[rows, seats & 1]
+        elif self._initial_blocks.any():  # the same for both teams at the zero score
+            out[:, at:at + game.score_width] = self._initial_blocks[0]
         return out
 
     def _observe(self) -> Observations:
@@ -352,16 +361,17 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
         return {"observation": self._encode(self._all_rows, self._seat),
                 "action_mask": self._tables.legal_mask().view(np.int8)}
 
-    def _final(self, over: npt.NDArray[np.bool_], acting: IntArray) -> tuple[Observations, dict[str, Any]]:
+    def _final(self, over: npt.NDArray[np.bool_], acting: IntArray,
+               last_hands: npt.NDArray[np.int16]) -> tuple[Observations, dict[str, Any]]:
         """The finished tables' last view for the seat that acted (the score with the last hand
         counted, as the AEC environment shows it then), and their last hands' facts."""
         rows = np.flatnonzero(over)
         game = self._game
         observation = np.zeros((self.num_envs, game.observation_size), dtype=np.float32)
-        observation[rows] = self._encode(rows, acting[rows])
+        observation[rows] = self._encode(rows, acting[rows], live=True)
         final_obs: Observations = {"observation": observation,
                                    "action_mask": np.zeros((self.num_envs, game.num_actions), dtype=np.int8)}
-        info: dict[str, Any] = {"actions": np.where(over[:, None], self._log, -1).astype(np.int16),
+        info: dict[str, Any] = {"actions": last_hands,
                 "episode_seed": self._episode_seeds.copy(),
                 "winner": self._winners(over)}
         return final_obs, info

@@ -58,6 +58,8 @@ class VectorGame(ABC):
     observation_size: int
     score_at: int
     score_width: int
+    max_actions: int
+    """Room in a hand's action log."""
     tables: BatchTables | BiddingBatchTables
 
     @abstractmethod
@@ -101,6 +103,7 @@ class TrickVectorGame(VectorGame):
     observation_size = OBSERVATION_SIZE
     score_at = LAYOUT.starts["score"]
     score_width = 10
+    max_actions = 64  # 13 * 4 plays, a call or a hide, a reveal
 
     def __init__(self, rules: Rules, size: int) -> None:
         self.rules = rules
@@ -185,6 +188,10 @@ class BiddingVectorGame(VectorGame):
 
     def __init__(self, rules: BiddingRules, size: int) -> None:
         self.rules = rules
+        bids = rules.max_bid - rules.min_bid + 1
+        # Every bid at most two passes after the one before, three passes after the last; the hide,
+        # the call for the trump and the cards.
+        self.max_actions = 3 * bids + 3 + 2 + 4 * rules.hand_size
         self.tables: BiddingBatchTables = BiddingBatchTables(rules, size)
 
     def new_tables(self, size: int) -> BiddingBatchTables:
