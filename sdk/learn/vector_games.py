@@ -167,15 +167,10 @@ class TrickVectorGame(VectorGame):
         )
 
     def score_blocks(self, score: MatchScore) -> npt.NDArray[np.float32]:
-        out = np.zeros((2, 10), dtype=np.float32)
-        for mine in (0, 1):
-            for team in (0, 1):
-                at = 0 if team == mine else 5
-                for column, value in enumerate((score.kots[team], score.points[team], score.hands_won[team],
-                                                score.tens[team])):
-                    out[mine, at + column] = min(value, SCORE_SCALE) / SCORE_SCALE
-                out[mine, at + 4] = min(score.runs[team], KOT_RUN) / KOT_RUN
-        return out
+        teams = [[*(min(value, SCORE_SCALE) / SCORE_SCALE for value in (score.kots[team], score.points[team],
+                                                                        score.hands_won[team], score.tens[team])),
+                  min(score.runs[team], KOT_RUN) / KOT_RUN] for team in (0, 1)]
+        return np.array([teams[0] + teams[1], teams[1] + teams[0]], dtype=np.float32)
 
 
 class BiddingVectorGame(VectorGame):
@@ -235,8 +230,9 @@ class BiddingVectorGame(VectorGame):
                              tricks_played=r[BR_PLAYED])
 
     def score_blocks(self, score: BiddingMatchScore) -> npt.NDArray[np.float32]:
-        points = np.array([score.points], dtype=np.int64)
-        return np.stack([self._block(points)[0], self._block(points[:, ::-1])[0]])
+        target = self.rules.target
+        ours, theirs = ((max(-target, min(p, target)) + target) / (2 * target) for p in score.points)
+        return np.array([[ours, theirs], [theirs, ours]], dtype=np.float32)
 
 
 def _signed(value: npt.NDArray[np.float32], winner: IntArray) -> npt.NDArray[np.float32]:
