@@ -43,7 +43,6 @@ from arena.batch.bidding_layout import (
 from arena.batch.kernels import lowest, popcount
 from arena.batch.layout import Phase
 from arena.engine.action_ids import BID_BASE
-from arena.engine.bidding_rules import PACK_POINTS
 from sdk.encoding import MAX_TRICKS
 from sdk.learn.bidding_encoding import BIDDING_LAYOUT
 
@@ -87,7 +86,9 @@ def encode_bidding_rows(ints, masks, history, rules, at, log, rows, seats, out):
     size = rules[B_HAND_SIZE]
     max_bid = rules[B_MAX_BID]
     bonus = rules[B_LAST_TRICK_POINTS]
-    total = PACK_POINTS + bonus
+    total = bonus  # the hand's points (``BiddingRules.total_points``): the pack's card points and the last trick's
+    for rank in range(13):
+        total += 4 * rules[B_POINTS + rank]
     voids = np.zeros(4, dtype=np.int64)
     for i in range(rows.shape[0]):
         t = rows[i]
