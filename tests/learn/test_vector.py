@@ -239,11 +239,12 @@ def test_observations_are_in_the_observation_space() -> None:
 
 
 @given(preset=st.sampled_from(VECTOR_PRESETS), seed=st.integers(0, 2**32),
-       seats=st.sets(st.integers(0, 3), min_size=1).map(sorted), steps=st.integers(1, 40))
+       seats=st.sets(st.integers(0, 3), min_size=1).map(sorted), steps=st.integers(1, 40),
+       match=st.sampled_from([None, "hands:2"]))
 @examples(15)
 def test_every_table_waits_for_a_learning_seat_and_hands_are_zero_sum(
-        preset: str, seed: int, seats: list[int], steps: int) -> None:
-    env = DehlaVectorEnv(8, preset, learning_seats=seats)
+        preset: str, seed: int, seats: list[int], steps: int, match: str | None) -> None:
+    env = DehlaVectorEnv(8, preset, learning_seats=seats, match=match)
     observations, infos = env.reset(seed=seed)
     for _ in range(steps):
         assert set(infos["seat"]) <= set(seats)
@@ -254,7 +255,8 @@ def test_every_table_waits_for_a_learning_seat_and_hands_are_zero_sum(
         observations, rewards, terminated, _, infos = env.step(observations["action_mask"].argmax(axis=1))
         paid = infos["seat_rewards"]
         assert np.array_equal(rewards, paid[np.arange(8), acting])
-        assert not paid[~terminated].any()
+        assert not paid[~infos.get("hand_over", terminated)].any()  # paid when a hand ends, and only then
+        assert not (terminated & ~infos.get("hand_over", terminated)).any()
         assert (paid[:, 0] == paid[:, 2]).all() and (paid[:, 0] == -paid[:, 1]).all()
         assert (paid[:, 1] == paid[:, 3]).all()
 
