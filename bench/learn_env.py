@@ -19,8 +19,11 @@ environment's ``step`` is timed (the random choice under the mask is the caller'
 reset, which compiles the kernels or loads them from numba's cache, is reported apart
 (``vector_first_reset_s``).
 
-Run: ``python bench/learn_env.py [--hands N] [--preset P] [--rounds R] [--tables N] [--vector-steps S]``.
-The last line is one JSON object.
+``--preset all`` measures every preset in turn (AEC and vector environment in the same run,
+a line each) and ``--match hands:4`` (or ``kots:3``, ...) makes both environments' episodes whole
+matches. Run: ``python bench/learn_env.py [--hands N] [--preset P|all] [--match M] [--rounds R]
+[--tables N] [--vector-steps S]``. The last line is one JSON object (``{"presets": [...]}`` for
+``all``).
 """
 
 from __future__ import annotations
@@ -32,8 +35,9 @@ from typing import Any
 
 import numpy as np
 
+from arena.engine.bidding_rules import BIDDING_PRESETS
 from arena.engine.chance import choose_index
-from arena.engine.rules import DEFAULT_PRESET
+from arena.engine.rules import DEFAULT_PRESET, PRESETS
 from sdk.learn import dehla_v0
 from sdk.learn.games import Game, Table
 from sdk.learn.vector import DehlaVectorEnv
@@ -45,9 +49,9 @@ def first_hand(game: Game, seed: int) -> tuple[Table, Any]:
     return game.new_table(seed, score), score
 
 
-def env_run(preset: str, hands: int, base: int) -> tuple[float, int, list[list[int]]]:
-    """CPU seconds, agent steps and each hand's actions, through the wrapped environment."""
-    env = dehla_v0.env(preset=preset)
+def env_run(preset: str, hands: int, base: int, match: str | None = None) -> tuple[float, int, list[list[int]]]:
+    """CPU seconds, agent steps and each episode's actions, through the wrapped environment."""
+    env = dehla_v0.env(preset=preset, match=match)
     rng = np.random.default_rng(base)
     steps, played = 0, []
     start = time.process_time()
@@ -105,10 +109,11 @@ def random_legal(masks: np.ndarray[Any, Any], uniforms: np.ndarray[Any, Any]) ->
     return (counts <= pick[:, None]).sum(axis=1)
 
 
-def vector_run(preset: str, tables: int, steps: int, seats: tuple[int, ...], base: int) -> tuple[float, float, int]:
+def vector_run(preset: str, tables: int, steps: int, seats: tuple[int, ...], base: int,
+               match: str | None = None) -> tuple[float, float, int]:
     """CPU seconds of the first reset, CPU seconds in ``step`` and the agent steps taken."""
     start = time.process_time()
-    env = DehlaVectorEnv(tables, preset, learning_seats=seats)
+    env = DehlaVectorEnv(tables, preset, learning_seats=seats, match=match)
     observations, _ = env.reset(seed=base)
     first = time.process_time() - start
     rng = np.random.default_rng(base)
@@ -123,8 +128,9 @@ def vector_run(preset: str, tables: int, steps: int, seats: tuple[int, ...], bas
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--hands", type=int, default=2_000, help="episodes (one hand each)")
-    parser.add_argument("--preset", default=DEFAULT_PRESET)
+    parser.add_argument("--hands", type=int, default=2_000, help="AEC episodes")
+    parser.add_argument("--preset", default=DEFAULT_PRESET, help="a preset, or 'all'")
+    parser.add_argument("--match", default=None, help="episodes of a whole match (hands:N, kots:K, tens:N)")
     parser.add_argument("--base", type=int, default=1, help="the first episode's seed")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each part; the best counts")
     parser.add_argument("--tables", type=int, default=1024, help="the vector environment's tables")
@@ -132,34 +138,43 @@ def main() -> None:
     args = parser.parse_args()
     if min(args.hands, args.rounds, args.tables, args.vector_steps) < 1:
         raise SystemExit("--hands, --rounds, --tables and --vector-steps must be positive")
+    if args.preset != "all":
+        print(json.dumps(measure(args.preset, args)))
+        return
+    results = [measure(preset, args) for preset in (*PRESETS, *BIDDING_PRESETS)]
+    print(json.dumps({"presets": results}))
 
+
+def measure(preset: str, args: argparse.Namespace) -> dict[str, Any]:
+    """One preset's figures (printed as two lines): the AEC environment, the bare engine, the vector environment."""
     env_times, engine_times, observe_times = [], [], []
     steps, played, calls = 0, [], 0
     for _ in range(args.rounds):
-        seconds, steps, played = env_run(args.preset, args.hands, args.base)
+        seconds, steps, played = env_run(preset, args.hands, args.base, args.match)
         env_times.append(seconds)
-        engine_times.append(engine_run(args.preset, args.base, played))
-        seconds, calls = observe_run(args.preset, args.base, played)
-        observe_times.append(seconds)
-    env_s, engine_s, observe_s = min(env_times), min(engine_times), min(observe_times)
+        if args.match is None:  # the replays deal one hand per episode
+            engine_times.append(engine_run(preset, args.base, played))
+            seconds, calls = observe_run(preset, args.base, played)
+            observe_times.append(seconds)
+    env_s = min(env_times)
     first_resets, vector_times, selfplay_times = [], [], []
     vector_steps = selfplay_steps = 0
     for _ in range(args.rounds):
-        first, seconds, vector_steps = vector_run(args.preset, args.tables, args.vector_steps, (0,), args.base)
+        first, seconds, vector_steps = vector_run(preset, args.tables, args.vector_steps, (0,), args.base, args.match)
         first_resets.append(first)
         vector_times.append(seconds)
-        _, seconds, selfplay_steps = vector_run(args.preset, args.tables, args.vector_steps, (0, 1, 2, 3), args.base)
+        _, seconds, selfplay_steps = vector_run(preset, args.tables, args.vector_steps, (0, 1, 2, 3), args.base,
+                                                args.match)
         selfplay_times.append(seconds)
     vector_rate = vector_steps / min(vector_times)
     selfplay_rate = selfplay_steps / min(selfplay_times)
-    result = {
-        "preset": args.preset,
+    result: dict[str, Any] = {
+        "preset": preset,
+        "match": args.match,
         "hands": args.hands,
         "agent_steps": steps,
         "env_steps_per_s": round(steps / env_s),
         "env_hands_per_s": round(args.hands / env_s, 1),
-        "engine_steps_per_s": round(steps / engine_s),
-        "observe_us": round(observe_s / calls * 1e6, 1),
         "env_us_per_step": round(env_s / steps * 1e6, 1),
         "tables": args.tables,
         "vector_agent_steps": vector_steps,
@@ -168,14 +183,19 @@ def main() -> None:
         "vector_vs_aec": round(vector_rate / (steps / env_s), 1),
         "vector_first_reset_s": round(first_resets[0], 2),
     }
-    print(f"{args.preset}: {steps} agent steps in {args.hands} hands; environment {result['env_steps_per_s']:,} "
-          f"steps/s ({result['env_us_per_step']} us a step, of which observing the seat to move "
-          f"{result['observe_us']} us); the bare engine {result['engine_steps_per_s']:,} steps/s")
+    engine = ""
+    if engine_times:
+        result["engine_steps_per_s"] = round(steps / min(engine_times))
+        result["observe_us"] = round(min(observe_times) / calls * 1e6, 1)
+        engine = (f" ({result['env_us_per_step']} us a step, of which observing the seat to move "
+                  f"{result['observe_us']} us); the bare engine {result['engine_steps_per_s']:,} steps/s")
+    episodes = f"{args.hands} {'matches ' + args.match if args.match else 'hands'}"
+    print(f"{preset}: {steps} agent steps in {episodes}; environment {result['env_steps_per_s']:,} steps/s{engine}")
     print(f"vector environment, {args.tables} tables: {result['vector_steps_per_s']:,} agent steps/s with one "
           f"learning seat against random opponents ({result['vector_vs_aec']}x the AEC environment), "
           f"{result['vector_selfplay_steps_per_s']:,} with every seat learning; first reset "
-          f"{result['vector_first_reset_s']} s (compiling, or loading numba's cache)")
-    print(json.dumps(result))
+          f"{result['vector_first_reset_s']} s (compiling, or loading numba's cache)", flush=True)
+    return result
 
 
 if __name__ == "__main__":

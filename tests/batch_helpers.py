@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.engine.rules import MakerDiscard, rules_for
-
 BATCH_OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("dehla-pakad", {"direction": "anticlockwise", "two_two": "tricks_won_at_table"}),
     ("dehla-pakad", {"two_two": "tricks_captured", "capture": "direct"}),
@@ -39,12 +37,6 @@ BATCH_OPTIONS: list[tuple[str, dict[str, Any]]] = [
 ]
 """(preset, option overrides) pairs, each held to the rules engine by ``tests/batch``."""
 
-VECTOR_OPTIONS: list[tuple[str, dict[str, Any]]] = [
-    (preset, overrides) for preset, overrides in BATCH_OPTIONS
-    if rules_for(preset, overrides).maker_discard is MakerDiscard.OPEN
-]
-"""The pairs the vector environment encodes (face-down discards not yet: refused by name)."""
-
 BIDDING_BATCH_OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("twenty-eight", {"direction": "clockwise", "game_points": "by_bid"}),
     ("twenty-eight", {"no_exposure": "last_trick", "overbid_partner_min": 20}),
@@ -55,3 +47,6 @@ BIDDING_BATCH_OPTIONS: list[tuple[str, dict[str, Any]]] = [
 ]
 """(bidding preset, option overrides) pairs: every option of ``BiddingRules`` at a value other than
 the presets', each held to ``BiddingHand`` by ``tests/batch``."""
+
+VECTOR_OPTIONS: list[tuple[str, dict[str, Any]]] = [*BATCH_OPTIONS, *BIDDING_BATCH_OPTIONS]
+"""The pairs the vector environment is held to ``dehla_v0`` on: every option set the batched engine plays."""

@@ -5,12 +5,15 @@ seat to move is not one of ``stop``, it takes a uniformly random legal action (t
 ``kernels.random_actions``, its uniform ``keyed_uniform(key + move * STRIDE, table)``) and logs
 it. One compiled loop instead of a round of calls per opponent move: the vector environment's
 hot path (``sdk.learn.vector``). A new module beside ``kernels`` rather than a change to it.
+``play_random_until_bidding`` is the same for the bidding games (``bidding_kernels``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from arena.batch.bidding_kernels import _apply as _apply_bidding
+from arena.batch.bidding_kernels import _random_action as _random_bidding_action
 from arena.batch.kernels import (
     CALL_BASE,
     HIDE_BASE,
@@ -51,6 +54,19 @@ def play_random_until(ints, masks, history, result, rules, stop, key, log, log_l
                 card = _kth(masks[t, LEGAL], uniform)
                 action = HIDE_BASE + card
                 _hide(ints, masks, t, card, rules)
+            log[t, log_len[t]] = action
+            log_len[t] += 1
+            move += 1
+
+
+@kernel
+def play_random_until_bidding(ints, masks, history, result, rules, stop, key, log, log_len):
+    """``play_random_until`` for ``BiddingBatchTables`` (calls, the hide, the call for the trump, cards)."""
+    for t in range(ints.shape[0]):
+        move = 0
+        while ints[t, DECISION] != OVER and not stop[ints[t, TO_MOVE]]:
+            action = _random_bidding_action(ints, masks, t, keyed_uniform(key + np.uint64(move) * STRIDE, t), rules)
+            _apply_bidding(ints, masks, history, result, t, action, rules)
             log[t, log_len[t]] = action
             log_len[t] += 1
             move += 1

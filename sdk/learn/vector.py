@@ -1,21 +1,28 @@
 """A Gymnasium vector environment over the batched engine: N tables stepped at once.
 
-Each table plays one hand per episode. Some seats are the learner's (``learning_seats``); the
-others are played by an opponent policy: uniformly random legal play by default, or a batched
-function ``policy(observations, masks) -> actions`` over the opponent seats to move. After every
-step each table waits for one of the learner's seats (``infos["seat"]``), and the observation
-is that seat's: ``{"observation": (N, 767) float32, "action_mask": (N, 162) int8}``, the layout
-of ``sdk.encoding`` (the same values ``dehla_v0`` gives on the same deal and choices,
-``tests/learn/test_vector.py``), computed in numba (``vector_encoding``).
+An episode is one hand, or a whole match (``match="hands:4"``, ``"kots:3"``, ``"tens:20"``; a
+bidding game's ``hands:N`` ends at its target too), as in ``dehla_v0``. Every preset plays:
+the trick-taking games on ``BatchTables``, Twenty-eight and Twenty-nine on ``BiddingBatchTables``
+with their own action space and observation layout (``vector_games``). Some seats are the
+learner's (``learning_seats``); the others are played by an opponent policy: uniformly random
+legal play by default, or a batched function ``policy(observations, masks) -> actions`` over
+the opponent seats to move. After every step each table waits for one of the learner's seats
+(``infos["seat"]``), and the observation is that seat's: ``{"observation": (N, 767) float32,
+"action_mask": (N, 162) int8}``, the layout of ``sdk.encoding`` (``(N, 596)`` and ``(N, 228)``
+in a bidding game: ``bidding_encoding``), the same values ``dehla_v0`` gives on the same deal
+and choices (``tests/learn/test_vector.py``), computed in numba (``vector_encoding``,
+``vector_bidding_encoding``).
 
-Auto-reset is Gymnasium's "same step": a table whose hand ends in a step is dealt its next hand
-at once; ``terminations[t]`` says so, the returned observation is the new hand's, and
-``infos["final_obs"]`` / ``infos["final_info"]`` hold the acting seat's last view and the hand's
-actions, seed and winner. Episode seeds come from the generator ``reset(seed=...)`` starts: a
-table's hand with seed ``S`` is the hand ``dehla_v0.env().reset(seed=S)`` deals
-(``infos["episode_seed"]``).
+Auto-reset is Gymnasium's "same step": a table whose episode ends in a step is dealt its next
+episode at once; ``terminations[t]`` says so, the returned observation is the new episode's, and
+``infos["final_obs"]`` / ``infos["final_info"]`` hold the acting seat's last view and the last
+hand's actions, the seed and the winner. Within a match, a finished hand is followed by the
+match's next hand (``infos["hand_over"]``, ``infos["hand_actions"]``). Episode seeds come from
+the generator ``reset(seed=...)`` starts: a table's episode with seed ``S`` is the one
+``dehla_v0.env(match=...).reset(seed=S)`` deals (``infos["episode_seed"]``).
 
-Rewards are paid when a hand ends: ``rewards[t]`` to the seat that acted at table ``t`` in this
+Rewards are paid when a hand ends (``reward="hand"``) or when the episode ends
+(``reward="match"``): ``rewards[t]`` to the seat that acted at table ``t`` in this
 step, ``infos["seat_rewards"][t]`` to all four seats (a learner seat that did not act in the
 last step of the hand finds its reward there). Bad input raises a ``LearnEnvError`` (a
 ``ValueError``) naming the table and the problem, and leaves every table as it was.
@@ -32,28 +39,23 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from arena.batch import BatchError, BatchTables
-from arena.batch.layout import RES_KOT, RES_POINTS, RES_WINNER
-from arena.batch.opponents import play_random_until
-from arena.engine.action_ids import NUM_ACTIONS
-from arena.engine.bidding_rules import BiddingRules
-from arena.engine.match import KOT_RUN
-from arena.engine.rules import MakerDiscard, Rules
-from sdk.encoding import LAYOUT, OBSERVATION_SIZE, SCORE_SCALE, MaskArray
+from arena.batch import BatchError, BatchTables, BiddingBatchTables
+from arena.engine.chance import derive_seed
+from arena.engine.match import MatchFormat
+from sdk.encoding import MaskArray
 from sdk.encoding_layout import FloatArray
 from sdk.learn.config import EnvConfig, Reward
 from sdk.learn.errors import ActionShapeError, IllegalEnvActionError, LearnEnvError, OpponentPolicyError
+from sdk.learn.games import game_for
 from sdk.learn.vector_deals import MAX_SEED, first_hands
-from sdk.learn.vector_encoding import OFFSETS, encode_rows
+from sdk.learn.vector_games import vector_game
 
 IntArray = npt.NDArray[np.int64]
 Observations = dict[str, npt.NDArray[Any]]
 Policy = Callable[[FloatArray, MaskArray], npt.ArrayLike]
-"""A batched policy: ``(observations (M, 767), masks (M, 162))`` of M seats to move -> M action ids."""
+"""A batched policy: ``(observations (M, 767), masks (M, 162))`` of M seats to move -> M action ids
+(``(M, 596)`` and ``(M, 228)`` in a bidding game)."""
 
-MAX_ACTIONS = 64
-"""Room in a hand's action log (a hand takes at most 13 * 4 plays, a call or a hide, a reveal)."""
-SCORE_AT = LAYOUT.starts["score"]
 _TEAM_SIGN = np.array([1.0, -1.0, 1.0, -1.0], dtype=np.float32)
 
 
@@ -70,42 +72,46 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
         learning_seats: Sequence[int] = (0,),
         opponent: Policy | None = None,
         reward: str | Reward = Reward.HAND,
+        match: str | MatchFormat | None = None,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise LearnEnvError(f"num_envs must be a positive number of tables, not {num_envs!r}")
-        self.config = EnvConfig.of(preset, options, None, reward)
+        self.config = EnvConfig.of(preset, options, match, reward)
         rules = self.config.rules
-        if isinstance(rules, BiddingRules):
-            raise LearnEnvError(f"preset {preset!r}: the vector environment plays the batched engine's games, "
-                                "not the bidding games (use dehla_v0)")
-        if rules.maker_discard is not MakerDiscard.OPEN:
-            raise LearnEnvError(f"preset {preset!r}: the vector environment does not encode face-down discards "
-                                f"(maker_discard={rules.maker_discard.value}) yet (use dehla_v0)")
         try:
-            self._tables = BatchTables(rules, int(num_envs))
+            self._game = vector_game(rules, int(num_envs))
         except BatchError as exc:
             raise LearnEnvError(f"preset {preset!r}: {exc}") from None
-        self.rules: Rules = rules
+        self._tables = self._game.tables
+        self.rules = rules
+        self._match_game = game_for(rules, self.config.match_format)
         self.learning_seats = _seats(learning_seats)
         if opponent is not None and not callable(opponent):
             raise LearnEnvError(f"opponent must be a policy function (observations, masks) -> actions, or None "
                                 f"for random legal play, not {opponent!r}")
         self.opponent = opponent
         self.num_envs = int(num_envs)
+        game = self._game
         self.single_observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+            "observation": spaces.Box(0.0, 1.0, (game.observation_size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (game.num_actions,), dtype=np.int8),
         })
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.single_action_space = spaces.Discrete(game.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._learner = np.zeros(4, dtype=np.bool_)
         self._learner[list(self.learning_seats)] = True
-        self._scores_kots = rules.scores_kots
+        self._initial_blocks = game.score_blocks(self._match_game.new_score(0))
+        self._blocks = np.broadcast_to(self._initial_blocks, (self.num_envs, 2, game.score_width)).copy()
+        self._scores: list[Any] = [None] * self.num_envs
+        """Each table's match score (the engine's), in a match; ``None`` for one-hand episodes."""
         self._generator: np.random.Generator | None = None
         self._episode_seeds = np.zeros(self.num_envs, dtype=np.int64)
         self._seat = np.zeros(self.num_envs, dtype=np.int64)
-        self._log = np.full((self.num_envs, MAX_ACTIONS), -1, dtype=np.int16)
+        self._log = np.full((self.num_envs, game.max_actions), -1, dtype=np.int16)
+        self._live_scores = self.config.match_format is not None
+        """In a match the score block changes from hand to hand; in a one-hand episode it is the
+        zero score's until the last view (written once for every table, not gathered per step)."""
         self._log_len = np.zeros(self.num_envs, dtype=np.int64)
         self._all_rows = np.arange(self.num_envs, dtype=np.int64)
         self._ready = False
@@ -130,6 +136,7 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
             raise LearnEnvError("the environment has no tables yet: call reset() first")
         array = self._checked(actions)
         saved = self._snapshot() if self.opponent is not None else None
+        saved_scores = list(self._scores)
         acting = self._seat.copy()
         self._apply(array, by_learner=True)
         try:
@@ -137,6 +144,7 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
         except OpponentPolicyError:
             if saved is not None:
                 self._restore(saved)
+                self._scores = saved_scores
             raise
         rewards = seat_rewards[self._all_rows, acting]
         observations = self._observe()
@@ -144,19 +152,66 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
         return observations, rewards, over, np.zeros(self.num_envs, dtype=np.bool_), infos
 
     def _finish_step(self, acting: IntArray) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float32], dict[str, Any]]:
-        """Play the opponents, score the finished hands and deal the next ones."""
+        """Play the opponents, score the finished hands, deal the next hands or episodes."""
         self._advance()
-        over = self._tables.over.copy()
+        hand_over = self._tables.over.copy()
         seat_rewards = np.zeros((self.num_envs, 4), dtype=np.float32)
         infos: dict[str, Any] = {}
+        if not hand_over.any():
+            return hand_over, seat_rewards, infos
+        rows = np.flatnonzero(hand_over)
+        if self.config.match_format is None:
+            over, to_team_0 = hand_over, self._one_hand_rewards()
+            self._blocks[rows] = self._game.one_hand_blocks(rows)
+        else:
+            over, to_team_0 = self._score_hands(rows)
+        seat_rewards[hand_over] = to_team_0[hand_over, None] * _TEAM_SIGN
+        hand_actions = np.where(hand_over[:, None], self._log, -1).astype(np.int16)
+        if self._live_scores:
+            infos["hand_over"], infos["hand_actions"] = hand_over, hand_actions
         if over.any():
-            seat_rewards[over] = self._hand_values()[over, None] * _TEAM_SIGN
-            infos["final_obs"], infos["final_info"] = self._final(over, acting)
+            last_hands = hand_actions
+            if self._live_scores:
+                last_hands = np.where(over[:, None], hand_actions, -1).astype(np.int16)
+            infos["final_obs"], infos["final_info"] = self._final(over, acting, last_hands)
             infos["_final_obs"] = infos["_final_info"] = over
-            rows = np.flatnonzero(over)
-            self._deal(rows, self._generator_or_new().integers(MAX_SEED, size=rows.size))
-            self._advance()
+        ended = np.flatnonzero(over)
+        going_on = np.flatnonzero(hand_over & ~over)
+        if going_on.size:
+            self._deal_next_hands(going_on)
+        if ended.size:
+            self._deal(ended, self._generator_or_new().integers(MAX_SEED, size=ended.size))
+        self._advance()
         return over, seat_rewards, infos
+
+    def _one_hand_rewards(self) -> npt.NDArray[np.float32]:
+        """Each finished one-hand episode's reward to team 0 (``Reward``: the hand's value, or its winner's sign)."""
+        if self.config.reward is Reward.MATCH:
+            winners = self._game.winners()
+            out: npt.NDArray[np.float32] = np.where(winners == 0, 1.0, np.where(winners == 1, -1.0, 0.0)).astype(
+                np.float32)
+            return out
+        return self._game.hand_values()
+
+    def _score_hands(self, rows: IntArray) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float32]]:
+        """Count the finished hands at ``rows`` in their matches (the engine's scores, as
+        ``dehla_v0`` counts them): the tables whose match is over, and each table's reward to team 0."""
+        over = np.zeros(self.num_envs, dtype=np.bool_)
+        to_team_0 = np.zeros(self.num_envs, dtype=np.float32)
+        game, match_format = self._match_game, self.config.match_format
+        for t in (int(r) for r in rows):
+            result = self._game.result(t)
+            score, value = game.scored(self._scores[t], result)
+            self._scores[t] = score
+            self._blocks[t] = self._game.score_blocks(score)
+            if self.config.reward is Reward.HAND:
+                to_team_0[t] = value
+            if game.match_over(score, match_format):
+                over[t] = True
+                if self.config.reward is Reward.MATCH:
+                    winner = game.winner(score, result, match_format)
+                    to_team_0[t] = 0.0 if winner is None else (1.0 if winner == 0 else -1.0)
+        return over, to_team_0
 
     def close(self, **kwargs: Any) -> None:
         """Nothing to release: the tables are arrays."""
@@ -164,7 +219,7 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
 
     # ----------------------------------------------------------------- for tests and tools
     @property
-    def tables(self) -> BatchTables:
+    def tables(self) -> BatchTables | BiddingBatchTables:
         """The batched tables (every card: not for a policy)."""
         return self._tables
 
@@ -201,13 +256,28 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
         """Deal the first hand of each episode seed at its table (every table, or a few of them)."""
         deal_seeds, dealers = first_hands(np.asarray(episode_seeds, dtype=np.int64))
         self._episode_seeds[rows] = episode_seeds
+        self._blocks[rows] = self._initial_blocks
+        if self.config.match_format is not None:
+            for t, dealer in zip(rows.tolist(), dealers.tolist(), strict=True):
+                self._scores[t] = self._match_game.new_score(dealer)
+        self._deal_hands(rows, deal_seeds, dealers)
+
+    def _deal_next_hands(self, rows: IntArray) -> None:
+        """The match's next hand at each table of ``rows``: hand ``n`` of episode seed ``S`` is
+        ``derive_seed(S, "deal", n)``, dealt by the score's dealer (``games.Game.new_table``)."""
+        scores = [self._scores[t] for t in rows.tolist()]
+        deal_seeds = np.array([derive_seed(int(self._episode_seeds[t]), "deal", score.hands_played)
+                               for t, score in zip(rows.tolist(), scores, strict=True)], dtype=np.int64)
+        self._deal_hands(rows, deal_seeds, np.array([score.dealer for score in scores], dtype=np.int64))
+
+    def _deal_hands(self, rows: IntArray, deal_seeds: IntArray, dealers: IntArray) -> None:
         self._log[rows] = -1
         self._log_len[rows] = 0
         tables = self._tables
         if rows.size == self.num_envs:
             tables.reset(deal_seeds, dealers)
             return
-        fresh = BatchTables(self.rules, int(rows.size))
+        fresh = self._game.new_tables(int(rows.size))
         fresh.reset(deal_seeds, dealers)
         tables.ints[rows] = fresh.ints
         tables.masks[rows] = fresh.masks
@@ -219,8 +289,7 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
         tables = self._tables
         if self.opponent is None:  # one compiled pass plays every random move
             key = np.uint64(self._generator_or_new().integers(2**64, dtype=np.uint64))
-            play_random_until(tables.ints, tables.masks, tables.history, tables.result, tables.kernel_rules.array,
-                              self._learner, key, self._log, self._log_len)
+            self._game.play_random_until(self._learner, key, self._log, self._log_len)
             return
         while True:
             waiting = ~tables.over & ~self._learner[tables.to_move]
@@ -270,14 +339,20 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
         low = np.flatnonzero(array < 0)
         if low.size:
             raise IllegalEnvActionError(f"table {int(low[0])}: action {int(array[low[0]])} is out of range "
-                                        f"(0..{NUM_ACTIONS - 1}; every table waits for an action)")
+                                        f"(0..{self._game.num_actions - 1}; every table waits for an action)")
         return array
 
-    # ----------------------------------------------------------------- observing and scoring
-    def _encode(self, rows: IntArray, seats: IntArray) -> FloatArray:
-        out = np.empty((rows.size, OBSERVATION_SIZE), dtype=np.float32)
-        tables = self._tables
-        encode_rows(tables.ints, tables.masks, tables.history, tables.kernel_rules.array, OFFSETS, rows, seats, out)
+    # ----------------------------------------------------------------- observing
+    def _encode(self, rows: IntArray, seats: IntArray, live: bool | None = None) -> FloatArray:
+        """The observations of ``seats`` at ``rows``, the match score's block included (``live``:
+        each table's own, not the zero score's; by default in a match)."""
+        game = self._game
+        out = game.encode(rows, seats, self._log)
+        at = game.score_at
+        if self._live_scores if live is None else live:
+            out[:, at:at + game.score_width] = self._blocks[rows, seats & 1]
+        elif self._initial_blocks.any():  # the same for both teams at the zero score
+            out[:, at:at + game.score_width] = self._initial_blocks[0]
         return out
 
     def _observe(self) -> Observations:
@@ -286,58 +361,42 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
         return {"observation": self._encode(self._all_rows, self._seat),
                 "action_mask": self._tables.legal_mask().view(np.int8)}
 
-    def _hand_values(self) -> npt.NDArray[np.float32]:
-        """Each finished hand's reward to team 0 (``Reward``: the hand's value, or its winner's sign)."""
-        result = self._tables.result
-        winner = result[:, RES_WINNER]
-        if self.config.reward is Reward.MATCH:
-            value = np.ones(self.num_envs, dtype=np.float32)
-        elif self._scores_kots:
-            value = (1 + result[:, RES_KOT]).astype(np.float32)
-        else:
-            value = result[:, RES_POINTS].astype(np.float32)
-        out: npt.NDArray[np.float32] = np.where(winner == 0, value, np.where(winner == 1, -value, 0.0)).astype(
-            np.float32)
-        return out
-
-    def _final(self, over: npt.NDArray[np.bool_], acting: IntArray) -> tuple[Observations, dict[str, Any]]:
-        """The finished tables' last view for the seat that acted, and their hands' facts."""
+    def _final(self, over: npt.NDArray[np.bool_], acting: IntArray,
+               last_hands: npt.NDArray[np.int16]) -> tuple[Observations, dict[str, Any]]:
+        """The finished tables' last view for the seat that acted (the score with the last hand
+        counted, as the AEC environment shows it then), and their last hands' facts."""
         rows = np.flatnonzero(over)
-        observation = np.zeros((self.num_envs, OBSERVATION_SIZE), dtype=np.float32)
-        observation[rows] = self._encode(rows, acting[rows])
-        self._score_after_hand(observation, rows, acting[rows])
+        game = self._game
+        observation = np.zeros((self.num_envs, game.observation_size), dtype=np.float32)
+        observation[rows] = self._encode(rows, acting[rows], live=True)
         final_obs: Observations = {"observation": observation,
-                                   "action_mask": np.zeros((self.num_envs, NUM_ACTIONS), dtype=np.int8)}
-        info: dict[str, Any] = {"actions": np.where(over[:, None], self._log, -1).astype(np.int16),
+                                   "action_mask": np.zeros((self.num_envs, game.num_actions), dtype=np.int8)}
+        info: dict[str, Any] = {"actions": last_hands,
                 "episode_seed": self._episode_seeds.copy(),
-                "winner": self._tables.result[:, RES_WINNER].astype(np.int64)}
+                "winner": self._winners(over)}
         return final_obs, info
 
-    def _score_after_hand(self, observation: FloatArray, rows: IntArray, seats: IntArray) -> None:
-        """The ``score`` block of a finished hand's last view: the match score with the hand
-        counted (``MatchScore.after`` from zero), as the AEC environment shows it then."""
-        result = self._tables.result[rows]
-        winner = result[:, RES_WINNER].astype(np.int64)
-        won = winner >= 0
-        rows, seats, winner, result = rows[won], seats[won], winner[won], result[won]
-        column = SCORE_AT + np.where(winner == seats % 2, 0, 5)
-        observation[rows, column + 2] = 1 / SCORE_SCALE  # hands won
-        if not self._scores_kots:
-            observation[rows, column + 1] = np.minimum(result[:, RES_POINTS], SCORE_SCALE) / SCORE_SCALE
-            return
-        kot = result[:, RES_KOT] != 0
-        observation[rows[kot], column[kot]] = 1 / SCORE_SCALE  # a kot ends the run
-        observation[rows[~kot], column[~kot] + 4] = 1 / KOT_RUN  # a run of one hand won
+    def _winners(self, over: npt.NDArray[np.bool_]) -> IntArray:
+        """The episode's winning team per finished table (-1: none): the last hand's, or the match's."""
+        if self.config.match_format is None:
+            return self._game.winners()
+        out = np.full(self.num_envs, -1, dtype=np.int64)
+        game, match_format = self._match_game, self.config.match_format
+        for t in np.flatnonzero(over).tolist():
+            winner = game.winner(self._scores[t], None, match_format)
+            out[t] = -1 if winner is None else winner
+        return out
 
     # ----------------------------------------------------------------- undoing a failed step
     def _snapshot(self) -> tuple[npt.NDArray[Any], ...]:
         t = self._tables
         return (t.ints.copy(), t.masks.copy(), t.history.copy(), t.result.copy(), self._log.copy(),
-                self._log_len.copy(), self._episode_seeds.copy())
+                self._log_len.copy(), self._episode_seeds.copy(), self._blocks.copy())
 
     def _restore(self, saved: tuple[npt.NDArray[Any], ...]) -> None:
         t = self._tables
-        t.ints[:], t.masks[:], t.history[:], t.result[:], self._log[:], self._log_len[:], self._episode_seeds[:] = saved
+        (t.ints[:], t.masks[:], t.history[:], t.result[:], self._log[:], self._log_len[:], self._episode_seeds[:],
+         self._blocks[:]) = saved
 
 
 def _seats(learning_seats: Sequence[int]) -> tuple[int, ...]:
@@ -357,8 +416,9 @@ def vector_env(
     learning_seats: Sequence[int] = (0,),
     opponent: Policy | None = None,
     reward: str | Reward = Reward.HAND,
+    match: str | MatchFormat | None = None,
 ) -> DehlaVectorEnv:
     """The vector environment (see ``DehlaVectorEnv``)."""
-    return DehlaVectorEnv(num_envs, preset, options, learning_seats, opponent, reward)
+    return DehlaVectorEnv(num_envs, preset, options, learning_seats, opponent, reward, match)
 
 

@@ -6,8 +6,11 @@ first hand of a match). It reads the full state, so it must repeat what ``observ
 ``CardTracker`` let a seat know and nothing more: ``tests/learn/test_vector.py`` holds it to the
 scalar encoding step by step on every preset the batched engine plays. Block offsets come in as
 an array (``OFFSETS``), not as compiled constants, so a change of the layout cannot hide behind
-numba's on-disk cache. Face-down discards are not in the batched engine, so their blocks
-(``trick_face_down``, ``captured_face_down``, ``pile_face_down``) stay zero.
+numba's on-disk cache. A card the trump maker discarded face down (Double Sir's
+``maker_discard=face_down``) is veiled as ``observe()`` veils it: every seat but the maker, until
+the hand ends, sees only that a card was played face down (``trick_face_down``) and counts it in
+``pile_face_down`` / ``captured_face_down``, not in ``played``, ``trick``, ``pile``, ``captured``
+or ``tens``. The ``score`` block is the caller's (the match score, ``vector_scores``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from arena.batch.layout import (
     CAUGHT0,
     DEALER,
     DECISION,
+    FACE_DOWN,
     FIRST,
     H_CARD0,
     H_LEADER,
@@ -52,7 +56,7 @@ BLOCK_NAMES: tuple[str, ...] = (
     "hand", "played", "trick", "trick_leader", "pile", "pile_tricks", "streak_holder", "captured", "tens",
     "tricks_won", "tricks_captured", "voids", "trump", "trump_in_force", "hidden_suits", "hidden_holder",
     "own_hidden_card", "trump_flags", "decision", "to_move", "dealer", "first_player", "hand_sizes",
-    "cards_to_come", "trick_number",
+    "cards_to_come", "trick_number", "trick_face_down", "captured_face_down", "pile_face_down",
 )
 """The blocks the kernel writes, in the order of ``OFFSETS``; the others stay zero."""
 OFFSETS: npt.NDArray[np.int64] = np.array([LAYOUT.starts[name] for name in BLOCK_NAMES], dtype=np.int64)
@@ -60,7 +64,8 @@ OFFSETS.setflags(write=False)
 
 (O_HAND, O_PLAYED, O_TRICK, O_LEADER, O_PILE, O_PILE_TRICKS, O_STREAK, O_CAPTURED, O_TENS, O_WON,
  O_CAUGHT, O_VOIDS, O_TRUMP, O_IN_FORCE, O_HIDDEN_SUITS, O_HIDDEN_HOLDER, O_OWN_HIDDEN, O_FLAGS,
- O_DECISION, O_TO_MOVE, O_DEALER, O_FIRST, O_HAND_SIZES, O_TO_COME, O_TRICK_NUMBER) = range(len(BLOCK_NAMES))
+ O_DECISION, O_TO_MOVE, O_DEALER, O_FIRST, O_HAND_SIZES, O_TO_COME, O_TRICK_NUMBER, O_TRICK_DOWN, O_CAPTURED_DOWN,
+ O_PILE_DOWN) = range(len(BLOCK_NAMES))
 
 CUT = int(Method.CUT)
 HIDDEN_METHOD = int(Method.HIDDEN)
@@ -117,6 +122,9 @@ def encode_rows(ints, masks, history, rules, at, rows, seats, out):
         o = out[i]
         o[:] = 0.0
         _set_cards(o, at[O_HAND], masks[t, HAND0 + me])
+        down = masks[t, FACE_DOWN]
+        # Face-down discards this seat may not see (all seats but the maker's, until the hand ends).
+        unseen = down if me != ints[t, FIRST] and ints[t, DECISION] != OVER else np.uint64(0)
         # Finished tricks and the trick in progress: cards played, voids, tricks won.
         done = ints[t, TRICKS_DONE]
         undealt = masks[t, UNDEALT0] | masks[t, UNDEALT0 + 1] | masks[t, UNDEALT0 + 2] | masks[t, UNDEALT0 + 3]
@@ -131,7 +139,8 @@ def encode_rows(ints, masks, history, rules, at, rows, seats, out):
             for p in range(4):
                 seat = _seat_at(leader, p, anticlockwise)
                 card = history[t, k, H_CARD0 + p]
-                o[at[O_PLAYED] + ((seat - me) & 3) * 52 + card] = 1.0
+                if not unseen >> np.uint64(card) & ONE:
+                    o[at[O_PLAYED] + ((seat - me) & 3) * 52 + card] = 1.0
                 if p and card // 13 != led and k + 1 > early:
                     voids[seat] |= 1 << led
             if history[t, k, H_WINNER] & 1 == mine:
@@ -145,8 +154,11 @@ def encode_rows(ints, masks, history, rules, at, rows, seats, out):
                 seat = _seat_at(leader, p, anticlockwise)
                 card = ints[t, TRICK_CARD0 + p]
                 r = (seat - me) & 3
-                o[at[O_PLAYED] + r * 52 + card] = 1.0
-                o[at[O_TRICK] + r * 52 + card] = 1.0
+                if down >> np.uint64(card) & ONE:
+                    o[at[O_TRICK_DOWN] + r] = 1.0
+                if not unseen >> np.uint64(card) & ONE:
+                    o[at[O_PLAYED] + r * 52 + card] = 1.0
+                    o[at[O_TRICK] + r * 52 + card] = 1.0
                 if p and card // 13 != led:
                     voids[seat] |= 1 << led
         reveal_card = ints[t, REVEAL_CARD]
@@ -166,13 +178,15 @@ def encode_rows(ints, masks, history, rules, at, rows, seats, out):
             if card >= 0 and card // 13 != trump_suit:
                 voids[_seat_at(leader, position, anticlockwise)] |= 1 << trump_suit
         # The centre, the captures and the counts.
-        _set_cards(o, at[O_PILE], masks[t, PILE])
+        _set_cards(o, at[O_PILE], masks[t, PILE] & ~unseen)
+        o[at[O_PILE_DOWN]] = np.float32(popcount(masks[t, PILE] & unseen) / MAX_TRICKS)
         o[at[O_PILE_TRICKS]] = np.float32(ints[t, PILE_TRICKS] / MAX_TRICKS)
         if ints[t, STREAK] >= 0:
             o[at[O_STREAK] + ((ints[t, STREAK] - me) & 3)] = 1.0
         for team in range(2):
             row = 0 if team == mine else 1
-            captured = masks[t, CAPTURED0 + team]
+            captured = masks[t, CAPTURED0 + team] & ~unseen
+            o[at[O_CAPTURED_DOWN] + row] = np.float32(popcount(masks[t, CAPTURED0 + team] & unseen) / MAX_TRICKS)
             _set_cards(o, at[O_CAPTURED] + row * 52, captured)
             o[at[O_TENS] + row] = np.float32(popcount(captured & TENS) / 4)
             won = won_mine if team == mine else done - won_mine

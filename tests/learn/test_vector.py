@@ -4,9 +4,10 @@ Each table of a ``DehlaVectorEnv`` is shadowed by an AEC environment reset with 
 episode seed; after every vector step the shadow replays the table's new actions (its own and
 the opponents', ``hand_actions``) and must then wait for the same seat and give that seat the
 same observation and action mask, value for value. Hands end with the same rewards, and the
-finished tables' last views and action logs match. Every preset the batched engine plays is
-covered, with every seat learning, with one seat against random opponents and with two seats
-against a policy function.
+finished tables' last views and action logs match. Every preset is covered (the bidding games
+with their own layout, Double Sir with its face-down discards), with every seat learning, with
+one seat against random opponents and with two seats against a policy function, in one-hand
+episodes and in matches (hands, kots, tens; the bidding games' target).
 """
 
 from __future__ import annotations
@@ -18,24 +19,28 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.batch import SUPPORTED_PRESETS
 from arena.engine.action_ids import REVEAL_ID
+from arena.engine.bidding_rules import BIDDING_PRESETS
 from arena.engine.chance import choose_index, derive_seed
-from arena.engine.rules import MakerDiscard, rules_for
+from arena.engine.rules import PRESETS
 from sdk.encoding import OFFSETS, MaskArray
 from sdk.encoding_layout import FloatArray
 from sdk.learn import dehla_v0
 from sdk.learn.aec import DehlaEnv
+from sdk.learn.bidding_encoding import BIDDING_LAYOUT
 from sdk.learn.vector import DehlaVectorEnv, Observations
 from sdk.learn.vector_deals import first_hands
 from tests.batch_helpers import VECTOR_OPTIONS
 from tests.engine_helpers import examples
 
-LEADER_BLOCK = OFFSETS["trick_leader"]
-VECTOR_PRESETS = tuple(p for p in SUPPORTED_PRESETS if rules_for(p).maker_discard is MakerDiscard.OPEN)
-"""The batched engine's presets the vector environment encodes (not yet the face-down discards of
-``court-piece-double-sir``: refused by name, ``test_vector_bad_input``)."""
+VECTOR_PRESETS = (*PRESETS, *BIDDING_PRESETS)
+"""Every preset ``dehla_v0`` plays."""
 
+
+def leader_block(env: DehlaVectorEnv) -> slice:
+    """The ``trick_leader`` block of the env's layout: set while a trick is in progress."""
+    offsets = BIDDING_LAYOUT.offsets if env.config.preset in BIDDING_PRESETS else OFFSETS
+    return offsets["trick_leader"]
 
 
 def lowest_indices_policy(observations: FloatArray, masks: MaskArray) -> np.ndarray[Any, Any]:
@@ -54,8 +59,12 @@ class Shadow:
     def __init__(self, env: DehlaVectorEnv, seeds: np.ndarray[Any, Any]) -> None:
         self.env = env
         options = env.rules.options()
-        self.aecs: list[DehlaEnv] = [dehla_v0.raw_env(preset=env.config.preset, options=options)
+        config = env.config
+        self.aecs: list[DehlaEnv] = [dehla_v0.raw_env(preset=config.preset, options=options,
+                                                      match=config.match_format, reward=config.reward)
                                      for _ in range(env.num_envs)]
+        self.paid = np.zeros((env.num_envs, 4), dtype=np.float32)
+        """Per table, the rewards the shadow's hands paid so far, every seat's."""
         self.applied: list[list[int]] = [[] for _ in range(env.num_envs)]
         for t, seed in enumerate(seeds):
             self.aecs[t].reset(seed=int(seed))
@@ -74,7 +83,14 @@ class Shadow:
                 chosen = np.asarray(opponent(view["observation"][None], view["action_mask"][None]))
                 assert chosen[0] == action, (t, seat)
             aec.step(action)
+            self.paid[t] += [aec.rewards[f"player_{s}"] for s in range(4)]
             applied.append(action)
+
+    def hand_over(self, t: int, infos: dict[str, Any]) -> None:
+        """Table ``t``'s hand ended within its match: the shadow plays it out and goes on to the next one."""
+        self.catch_up(t, [int(a) for a in infos["hand_actions"][t] if a >= 0])
+        assert not any(self.aecs[t].terminations.values())
+        self.applied[t] = []
 
     def check(self, observations: Observations, infos: dict[str, Any]) -> None:
         for t, aec in enumerate(self.aecs):
@@ -97,7 +113,12 @@ class Shadow:
         assert reward == expected[acting]
         view = aec.observe(f"player_{acting}")
         assert np.array_equal(infos["final_obs"]["observation"][t], view["observation"])
-        assert int(final["winner"][t]) == (-1 if aec.table.result.winner is None else aec.table.result.winner)
+        config = self.env.config
+        if config.match_format is None:
+            winner = aec.table.result.winner
+        else:
+            winner = aec.game.winner(aec.score, aec.table.result, config.match_format)
+        assert int(final["winner"][t]) == (-1 if winner is None else winner)
         aec.reset(seed=int(infos["episode_seed"][t]))
         self.applied[t] = []
 
@@ -110,19 +131,26 @@ def run_differential(env: DehlaVectorEnv, seeds: list[int], steps: int, choice_s
     shadow = Shadow(env, infos["episode_seed"])
     rng = np.random.default_rng(choice_seed)
     ended = 0
+    paid = np.zeros((env.num_envs, 4), dtype=np.float32)
+    leader = leader_block(env)
     for _ in range(steps):
         shadow.check(observations, infos)
         masks = observations["action_mask"]
-        following = np.asarray(observations["observation"][:, LEADER_BLOCK].any(axis=1))  # a trick in progress
+        following = np.asarray(observations["observation"][:, leader].any(axis=1))  # a trick in progress
         actions = np.array([prefer if prefer >= 0 and m[prefer] and f else rng.choice(np.flatnonzero(m))
                             for m, f in zip(masks, following, strict=True)], dtype=np.int64)
         acting = infos["seat"]
         observations, rewards, terminated, truncated, infos = env.step(actions)
         assert not truncated.any()
+        paid += infos["seat_rewards"]
+        for t in np.flatnonzero(infos.get("hand_over", terminated) & ~terminated):
+            shadow.hand_over(int(t), infos)
         for t in np.flatnonzero(terminated):
             shadow.finish(int(t), infos, int(acting[t]), float(rewards[t]))
             ended += 1
-        assert not rewards[~terminated].any()
+        assert np.array_equal(paid, shadow.paid)
+        if env.config.match_format is None:
+            assert not rewards[~terminated].any()
     shadow.check(observations, infos)
     return ended
 
@@ -211,11 +239,12 @@ def test_observations_are_in_the_observation_space() -> None:
 
 
 @given(preset=st.sampled_from(VECTOR_PRESETS), seed=st.integers(0, 2**32),
-       seats=st.sets(st.integers(0, 3), min_size=1).map(sorted), steps=st.integers(1, 40))
+       seats=st.sets(st.integers(0, 3), min_size=1).map(sorted), steps=st.integers(1, 40),
+       match=st.sampled_from([None, "hands:2"]))
 @examples(15)
 def test_every_table_waits_for_a_learning_seat_and_hands_are_zero_sum(
-        preset: str, seed: int, seats: list[int], steps: int) -> None:
-    env = DehlaVectorEnv(8, preset, learning_seats=seats)
+        preset: str, seed: int, seats: list[int], steps: int, match: str | None) -> None:
+    env = DehlaVectorEnv(8, preset, learning_seats=seats, match=match)
     observations, infos = env.reset(seed=seed)
     for _ in range(steps):
         assert set(infos["seat"]) <= set(seats)
@@ -226,6 +255,41 @@ def test_every_table_waits_for_a_learning_seat_and_hands_are_zero_sum(
         observations, rewards, terminated, _, infos = env.step(observations["action_mask"].argmax(axis=1))
         paid = infos["seat_rewards"]
         assert np.array_equal(rewards, paid[np.arange(8), acting])
-        assert not paid[~terminated].any()
+        assert not paid[~infos.get("hand_over", terminated)].any()  # paid when a hand ends, and only then
+        assert not (terminated & ~infos.get("hand_over", terminated)).any()
         assert (paid[:, 0] == paid[:, 2]).all() and (paid[:, 0] == -paid[:, 1]).all()
         assert (paid[:, 1] == paid[:, 3]).all()
+
+
+MATCHES: list[tuple[str, str, str]] = [
+    ("dehla-pakad", "kots:1", "hand"),
+    ("mendikot", "hands:2", "match"),
+    ("court-piece-double-sir", "hands:3", "hand"),
+    ("dehla-pakad-hidden", "tens:6", "match"),
+    ("twenty-eight", "hands:3", "hand"),
+    ("twenty-nine", "hands:2", "match"),
+]
+"""(preset, match, reward): each match format, both reward modes, both kinds of game."""
+
+
+@pytest.mark.parametrize(("preset", "match", "reward"), MATCHES)
+def test_a_match_long_episode_is_the_aec_environments_match(preset: str, match: str, reward: str) -> None:
+    """Scores carried from hand to hand (the observation's score block), the next hand's deal and
+    dealer, the rewards and the end of the match: as ``dehla_v0`` with the same match and reward."""
+    env = DehlaVectorEnv(4, preset, learning_seats=(0, 3), reward=reward, match=match)
+    hands_before = 0
+
+    def count_hands(infos: dict[str, Any]) -> None:
+        nonlocal hands_before
+        hands_before += int(infos.get("hand_over", np.zeros(1, dtype=bool)).sum())
+
+    original_step = env.step
+
+    def step(actions: Any) -> Any:
+        out = original_step(actions)
+        count_hands(out[4])
+        return out
+
+    env.step = step  # type: ignore[method-assign]
+    ended = run_differential(env, [31, 32, 33, 34], 90, 6)
+    assert ended >= 1 and hands_before > ended  # matches ended, and hands ended within matches
