@@ -37,10 +37,12 @@ STALLING = ("--read-chunk", "1024")
 ENDS_WITHIN = ROOMY.startup + NOTIFY_TIMEOUT + 2 * grpc_seat.STALL_GRACE + 3.0
 """Start-up, the EndMatch notification (the failed seat is told too), and room for a busy machine."""
 
-pytestmark = pytest.mark.alone(
+ALONE = pytest.mark.alone(
     "floods measured against rates and deadlines on the real clock: under CI's load a starved flooder's frames came "
     "slower than the guard's limit (the start-up budget ran out first), and an unguarded flooder that keeps reading "
     "missed a 1.5 s deadline")
+"""Every test here but the hang's negative control, which waits out its bound whatever the load: run
+alone, its wait held every other worker of the run idle."""
 
 UNBOUNDED = FloodLimits(burst=2**62, per_second=0.0, header_block=2**62)
 """The guard relays and counts but bounds nothing: the attack as it worked before."""
@@ -66,6 +68,7 @@ def flooder_guard(played: Played) -> grpc_seat.FloodGuard:
     return seat.flood_guard
 
 
+@ALONE
 def test_a_flooder_that_stalls_the_connection_at_start_up_is_a_failed_start(tmp_path: Path) -> None:
     played = flood_match(tmp_path, *STALLING)
     fault = played.fault
@@ -75,6 +78,7 @@ def test_a_flooder_that_stalls_the_connection_at_start_up_is_a_failed_start(tmp_
     assert played.elapsed < ROOMY.startup
 
 
+@ALONE
 @pytest.mark.parametrize("guarded", [True, False], ids=["flood-guard", "referee-clock-only"])
 def test_a_flooder_that_stalls_the_connection_mid_match_is_a_fault_and_the_match_ends(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, guarded: bool) -> None:
@@ -103,6 +107,7 @@ def test_without_the_referees_own_clock_or_guard_the_stalled_match_hangs(
         flood_match(tmp_path, *STALLING, *MID_MATCH)
 
 
+@ALONE
 def test_a_ping_flood_at_start_up_is_a_failed_start_and_the_match_ends_fast(tmp_path: Path) -> None:
     played = flood_match(tmp_path, within=None)
     fault = played.fault
@@ -112,6 +117,7 @@ def test_a_ping_flood_at_start_up_is_a_failed_start_and_the_match_ends_fast(tmp_
     assert played.elapsed < ROOMY.startup  # the guard's fault, not the start-up budget's end
 
 
+@ALONE
 def test_a_ping_flood_mid_match_is_a_crash_fault(tmp_path: Path) -> None:
     played = flood_match(tmp_path, *MID_MATCH)
     fault = played.fault
@@ -121,6 +127,7 @@ def test_a_ping_flood_mid_match_is_a_crash_fault(tmp_path: Path) -> None:
     assert played.outcome.forfeit_team == 1
 
 
+@ALONE
 def test_without_the_guard_a_ping_flood_that_keeps_reading_is_no_fault(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The negative control: gRPC answers every PING and the match goes on (slowly), the
@@ -131,6 +138,7 @@ def test_without_the_guard_a_ping_flood_that_keeps_reading_is_no_fault(
     assert 10 * grpc_seat.FLOOD_LIMITS.burst < 50000  # far over the guard's bound
 
 
+@ALONE
 def test_a_header_flood_is_a_fault_and_the_referee_receives_at_most_the_bound(tmp_path: Path) -> None:
     played = flood_match(tmp_path, "--headers", "--no-ack-settings")
     fault = played.fault
@@ -140,6 +148,7 @@ def test_a_header_flood_is_a_fault_and_the_referee_receives_at_most_the_bound(tm
     assert flooder_guard(played).header_bytes <= grpc_seat.FLOOD_LIMITS.header_block
 
 
+@ALONE
 def test_without_the_bound_grpc_takes_megabytes_of_headers(tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """The negative control: unbounded, the relay hands gRPC the megabytes of headers it
