@@ -7,15 +7,15 @@ scripts, RLlib) all bring torch or JAX: hundreds of megabytes in CI for what thi
 
 Given a teacher bot, the run starts by fitting the network to the teacher's decisions
 (``_Learner.imitate``: cross-entropy over the legal actions, suits renamed at random); PPO then
-continues from those weights with a smaller step. One PPO iteration deals a fresh hand at every
-table (``tables``), the policy playing both seats of team 0 against random legal play, and plays
-it out: every decision of the team is a sample whose return is the hand's value to the team
-(``reward="hand"``: +1 won, +2 with a kot, -1/-2 lost, 0 drawn; no discount, one hand is the
-episode). A value head on the same hidden layer is the baseline; PPO's clipped objective, an
-entropy bonus and Adam update the weights for ``epochs`` passes over the iteration's samples in
-minibatches. Seeded: the same ``TrainConfig`` and number of iterations give the same weights on
-the same machine (numpy's matrix products may differ in the last bits between machines); the
-time budget (``seconds``) makes the number of PPO iterations depend on the machine's load.
+continues from those weights. One PPO iteration deals a fresh hand at every table (``tables``),
+the policy playing both seats of team 0 against random legal play, and plays it out: every
+decision of the team is a sample whose return is the hand's value to the team (``reward="hand"``:
++1 won, +2 with a kot, -1/-2 lost, 0 drawn; no discount, one hand is the episode). A value head
+on the same hidden layer is the baseline; PPO's clipped objective, an optional entropy bonus and
+Adam update the weights for ``epochs`` passes over the iteration's samples in minibatches.
+Seeded: the same ``TrainConfig`` and number of iterations give the same weights on the same
+machine (numpy's matrix products may differ in the last bits between machines); the time budget
+(``seconds``) makes the number of PPO iterations depend on the machine's load.
 """
 
 from __future__ import annotations
@@ -54,14 +54,16 @@ class TrainConfig:
     """Stop starting iterations after this long (the clock of the training loop only)."""
     iterations: int | None = None
     """Stop after this many PPO iterations (seconds still bounds them); for tests and benches."""
-    epochs: int = 2
+    epochs: int = 4
     minibatch: int = 4096
     learning_rate: float = 1e-3
     """Adam's step size while imitating (and for PPO when there is no teacher)."""
-    ppo_learning_rate: float = 3e-4
-    """Adam's step size for PPO after imitation: smaller, not to undo the warm start."""
+    ppo_learning_rate: float = 1e-3
+    """Adam's step size for PPO after imitation (measured: 3e-4 and 2 passes moved the imitated policy
+    about half as far in the same iterations, docs/performance.md)."""
     clip: float = 0.2
-    entropy: float = 0.003
+    entropy: float = 0.0
+    """Weight of the entropy bonus (none by default: the imitated policy starts far from greedy)."""
     value_weight: float = 0.5
     seed: int = 0
     teacher_hands: int = 3000

@@ -10,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from sample_bots.heuristic.bot import HeuristicBot
+from sdk.encoding import OFFSETS
 from sdk.learn.evaluation import against_random
+from sdk.learn.imitation import teacher_decisions
 from sdk.learn.training import Stage, TrainConfig, train
 from sdk.policy_network import PolicyNetwork
 
@@ -35,3 +37,17 @@ def test_ppo_alone_changes_the_weights_and_is_repeatable() -> None:
     assert [r.stage for r in first.history] == [Stage.PPO] * 2
     assert not np.array_equal(first.network.w2, start.w2)
     assert np.array_equal(first.network.w1, second.network.w1) and np.array_equal(first.network.w2, second.network.w2)
+
+
+def test_the_teacher_is_recorded_at_its_own_decisions_only_and_always_legally() -> None:
+    """The random seats are played from the engine's legal actions without an encoded observation;
+    only team 0's decisions are recorded, each the seat to move's own view with the teacher's
+    action legal in its mask."""
+    decisions = teacher_decisions(HeuristicBot(), 4, seed=3)
+    rows = np.arange(len(decisions.actions))
+    assert decisions.masks[rows, decisions.actions].all()
+    start = OFFSETS["to_move"].start
+    assert (decisions.observations[:, start] == 1.0).all(), "every recorded view is of the seat to move"
+    plays = (decisions.actions < 52).sum()
+    assert plays == 4 * 26, f"two seats' 13 cards each in every hand, {plays} recorded"
+
