@@ -27,6 +27,7 @@ from arena.engine.match import MatchFormat
 from arena.referee.launcher import BotCommand
 from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.sandbox.runner import RunnerKind
+from ladder.execution.live_relay import WorkerOutlet
 from ladder.execution.runners import DEFAULT_RUNNER, check_job_runner, ladder_runner, make_runner
 from ladder.store.paths import DATABASE_URL_ENV
 from ladder.store.report_files import ReportFile, collect, match_key
@@ -66,6 +67,9 @@ class MatchJob:
     live_folder: str | None = None
     """A folder of the worker's machine for the match's live file (``arena.referee.live_view``):
     set only when the worker runs beside the coordinator and ``dehla serve`` (the local pool)."""
+    live_events: bool = False
+    """Send the live states to the coordinator as Dask events instead (``live_relay``): a cluster's
+    worker, whose disk is not the server's."""
 
     def __post_init__(self) -> None:  # a job may come as plain data
         object.__setattr__(self, "match_format", MatchFormat.of(self.match_format))
@@ -166,6 +170,8 @@ def play_match_job(job: MatchJob) -> MatchReport:
     with tempfile.TemporaryDirectory(prefix=f"dehla-{job.key}.a{job.attempt}-") as private:
         played = Path(private)
         live = Path(job.live_folder) if job.live_folder is not None else None
-        outcome = asyncio.run(play_local_match(a, b, config, played, runner=runner, live_folder=live))
+        outlet = WorkerOutlet(job.key, job.attempt) if job.live_events else None
+        outcome = asyncio.run(play_local_match(a, b, config, played, runner=runner, live_folder=live,
+                                               live_outlet=outlet))
         files = collect(played, job.match_id)
     return report_from_outcome(job, outcome, time.perf_counter() - start, files)
