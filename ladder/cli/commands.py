@@ -275,7 +275,6 @@ def _run_ladder(store: Store, stop: StopRule, settings: MatchSettings, mode: Mod
             settings = replace(settings, live_folder=str(live))
         else:  # a cluster's workers send their tables to this run, which writes them there (live_relay)
             factory = cluster_factory(cluster, worker_environment(store.data), live)
-            settings = replace(settings, live_events=True)
         run = LadderRun(store, env, Scheduler(env, mode, random.Random(rng.getrandbits(64))), settings,
                         factory, workers=workers, rng=rng, on_progress=advance, terms=terms)
         return run.run(stop)

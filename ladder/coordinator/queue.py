@@ -58,9 +58,6 @@ class MatchSettings:
     live_folder: str | None = None
     """Where the workers publish each match's public table as it is played (``DATA/live``), when
     they run on this machine (the local pool); None: nowhere (a Dask cluster's workers)."""
-    live_events: bool = False
-    """The workers send each match's public table to the coordinator as Dask events, which it
-    writes to ``DATA/live`` (``ladder.execution.live_relay``): a Dask cluster's workers."""
 
     def __post_init__(self) -> None:  # a caller may name them as text (``duplicate:16``, ``local``)
         object.__setattr__(self, "match_format", MatchFormat.of(self.match_format))
@@ -178,5 +175,4 @@ def job_for(session: Session, match_id: int, attempt: int, settings: MatchSettin
     return MatchJob(match_id=match.id, attempt=attempt, seed=match.seed, preset=match.preset,
                     match_format=match.match_format, seats=(seats[0], seats[1], seats[2], seats[3]),
                     runner=settings.runner, per_move=settings.per_move, bank=settings.bank,
-                    release=settings.release, live_folder=settings.live_folder,
-                    live_events=settings.live_events)
+                    release=settings.release, live_folder=settings.live_folder)

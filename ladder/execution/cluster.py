@@ -38,7 +38,7 @@ from urllib.parse import urlsplit
 
 from arena.engine.errors import ArenaError
 from ladder.execution.executors import ClusterLost, WorkerLost
-from ladder.execution.live_relay import LIVE_TOPIC, LiveRelay
+from ladder.execution.live_relay import LIVE_TOPIC, LiveRelay, WorkerOutlet
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -109,7 +109,8 @@ class ClusterExecutor(Executor):
     Each future it returns is already running (``cancel()`` is False, as for a match in play
     in a process pool); ``shutdown(cancel_futures=True)`` cancels the tasks instead and every
     future still open ends with ``ClusterLost``. ``live``: the relay that writes the live files
-    of the match jobs it runs (``MatchJob.live_events``)."""
+    of the match jobs it runs: each ``MatchJob`` is submitted with ``live_outlet=WorkerOutlet``
+    (``play_match_job``'s), so its worker sends them to the relay."""
 
     def __init__(self, client: Any, cluster: Any | None = None, live: LiveRelay | None = None) -> None:
         self.client = client
@@ -123,9 +124,12 @@ class ClusterExecutor(Executor):
 
     def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
         relayed = self._relayed(args)
+        inner: Future[T]
         if relayed is not None and self.live is not None:
             self.live.expect(*relayed)
-        inner: Future[T] = self._executor.submit(fn, *args, **kwargs)
+            inner = self._executor.submit(fn, *args, live_outlet=WorkerOutlet, **kwargs)
+        else:
+            inner = self._executor.submit(fn, *args, **kwargs)
         outer: Future[T] = Future()
         outer.set_running_or_notify_cancel()
         with self._lock:
@@ -134,11 +138,11 @@ class ClusterExecutor(Executor):
         return outer
 
     def _relayed(self, args: tuple[Any, ...]) -> tuple[str, int] | None:
-        """The match and attempt whose live states the relay writes, if the job sends them."""
+        """The match and attempt whose live states the relay writes (a match job, with a relay)."""
         from ladder.execution.jobs import MatchJob  # noqa: PLC0415 - the referee's modules only once jobs run
 
         job = args[0] if args else None
-        if self.live is None or not isinstance(job, MatchJob) or not job.live_events:
+        if self.live is None or not isinstance(job, MatchJob):
             return None
         return job.key, job.attempt
 

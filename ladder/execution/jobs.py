@@ -14,6 +14,7 @@ import asyncio
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,9 +26,9 @@ from arena.contract.time_control import MoveRelease, TimeControl
 from arena.engine.bidding_rules import game_rules_for
 from arena.engine.match import MatchFormat
 from arena.referee.launcher import BotCommand
+from arena.referee.live_view import LiveOutlet
 from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.sandbox.runner import RunnerKind
-from ladder.execution.live_relay import WorkerOutlet
 from ladder.execution.runners import DEFAULT_RUNNER, check_job_runner, ladder_runner, make_runner
 from ladder.store.paths import DATABASE_URL_ENV
 from ladder.store.report_files import ReportFile, collect, match_key
@@ -67,9 +68,6 @@ class MatchJob:
     live_folder: str | None = None
     """A folder of the worker's machine for the match's live file (``arena.referee.live_view``):
     set only when the worker runs beside the coordinator and ``dehla serve`` (the local pool)."""
-    live_events: bool = False
-    """Send the live states to the coordinator as Dask events instead (``live_relay``): a cluster's
-    worker, whose disk is not the server's."""
 
     def __post_init__(self) -> None:  # a job may come as plain data
         object.__setattr__(self, "match_format", MatchFormat.of(self.match_format))
@@ -156,8 +154,10 @@ def resolve_seats(job: MatchJob, cache: VersionCache | None = None) -> list[Path
     return [cache.resolve(bot.ref, sources) for bot in job.seats]
 
 
-def play_match_job(job: MatchJob) -> MatchReport:
-    """Play one ladder match with real bot processes (top-level and picklable for executors)."""
+def play_match_job(job: MatchJob, live_outlet: Callable[[str, int], LiveOutlet] | None = None) -> MatchReport:
+    """Play one ladder match with real bot processes (top-level and picklable for executors).
+    ``live_outlet``: makes, from the match's key and attempt, where its live states go instead of
+    ``job.live_folder`` (a cluster worker's channel to the coordinator: ``ClusterExecutor`` passes it)."""
     from arena.referee.local import play_local_match  # noqa: PLC0415 - gRPC only in workers
 
     start = time.perf_counter()
@@ -170,7 +170,7 @@ def play_match_job(job: MatchJob) -> MatchReport:
     with tempfile.TemporaryDirectory(prefix=f"dehla-{job.key}.a{job.attempt}-") as private:
         played = Path(private)
         live = Path(job.live_folder) if job.live_folder is not None else None
-        outlet = WorkerOutlet(job.key, job.attempt) if job.live_events else None
+        outlet = live_outlet(job.key, job.attempt) if live_outlet is not None else None
         outcome = asyncio.run(play_local_match(a, b, config, played, runner=runner, live_folder=live,
                                                live_outlet=outlet))
         files = collect(played, job.match_id)

@@ -41,6 +41,7 @@ class LiveMessage(BaseModel):
     match: str = Field(pattern=MATCH_KEY)
     attempt: int = Field(ge=1, le=1000)
     state: str | None = Field(max_length=MAX_LIVE_BYTES)
+    worker: str | None = Field(default=None, max_length=300, description="Added by the scheduler: who sent it.")
 
 
 class WorkerOutlet:
