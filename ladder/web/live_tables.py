@@ -15,6 +15,7 @@ it), so its match is shown as abandoned, on its page and in the lists, never as 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -25,7 +26,9 @@ from arena.console.serving import LOCAL_MATCH_ID, LOCAL_MATCHES
 from arena.referee.live_view import LIVE_SUFFIX, MAX_LIVE_BYTES, LiveState, is_stale
 from ladder.store.paths import LIVE_FOLDER
 from ladder.store.report_files import match_key
+from ladder.store.schema import MatchStatus
 from ladder.web.data_files import DataFileError, read_inside
+from ladder.web.models import MatchSummary
 from ladder.web.queries import NotFoundError
 
 
@@ -85,6 +88,13 @@ def liveness(root: Path, file: LiveFile, now: float | None = None) -> Watch:
     ``ABANDONED`` once it stopped (``now``: the reader's time, ``time.time()`` by default),
     ``WAITING`` with no readable file."""
     return watched(root, file, ended=False, now=now).watch
+
+
+def abandoned_ladder_matches(root: Path, rows: Iterable[MatchSummary]) -> set[int]:
+    """The running matches of ``rows`` whose live file stopped beating (their coordinator died):
+    the lists show them as ``abandoned``, not ``live``, until a sweep puts them back in the queue."""
+    return {row.match_id for row in rows
+            if row.status is MatchStatus.RUNNING and liveness(root, ladder_live(row.match_id)) is Watch.ABANDONED}
 
 
 def watched(root: Path, file: LiveFile, ended: bool, now: float | None = None) -> Watched:
