@@ -1,6 +1,7 @@
 """A running match's public table, as its live file (``arena.referee.live_view``) says: a local
 match's beside its record (``DATA/local-matches/ID.live.json``), a ladder match's in
-``DATA/live/`` (``mNNNNNN.live.json``, written by a worker of the coordinator's local pool).
+``DATA/live/`` (``mNNNNNN.live.json``, written by a worker of the coordinator's local pool, or by
+the coordinator from a Dask worker's events: ``ladder.execution.live_relay``).
 
 The file is untrusted like a record: it is named from an id that matched ``LOCAL_MATCH_ID``
 (or a ladder match's integer id) only, opened without following a link and under a size cap
