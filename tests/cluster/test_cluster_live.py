@@ -5,6 +5,7 @@ once the match ends the file is gone and the page is the replay."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,13 +15,14 @@ from distributed import Client
 
 from arena.console.data import DATA_ENV
 from arena.contract.time_control import MoveRelease
-from ladder.coordinator.loop import StopRule
+from ladder.coordinator.loop import LadderRun, StopRule
 from ladder.coordinator.queue import MatchSettings
 from ladder.execution.cluster import ClusterExecutor, ClusterSpec, start_cluster
 from ladder.execution.jobs import play_match_job
 from ladder.execution.live_relay import LiveRelay
+from ladder.rating.ratings import RatingEnv
+from ladder.rating.scheduler import Mode, Scheduler
 from ladder.store.paths import DATABASE_URL_ENV, LIVE_FOLDER
-from tests.cluster.test_cluster_loop import make_run
 from tests.ladder_helpers import add_random_bots, store_at
 from tests.web.fake_ladder import client_of
 
@@ -66,7 +68,10 @@ def test_a_cluster_match_is_watched_live_and_then_replayed(cluster: ClusterExecu
 
     settings = MatchSettings(match_format="duplicate:1", runner="local", per_move=0.5, release=MoveRelease.ON_REPLY)
     try:
-        summary = make_run(store, make, play_match_job, settings).run(StopRule(matches=1))
+        env = RatingEnv()
+        run = LadderRun(store, env, Scheduler(env, Mode.SELF, random.Random(5)), settings, make, play=play_match_job,
+                        rng=random.Random(5))
+        summary = run.run(StopRule(matches=1))
     finally:
         store.close()
     assert summary.counted == 1 and relay.written >= 1 and relay.dropped == 0
