@@ -15,6 +15,12 @@ pay a write per move. The file (``MATCH.live.json``) is replaced atomically (a t
 the same folder, then ``os.replace``): a reader sees the previous state or the next, never half of one. The
 match's runner removes it when the match ends, after the record's ``match_end`` line is
 written, so a reader that finds no live file and a finished record shows the replay.
+
+While the match runs the board rewrites the file at least every ``HEARTBEAT_INTERVAL`` seconds,
+moves or not (a bot thinking, a person), so a file not rewritten for ``STALE_AFTER`` seconds
+belongs to a referee that died without removing it (``SIGKILL``): readers show it as abandoned,
+not live. Where the file goes is the board's ``LiveOutlet``: a file (``AtomicLiveFile``), or a
+channel to the machine that writes it (a Dask worker's, ``ladder.execution.live_relay``).
 """
 
 from __future__ import annotations
@@ -42,6 +48,14 @@ LIVE_SUFFIX = ".live.json"
 
 MAX_LIVE_BYTES = 64 * 1024
 """A reader's cap on a live file (a state is a few KB; anything bigger is not one)."""
+
+HEARTBEAT_INTERVAL = 2.0
+"""Seconds between two writes of a live file at most while its match runs, moves or not."""
+
+STALE_AFTER = 15.0
+"""A live file whose state is older than this (``LiveState.updated``, seven heartbeats) is one its
+referee left behind: the match is abandoned, not live (a referee's event loop is never blocked
+that long: its waits for bots are awaits)."""
 
 
 class _Model(BaseModel):
@@ -99,9 +113,45 @@ class LiveState(_Model):
 
     match_id: str = Field(max_length=120)
     seats: list[str] = Field(max_length=4)
-    updated: float = Field(description="Unix time of the last move written.")
+    updated: float = Field(ge=0, le=2**33, allow_inf_nan=False,
+                           description="Unix time of the last write (a move, or the heartbeat).")
     delay_moves: int = Field(default=0, ge=0, le=1000, description="How many moves late the tables are shown.")
     tables: list[LiveTable] = Field(max_length=8)
+
+
+def is_stale(state: LiveState, now: float) -> bool:
+    """Whether ``state``'s writer stopped beating: its referee is gone (killed) or hung."""
+    return now - state.updated > STALE_AFTER
+
+
+class LiveOutlet(Protocol):
+    """Where a board's states go: ``publish`` each whole state (a ``LiveStateText`` as JSON),
+    ``withdraw`` at the match's end (spectators are sent to the replay)."""
+
+    def publish(self, text: str) -> None: ...
+
+    def withdraw(self) -> None: ...
+
+
+class AtomicLiveFile:
+    """A live file replaced atomically (a temporary file in its folder, then ``os.replace``)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def publish(self, text: str) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=".live-", suffix=".tmp", dir=self.path.parent)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(temporary, self.path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+    def withdraw(self) -> None:
+        self.path.unlink(missing_ok=True)
 
 
 class LiveSink(Protocol):
@@ -188,11 +238,21 @@ class LiveBoard:
     written when the interval is over: by the next move after it, or by a timer on the table's
     event loop, which fires while the table waits for a seat (a slow bot, a person), so the file is
     never older than the interval while the table idles. All tables of a match share one event
-    loop, so the board needs no lock. ``min_interval=0`` writes every move (the leak tests)."""
+    loop, so the board needs no lock. ``min_interval=0`` writes every move (the leak tests).
+    Once written, the state is written again every ``heartbeat`` seconds without a move (by a
+    timer on the same loop), so that readers can tell a running match from one whose referee died.
+    ``path`` is the live file; ``outlet`` replaces it (a worker's channel to the coordinator)."""
 
-    def __init__(self, path: Path, match_id: str, seats: Sequence[str], view: TableView = public_table,
-                 min_interval: float = WRITE_INTERVAL, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, path: Path | None, match_id: str, seats: Sequence[str], view: TableView = public_table,
+                 min_interval: float = WRITE_INTERVAL, clock: Callable[[], float] = time.monotonic,
+                 outlet: LiveOutlet | None = None, heartbeat: float = HEARTBEAT_INTERVAL) -> None:
+        if outlet is None:
+            if path is None:
+                raise ValueError("a live board needs a path or an outlet")
+            outlet = AtomicLiveFile(path)
         self.path = path
+        self.outlet = outlet
+        self.heartbeat = heartbeat
         self.match_id = match_id
         self.seats = list(seats)
         self.view = view
@@ -208,6 +268,7 @@ class LiveBoard:
         self._last_write = -math.inf
         self._pending = False
         self._timer: asyncio.TimerHandle | None = None
+        self._beat: asyncio.TimerHandle | None = None
         self._closed = False
 
     def moved(self, room: int | None, hand: int, state: HandState | BiddingHand, points: tuple[float, float],
@@ -263,15 +324,29 @@ class LiveBoard:
         tables = [self._tables[room].model_dump(mode="json") for room in sorted(self._tables, key=lambda r: r or 0)]
         text = LiveStateText(match_id=self.match_id, seats=self.seats, updated=time.time(),
                              delay_moves=self.delay_moves, tables=tables)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=".live-", suffix=".tmp", dir=self.path.parent)
+        self.outlet.publish(text.model_dump_json())
+        if self._beat is None:
+            self._arm_heartbeat(self.heartbeat)
+
+    def _arm_heartbeat(self, wait: float) -> None:
+        """Call ``_on_heartbeat`` in ``wait`` seconds on the table's loop (none without a loop)."""
         try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text.model_dump_json())
-            os.replace(temporary, self.path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._beat = loop.call_later(wait, self._on_heartbeat)
+
+    def _on_heartbeat(self) -> None:
+        """Write the state again if nothing was written for ``heartbeat`` seconds (its ``updated``
+        says the referee is alive), else wait for the rest of the heartbeat."""
+        self._beat = None
+        if self._closed:
+            return
+        since = self.clock() - self._last_write
+        if since >= self.heartbeat:
+            self._write()
+        else:
+            self._arm_heartbeat(self.heartbeat - since)
 
     def close(self) -> None:
         """The match is over (its record ends): spectators are sent to the replay. A state not yet
@@ -279,10 +354,11 @@ class LiveBoard:
         self._closed = True
         self._pending = False
         self._held.clear()
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        self.path.unlink(missing_ok=True)
+        for timer in (self._timer, self._beat):
+            if timer is not None:
+                timer.cancel()
+        self._timer = self._beat = None
+        self.outlet.withdraw()
 
 
 class LiveStateText(_Model):

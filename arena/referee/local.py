@@ -20,7 +20,7 @@ from arena.engine.match import FormatKind
 from arena.referee.deal_pairs import PairCallback, play_deal_pairs
 from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.launcher import BotCommand, BotProcess
-from arena.referee.live_view import LiveBoard, live_path
+from arena.referee.live_view import LiveBoard, LiveOutlet, live_path
 from arena.referee.match_recorder import MatchRecorder
 from arena.referee.referee_clock import MONOTONIC, SHARED_LOOP
 from arena.referee.rooms import seat_log_name
@@ -56,16 +56,18 @@ async def play_local_match(
     on_hand: OnHand | None = None,
     runner: Runner | None = None,
     live_folder: Path | None = None,
+    live_outlet: LiveOutlet | None = None,
 ) -> MatchOutcome:
     """Run one match between two partnerships of bots started by ``runner`` (default: local): a
     duplicate match in two rooms of four bots each (``play_local_pairs``), any other format at
-    one table. ``live_folder``: where its live file goes (``arena.referee.live_view``; None: none)."""
+    one table. ``live_folder``: where its live file goes (``arena.referee.live_view``; None: none);
+    ``live_outlet``: where its live states go instead (a cluster worker's channel)."""
     if config.match_format.kind is FormatKind.DUPLICATE:
         return await play_local_pairs(partnership_a, partnership_b, config, records, 1, None, on_hand, runner,
-                                      live_folder)
+                                      live_folder, live_outlet)
     sockets = Path(tempfile.mkdtemp(prefix="dehla-"))
     seats: list[GrpcSeat] = []
-    live = live_board(partnership_a, partnership_b, config, live_folder)
+    live = live_board(partnership_a, partnership_b, config, live_folder, live_outlet)
     try:
         seats = table_seats(partnership_a, partnership_b, config, records, sockets, runner or LocalRunner())
         recorder = MatchRecorder(records / f"{config.match_id}.jsonl")
@@ -87,6 +89,7 @@ async def play_local_pairs(
     on_hand: OnHand | None = None,
     runner: Runner | None = None,
     live_folder: Path | None = None,
+    live_outlet: LiveOutlet | None = None,
 ) -> MatchOutcome:
     """A duplicate match played as deal pairs in two rooms of ``tables`` tables each, every table
     with its own four bots (``arena.referee.deal_pairs``): 8 x ``tables`` bots, and no bot plays
@@ -97,7 +100,7 @@ async def play_local_pairs(
     much: ``PRECISE_HOLD``); with more, on the loop's timer (``SHARED_LOOP``)."""
     sockets = Path(tempfile.mkdtemp(prefix="dehla-"))
     rooms: list[list[list[GrpcSeat]]] = [[], []]
-    live = live_board(partnership_a, partnership_b, config, live_folder)
+    live = live_board(partnership_a, partnership_b, config, live_folder, live_outlet)
     try:
         for room, tables_in_room in enumerate(rooms):
             for table in range(tables):
@@ -116,13 +119,14 @@ async def play_local_pairs(
 
 
 def live_board(partnership_a: tuple[BotCommand, BotCommand], partnership_b: tuple[BotCommand, BotCommand],
-               config: TableConfig, folder: Path | None) -> LiveBoard | None:
+               config: TableConfig, folder: Path | None, outlet: LiveOutlet | None = None) -> LiveBoard | None:
     """The match's live file in ``folder`` (``MATCH.live.json``; ``dehla match``: beside its
-    record), removed when the match ends; None without a folder."""
-    if folder is None:
+    record), or its states sent to ``outlet``, withdrawn when the match ends; None without either."""
+    if folder is None and outlet is None:
         return None
     names = [partnership_a[0].name, partnership_b[0].name, partnership_a[1].name, partnership_b[1].name]
-    return LiveBoard(live_path(folder, config.match_id), config.match_id, names)
+    path = None if folder is None else live_path(folder, config.match_id)
+    return LiveBoard(path, config.match_id, names, outlet=outlet)
 
 
 def table_seats(partnership_a: tuple[BotCommand, BotCommand], partnership_b: tuple[BotCommand, BotCommand],

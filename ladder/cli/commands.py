@@ -269,9 +269,12 @@ def _run_ladder(store: Store, stop: StopRule, settings: MatchSettings, mode: Mod
             note = "" if last is None else f" (last: m{last.match_id} {last.status})"
             progress.update(task, completed=update.counted, description=visible(f"ladder{note}"))
 
-        factory = pool_factory(workers) if cluster is None else cluster_factory(cluster, worker_environment(store.data))
+        live = store.data.root / LIVE_FOLDER
         if cluster is None:  # the pool's workers share this machine with `dehla serve`: it shows their tables
-            settings = replace(settings, live_folder=str(store.data.root / LIVE_FOLDER))
+            factory = pool_factory(workers)
+            settings = replace(settings, live_folder=str(live))
+        else:  # a cluster's workers send their tables to this run, which writes them there (live_relay)
+            factory = cluster_factory(cluster, worker_environment(store.data), live)
         run = LadderRun(store, env, Scheduler(env, mode, random.Random(rng.getrandbits(64))), settings,
                         factory, workers=workers, rng=rng, on_progress=advance, terms=terms)
         return run.run(stop)

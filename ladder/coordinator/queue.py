@@ -57,7 +57,8 @@ class MatchSettings:
     ``dehla ladder run --release on-reply``) asks for speed over fairness."""
     live_folder: str | None = None
     """Where the workers publish each match's public table as it is played (``DATA/live``), when
-    they run on this machine (the local pool); None: nowhere (a Dask cluster's workers)."""
+    they run on this machine (the local pool); None: nowhere (a Dask cluster's workers send them to
+    the coordinator instead: ``ladder.execution.live_relay``)."""
 
     def __post_init__(self) -> None:  # a caller may name them as text (``duplicate:16``, ``local``)
         object.__setattr__(self, "match_format", MatchFormat.of(self.match_format))

@@ -19,6 +19,9 @@ worker (``dehla worker`` gives a worker as many slots as threads). What this mod
   so the loop needs no Dask import.
 - ``slots()``: the cluster's total ``match`` resources right now, the number of matches to
   keep in flight.
+- With a live folder, the executor subscribes to the workers' live states (``live_relay``) and
+  writes each match's live file there while its future is open; it removes it when the future
+  settles (also when the worker died), so a lost worker leaves no table behind.
 """
 
 from __future__ import annotations
@@ -29,11 +32,13 @@ import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import CancelledError, Executor, Future
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import urlsplit
 
 from arena.engine.errors import ArenaError
 from ladder.execution.executors import ClusterLost, WorkerLost
+from ladder.execution.live_relay import LIVE_TOPIC, LiveRelay, WorkerOutlet
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -103,25 +108,47 @@ class ClusterExecutor(Executor):
 
     Each future it returns is already running (``cancel()`` is False, as for a match in play
     in a process pool); ``shutdown(cancel_futures=True)`` cancels the tasks instead and every
-    future still open ends with ``ClusterLost``."""
+    future still open ends with ``ClusterLost``. ``live``: the relay that writes the live files
+    of the match jobs it runs: each ``MatchJob`` is submitted with ``live_outlet=WorkerOutlet``
+    (``play_match_job``'s), so its worker sends them to the relay."""
 
-    def __init__(self, client: Any, cluster: Any | None = None) -> None:
+    def __init__(self, client: Any, cluster: Any | None = None, live: LiveRelay | None = None) -> None:
         self.client = client
         self.cluster = cluster
+        self.live = live
         self._executor = client.get_executor(resources={MATCH_RESOURCE: 1}, pure=False, retries=0)
         self._open: set[Future[Any]] = set()
         self._lock = threading.Lock()
+        if live is not None:
+            client.subscribe_topic(LIVE_TOPIC, live.receive)
 
     def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
-        inner: Future[T] = self._executor.submit(fn, *args, **kwargs)
+        relayed = self._relayed(args)
+        inner: Future[T]
+        if relayed is not None and self.live is not None:
+            self.live.expect(*relayed)
+            inner = self._executor.submit(fn, *args, live_outlet=WorkerOutlet, **kwargs)
+        else:
+            inner = self._executor.submit(fn, *args, **kwargs)
         outer: Future[T] = Future()
         outer.set_running_or_notify_cancel()
         with self._lock:
             self._open.add(outer)
-        inner.add_done_callback(lambda done: self._settle(outer, done))
+        inner.add_done_callback(lambda done: self._settle(outer, done, relayed))
         return outer
 
-    def _settle(self, outer: Future[T], inner: Future[T]) -> None:
+    def _relayed(self, args: tuple[Any, ...]) -> tuple[str, int] | None:
+        """The match and attempt whose live states the relay writes (a match job, with a relay)."""
+        from ladder.execution.jobs import MatchJob  # noqa: PLC0415 - the referee's modules only once jobs run
+
+        job = args[0] if args else None
+        if self.live is None or not isinstance(job, MatchJob):
+            return None
+        return job.key, job.attempt
+
+    def _settle(self, outer: Future[T], inner: Future[T], relayed: tuple[str, int] | None = None) -> None:
+        if relayed is not None and self.live is not None:
+            self.live.settled(relayed[0])
         with self._lock:
             if outer not in self._open:
                 return
@@ -167,6 +194,8 @@ class ClusterExecutor(Executor):
             if self.cluster is not None:
                 self.cluster.close()
         finally:
+            if self.live is not None:
+                self.live.close()
             with self._lock:
                 left, self._open = self._open, set()
             for future in left:
@@ -189,9 +218,11 @@ def total_slots(info: Mapping[str, Any]) -> int:
     return int(sum(float((w.get("resources") or {}).get(MATCH_RESOURCE, 0)) for w in workers.values()))
 
 
-def start_cluster(spec: ClusterSpec, worker_env: Mapping[str, str]) -> ClusterExecutor:
+def start_cluster(spec: ClusterSpec, worker_env: Mapping[str, str], live_folder: Path | None = None) -> ClusterExecutor:
     """Connect to the scheduler at ``spec.address``, or start a local cluster whose workers get
-    ``worker_env`` (e.g. the data folder and database URL given to this run as options)."""
+    ``worker_env`` (e.g. the data folder and database URL given to this run as options).
+    ``live_folder``: where the workers' live states are written (``DATA/live``; None: nowhere)."""
+    live = None if live_folder is None else LiveRelay(live_folder)
     try:
         from distributed import Client, LocalCluster  # noqa: PLC0415 - the cluster extra loads only with --cluster
     except ImportError:
@@ -203,7 +234,7 @@ def start_cluster(spec: ClusterSpec, worker_env: Mapping[str, str]) -> ClusterEx
         except (OSError, TimeoutError) as exc:
             raise ClusterError(f"--cluster {spec}: no Dask scheduler answered there ({type(exc).__name__}); "
                                "start one (`dask scheduler`) or check the address") from None
-        return ClusterExecutor(client)
+        return ClusterExecutor(client, live=live)
     cluster = LocalCluster(n_workers=spec.local_slots, threads_per_worker=1, processes=True, host="127.0.0.1",
                            scheduler_port=0, dashboard_address=None, silence_logs=logging.CRITICAL,
                            resources={MATCH_RESOURCE: 1}, scheduler_kwargs={"allowed_failures": 0},
@@ -213,7 +244,7 @@ def start_cluster(spec: ClusterSpec, worker_env: Mapping[str, str]) -> ClusterEx
     except BaseException:
         cluster.close()
         raise
-    return ClusterExecutor(client, cluster)
+    return ClusterExecutor(client, cluster, live)
 
 
 WORKER_SETUP = "ladder.execution.worker_setup"
@@ -250,9 +281,10 @@ def quiet_dask() -> None:
     dask.config.set(WORKER_CONFIG)
 
 
-def cluster_factory(spec: ClusterSpec, worker_env: Mapping[str, str]) -> Callable[[], Executor]:
+def cluster_factory(spec: ClusterSpec, worker_env: Mapping[str, str],
+                    live_folder: Path | None = None) -> Callable[[], Executor]:
     def make() -> Executor:
-        return start_cluster(spec, worker_env)
+        return start_cluster(spec, worker_env, live_folder)
     return make
 
 

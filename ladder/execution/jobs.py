@@ -14,6 +14,7 @@ import asyncio
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from arena.contract.time_control import MoveRelease, TimeControl
 from arena.engine.bidding_rules import game_rules_for
 from arena.engine.match import MatchFormat
 from arena.referee.launcher import BotCommand
+from arena.referee.live_view import LiveOutlet
 from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.sandbox.runner import RunnerKind
 from ladder.execution.runners import DEFAULT_RUNNER, check_job_runner, ladder_runner, make_runner
@@ -152,8 +154,10 @@ def resolve_seats(job: MatchJob, cache: VersionCache | None = None) -> list[Path
     return [cache.resolve(bot.ref, sources) for bot in job.seats]
 
 
-def play_match_job(job: MatchJob) -> MatchReport:
-    """Play one ladder match with real bot processes (top-level and picklable for executors)."""
+def play_match_job(job: MatchJob, live_outlet: Callable[[str, int], LiveOutlet] | None = None) -> MatchReport:
+    """Play one ladder match with real bot processes (top-level and picklable for executors).
+    ``live_outlet``: makes, from the match's key and attempt, where its live states go instead of
+    ``job.live_folder`` (a cluster worker's channel to the coordinator: ``ClusterExecutor`` passes it)."""
     from arena.referee.local import play_local_match  # noqa: PLC0415 - gRPC only in workers
 
     start = time.perf_counter()
@@ -166,6 +170,8 @@ def play_match_job(job: MatchJob) -> MatchReport:
     with tempfile.TemporaryDirectory(prefix=f"dehla-{job.key}.a{job.attempt}-") as private:
         played = Path(private)
         live = Path(job.live_folder) if job.live_folder is not None else None
-        outcome = asyncio.run(play_local_match(a, b, config, played, runner=runner, live_folder=live))
+        outlet = live_outlet(job.key, job.attempt) if live_outlet is not None else None
+        outcome = asyncio.run(play_local_match(a, b, config, played, runner=runner, live_folder=live,
+                                               live_outlet=outlet))
         files = collect(played, job.match_id)
     return report_from_outcome(job, outcome, time.perf_counter() - start, files)

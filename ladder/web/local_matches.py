@@ -27,7 +27,7 @@ from arena.engine.errors import ArenaError
 from arena.referee.match_record_lines import MatchEndLine, MatchStartLine, read_line
 from ladder.web.data_files import DataFileError, read_inside
 from ladder.web.hand_outcomes import hand_links
-from ladder.web.live_tables import is_live, local_live
+from ladder.web.live_tables import Watch, liveness, local_live
 from ladder.web.local_models import LocalMatchDetail, LocalMatchList, LocalMatchSummary
 from ladder.web.match_detail import TEAM_NAMES, move_times
 from ladder.web.models import FaultDetail
@@ -144,9 +144,15 @@ def local_list(root: Path, cache: SummaryCache, page: int, per_page: int) -> Loc
 
 
 def with_live(root: Path, row: LocalMatchSummary) -> LocalMatchSummary:
-    """The row with its live page while the match runs (looked at on every list: not cached)."""
-    if row.status in ("unfinished", None) and is_live(root, local_live(row.match_id)):
+    """The row with its live page while the match runs, or ``abandoned`` once its referee died
+    (its live file stopped beating); looked at on every list: not cached."""
+    if row.status not in ("unfinished", None):
+        return row
+    watch = liveness(root, local_live(row.match_id))
+    if watch is Watch.LIVE:
         return row.model_copy(update={"live": f"{page_of(row.match_id)}/live"})
+    if watch is Watch.ABANDONED:
+        return row.model_copy(update={"status": "abandoned"})
     return row
 
 

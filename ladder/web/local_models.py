@@ -24,7 +24,9 @@ class LocalMatchSummary(_Model):
     match_format: str | None = None
     team_a: str | None = Field(default=None, description="Seats 0 and 2, as the record names them.")
     team_b: str | None = Field(default=None, description="Seats 1 and 3.")
-    status: str | None = Field(default=None, description="`done`, `void`, or `unfinished` (no match_end line yet).")
+    status: str | None = Field(default=None, description="`done`, `void`, `unfinished` (no match_end line yet), or "
+                                                    "`abandoned` (no end, and its live file stopped beating: the "
+                                                    "referee died).")
     score: tuple[float, float] | None = None
     winner: Literal["A", "B", "draw"] | None = None
     hands: int | None = None

@@ -12,6 +12,7 @@ from pathlib import Path
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
+from arena.referee.live_view import STALE_AFTER
 from ladder.rating import formatting
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -35,9 +36,16 @@ def when(value: str | None, missing: str = "–") -> Markup:
     return Markup('<time datetime="{}">{} UTC</time>').format(stamp, moment.strftime("%Y-%m-%d %H:%M"))
 
 
+def unix_when(seconds: float) -> Markup:
+    """A Unix time (a live file's ``updated``, bounded by its model) as ``when`` shows a stored one."""
+    return when(datetime.fromtimestamp(seconds, UTC).isoformat())
+
+
 # One format for numbers across the command line and the web (``ladder/rating/formatting.py``).
 templates.env.filters["fixed"] = formatting.fixed
 templates.env.filters["percent"] = formatting.percent
 templates.env.filters["score"] = formatting.score
 templates.env.filters["signed"] = formatting.signed
 templates.env.filters["when"] = when
+templates.env.filters["unix_when"] = unix_when
+templates.env.globals["stale_after"] = round(STALE_AFTER)

@@ -15,6 +15,8 @@ from pathlib import Path
 from arena.contract.faults import FaultPolicy
 from arena.contract.time_control import MoveRelease
 from arena.engine.rules import rules_for
+from arena.referee.live_view import LiveState, live_path
+from arena.referee.table_values import AnyResult
 from arena.referee.tournament.plan import (
     Entrant,
     Pairing,
@@ -89,6 +91,21 @@ class CountRunning(Silent):
         self.running -= 1
 
 
+class WatchingLive(CountRunning):
+    """After each hand, the match's live file beside its record, as ``dehla serve`` reads it."""
+
+    def __init__(self, records: Path, name: str) -> None:
+        super().__init__()
+        self.records = records
+        self.name = name
+        self.seen: list[str | None] = []
+
+    def hand_played(self, pairing: Pairing, index: int, result: AnyResult) -> None:
+        match = pairing.record_id(self.name)
+        path = live_path(self.records, match)
+        self.seen.append(LiveState.model_validate_json(path.read_text()).match_id if path.exists() else None)
+
+
 def setup_in(folder: Path, runner: LocalRunner) -> TournamentSetup:
     plan = TournamentPlan(name="cup", entrants=tuple(Entrant(spec="random", name=n) for n in NAMES), deals=1,
                           seed=11, preset="dehla-pakad", per_move=1.0, bank=1.0, release=MoveRelease.ON_REPLY,
@@ -124,9 +141,12 @@ def test_a_cancelled_tournament_keeps_its_finished_pairings_stops_its_bots_and_p
                            for index in kept}
 
         pending = [p for p in setup.plan.pairings if p.index not in kept]
-        one_at_a_time = CountRunning()
+        one_at_a_time = WatchingLive(setup.records, "cup")
         played = asyncio.run(play_pairings(replace(setup, concurrency=1), pending, one_at_a_time))
         assert one_at_a_time.most == 1
+        assert one_at_a_time.seen and one_at_a_time.seen == [f"cup-pairing-{p.index:03d}" for p in pending
+                                                              for _ in range(2)], "each match is live as it plays"
+        assert not list(setup.records.glob("*.live.json")), "and its file goes at its end"
         assert sorted(r.index for r in played) == [p.index for p in pending]
         assert sorted(read_results(tmp_path, setup.plan)) == [1, 2, 3]
         for index, content in finished_before.items():

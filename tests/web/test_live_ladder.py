@@ -19,7 +19,7 @@ from arena.engine.hand import HandState
 from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
 from arena.referee.in_process import InProcessSeat
-from arena.referee.live_view import LiveBoard, live_path
+from arena.referee.live_view import STALE_AFTER, LiveBoard, LiveState, live_path
 from arena.referee.table import Table
 from arena.referee.table_values import TableConfig
 from ladder.coordinator.loop import LadderRun, StopRule
@@ -95,3 +95,55 @@ def test_a_running_ladder_match_is_watched_and_then_replayed(tmp_path: Path) -> 
     assert 'class="live"' not in client.get("/matches").text
     assert client.get("/matches/999/live").status_code == 404
     assert client.get("/matches/0/live").status_code in (404, 422)
+
+
+class AskingAged(Asking):
+    """Asks once the live file is aged past ``STALE_AFTER``, as a killed coordinator's file would be."""
+
+    def moved(self, room: int | None, hand: int, state: HandState | BiddingHand, points: tuple[float, float],
+              moves: int) -> None:
+        if moves == ASKED_AT and not self.answers and self.board.path is not None:
+            self.board.moved(room, hand, state, points, moves)
+            self.board.flush()
+            left = LiveState.model_validate_json(self.board.path.read_text())
+            self.board.path.write_text(left.model_copy(update={"updated": left.updated - STALE_AFTER - 1})
+                                       .model_dump_json())
+            for path in ("/matches", f"/matches/{self.match_id}/live/table", "/bots/s1"):
+                self.answers[path] = self.client.get(path, follow_redirects=False)
+            return
+        super().moved(room, hand, state, points, moves)
+
+
+def test_a_running_match_whose_live_file_stopped_beating_is_listed_as_abandoned(tmp_path: Path) -> None:
+    root = tmp_path / "data"
+    store = open_store(root)
+    add_bots(store, ["s1", "s2"], tmp_path / "src")
+    client = client_of(root)
+    seen: list[Asking] = []
+
+    def play(job: MatchJob) -> MatchReport:
+        assert job.live_folder is not None
+        config = TableConfig(match_id=job.key, rules=rules_for("dehla-pakad"), preset="dehla-pakad",
+                             match_format=MatchFormat.parse("hands:1"), seed=job.seed, time_control=TimeControl(),
+                             policy=FaultPolicy.FORFEIT)
+        names = [seat.name for seat in job.seats]
+        board = LiveBoard(live_path(Path(job.live_folder), job.key), job.key, names)
+        sink = AskingAged(board, client, job.match_id)
+        seen.append(sink)
+        try:
+            asyncio.run(Table(config, [InProcessSeat(RandomBot(), name) for name in names], live=sink).run())
+        finally:
+            board.close()
+        return fake_play(job)
+
+    env = RatingEnv()
+    settings = MatchSettings(runner="local", live_folder=str(root / LIVE_FOLDER))
+    LadderRun(store, env, Scheduler(env, Mode.SELF, random.Random(1)), settings, InlineExecutor, workers=1,
+              play=play, rng=random.Random(1)).run(StopRule(matches=1))
+
+    [sink] = seen
+    match_id = sink.match_id
+    for listing in (sink.answers["/matches"].text, sink.answers["/bots/s1"].text):
+        assert 'class="live"' not in listing and '<span class="abandoned"' in listing
+    table = sink.answers[f"/matches/{match_id}/live/table"].text
+    assert 'data-watch="abandoned"' in table and 'id="live-abandoned"' in table

@@ -1,5 +1,7 @@
 """Playing a tournament's pairings: each one duplicate match (``play_local_match``), up to
 ``concurrency`` at once in one event loop, each result written to the folder as its match ends.
+Each match publishes its public table beside its record while it runs (``MATCH.live.json``, as
+``dehla match`` does), so ``dehla serve`` shows it live (``/local/{id}/live``).
 
 Every pairing plays the same seed's deals, so every partnership meets the same cards. Cancelled
 (Ctrl-C: ``asyncio.run`` cancels the main task), the running matches stop their bots and write no
@@ -89,7 +91,8 @@ async def play_pairings(setup: TournamentSetup, pending: Sequence[Pairing],
                 events.hand_played(pairing, index, result)
 
             outcome = await play_local_match(setup.partnerships[pairing.a], setup.partnerships[pairing.b],
-                                             setup.config(pairing), records, on_hand, setup.runner)
+                                             setup.config(pairing), records, on_hand, setup.runner,
+                                             live_folder=records)
             result = PairingResult.of(pairing, outcome)
             write_result(setup.folder, result)
             done.append(result)

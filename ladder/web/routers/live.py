@@ -1,8 +1,9 @@
 """A running ladder match's public table: ``/matches/{id}/live`` and its ``/live/table`` fragment,
 polled by htmx, which sends the page to the replay once the store has the match's result.
 The table is what a worker of the coordinator's local pool publishes (``DATA/live/``,
-``ladder.web.live_tables``); a match played elsewhere (a Dask cluster) shows that it is running
-but not its table. A local match's live page is ``routers/local.py``'s."""
+``ladder.web.live_tables``), or the coordinator writes there from a Dask worker's events
+(``ladder.execution.live_relay``); a file that stopped beating is shown as abandoned. A local
+match's live page is ``routers/local.py``'s."""
 
 from __future__ import annotations
 

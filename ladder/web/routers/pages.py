@@ -15,9 +15,10 @@ from ladder.web.bot_logs import viewer_log_links
 from ladder.web.bounds import DEFAULT_TOP, PageQuery, PerPageQuery, RowId, TopQuery
 from ladder.web.chart import rating_chart
 from ladder.web.evidence import viewed_match_detail, viewed_record
+from ladder.web.live_tables import abandoned_ladder_matches
 from ladder.web.queries import NotFoundError, bot_page, head_to_head_table, match_list, partnership_list
 from ladder.web.security.sessions import Viewer
-from ladder.web.store_access import SessionDep
+from ladder.web.store_access import DataDep, SessionDep
 from ladder.web.stored_record import UnreadableRecordError
 from ladder.web.templating import templates
 
@@ -101,21 +102,26 @@ def head_to_head_page(request: Request, session: SessionDep, top: TopQuery = DEF
 
 
 @router.get("/bots/{name}", response_class=HTMLResponse)
-def bot_page_view(request: Request, session: SessionDep, name: str) -> HTMLResponse:
+def bot_page_view(request: Request, session: SessionDep, data: DataDep, name: str) -> HTMLResponse:
     page = bot_page(session, name)
-    return _render(request, "bot.html", {"bot": page, "chart": rating_chart(page.series)})
+    return _render(request, "bot.html", {"bot": page, "chart": rating_chart(page.series),
+                                         "abandoned": abandoned_ladder_matches(data.root, page.recent_matches)})
 
 
 @router.get("/matches", response_class=HTMLResponse)
-def matches_page(request: Request, session: SessionDep, page: PageQuery = 1,
+def matches_page(request: Request, session: SessionDep, data: DataDep, page: PageQuery = 1,
                  per_page: PerPageQuery = 50) -> HTMLResponse:
-    return _render(request, "matches.html", {"listing": match_list(session, page, per_page)})
+    listing = match_list(session, page, per_page)
+    return _render(request, "matches.html", {"listing": listing,
+                                             "abandoned": abandoned_ladder_matches(data.root, listing.matches)})
 
 
 @router.get("/fragments/matches", response_class=HTMLResponse)
-def matches_fragment(request: Request, session: SessionDep, page: PageQuery = 1,
+def matches_fragment(request: Request, session: SessionDep, data: DataDep, page: PageQuery = 1,
                      per_page: PerPageQuery = 50) -> HTMLResponse:
-    return _render(request, "fragments/matches.html", {"listing": match_list(session, page, per_page)})
+    listing = match_list(session, page, per_page)
+    abandoned = abandoned_ladder_matches(data.root, listing.matches)
+    return _render(request, "fragments/matches.html", {"listing": listing, "abandoned": abandoned})
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
