@@ -25,8 +25,10 @@ import math
 import time
 from dataclasses import dataclass
 
-from arena.engine.actions import Action, PlayCard
+from arena.engine.actions import Action, PlayCard, RevealTrump
+from arena.engine.cards import Card
 from arena.engine.errors import ArenaError
+from sample_bots.expert.margin import LimitMargin
 from sample_bots.expert.model import heuristic_policy
 from sample_bots.expert.playout import playout
 from sample_bots.search.bot import (
@@ -37,6 +39,7 @@ from sample_bots.search.bot import (
     Solver,
     _tricks_left,
 )
+from sdk import MatchStart
 from sdk.bot import BotView
 from sdk.inference import DeadlinePassedError, Inference, LikelihoodCache, PlayModel, UnsupportedViewError
 from sdk.sampling import Sampler
@@ -52,13 +55,6 @@ BANK_RESERVE = 5.0
 """Seconds of bank never sipped: at 50 ms a move the search's sip (a twentieth of the bank, at
 most half a move) drains the bank to about 0.4 s over a few hundred hands, and one stall of the
 machine then times out (seen: version 3 at hand 462 of a 300-deal match)."""
-LIMIT_MARGIN_SHARE = 0.1
-LIMIT_MARGIN = 0.02
-"""A move plans to end at least this share of the per-move limit, and at least this many
-seconds, before the limit: the margin the last world, the reply's trip and a busy machine's
-scheduling take (the referee's clock runs from the request to the reply). At 50 ms a move the
-plan is then 30 ms (26 ms of search), at 1 s 900 ms. Version 6 planned 51 ms at 50 ms a move
-(0.6 of the move plus a sip of the bank) and its p99 was 87 ms, the bank paying the excess."""
 SKIP_BELOW = 1e-3
 """A world whose likelihood is below this share of the best one seen is not played out."""
 
@@ -89,15 +85,27 @@ class ExpertBot(SearchBot):
         """Per searched move, the worlds drawn (``worlds``: those played out)."""
         self.effective: list[float] = []
         """Per searched move, the effective number of worlds of the weights (1 / sum of squares)."""
+        self.margin = LimitMargin()
+        """How long before the per-move limit a move plans to end, learnt from the bank."""
+
+    def on_match_start(self, start: MatchStart) -> None:
+        super().on_match_start(start)
+        self.margin.reset()
+
+    def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
+        if self.sips_bank:  # the bank moves only under on-reply release
+            self.margin.observe(view.per_move, view.bank_left)
+        return super().play(view)
 
     def _deadline(self, view: BotView, start: float) -> float:
         """The search bot's budget, sipping only the bank above ``BANK_RESERVE``, and never
-        planned past the move's limit (``move_ceiling``): the bank is a reserve for stalls."""
+        planned past the per-move limit less the learnt margin (``LimitMargin``): the bank is a
+        reserve for stalls, not thinking time."""
         if not self.sips_bank:
             return super()._deadline(view, start)
         budget = self.budget.share_of_move * view.per_move
         budget += min(max(0.0, view.bank_left - BANK_RESERVE) * 0.05, view.per_move * 0.5)
-        budget = min(budget, move_ceiling(view.per_move))
+        budget = min(budget, move_ceiling(view.per_move, self.margin.current(view.per_move)))
         if self.budget.max_per_move is not None:
             budget = min(budget, self.budget.max_per_move)
         return start + max(0.0, budget - self.budget.reserve)
@@ -181,10 +189,9 @@ class ExpertBot(SearchBot):
         return Evidence(rows, weights, drawn)
 
 
-def move_ceiling(per_move: float) -> float:
-    """The longest a move may plan: the per-move limit less ``LIMIT_MARGIN_SHARE`` of it, or
-    less ``LIMIT_MARGIN`` seconds where that is more (never below zero)."""
-    return max(0.0, per_move - max(LIMIT_MARGIN_SHARE * per_move, LIMIT_MARGIN))
+def move_ceiling(per_move: float, margin: float) -> float:
+    """The longest a move may plan: the per-move limit less the margin (never below zero)."""
+    return max(0.0, per_move - margin)
 
 
 def effective_size(weights: list[float]) -> float:

@@ -92,9 +92,10 @@ def test_no_budget_plans_past_the_limit_less_its_margin(per_move: float, bank: f
                                                          start: float) -> None:
     bot = ExpertBot(0, SearchBudget(max_per_move=cap))
     obs = observe(HandState(rules_for("dehla-pakad"), Deal.from_seed(rules_for("dehla-pakad"), 1), 0), 1)
+    margin = bot.margin.observe(per_move, bank)
     planned = bot._deadline(BotView(obs, per_move, bank), start) - start
-    assert 0.0 <= planned <= max(0.0, move_ceiling(per_move) - bot.budget.reserve) + 1e-9
-    assert move_ceiling(per_move) <= per_move - min(per_move, 0.02) + 1e-12
+    assert 0.0 <= planned <= max(0.0, move_ceiling(per_move, margin) - bot.budget.reserve) + 1e-9
+    assert margin >= 0.1 * per_move
 
 
 def test_a_higher_level_thinks_longer_and_sees_more_worlds() -> None:
