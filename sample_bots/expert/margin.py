@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-TARGET_OVER = 0.005
-"""The share of moves the margin lets go over the per-move limit (the issue: the p99 within it)."""
+TARGET_OVER = 0.003
+"""The share of moves the margin lets go over the per-move limit (the issue: the p99 within it).
+Matches see more than this (a load burst sends several moves over before the margin reacts):
+at 0.005, 0.8% and 1.0% of the moves on the loaded machine, a p99 of 49.9 ms at 50 ms; hence 0.003."""
 STEP = 0.1
 """A step of the margin, in shares of the per-move limit (5 ms at 50 ms a move)."""
 FLOOR = 0.1
