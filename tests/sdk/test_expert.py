@@ -80,7 +80,7 @@ def test_a_move_plans_to_end_its_margin_before_the_limit() -> None:
     bot = ExpertBot(0)
     obs = observe(HandState(rules_for("dehla-pakad"), Deal.from_seed(rules_for("dehla-pakad"), 1), 0), 1)
     # 50 ms a move, a full bank: version 6 planned 0.6 x 50 ms + 25 ms of bank (51 ms of search).
-    assert bot._deadline(BotView(obs, 0.05, 30.0), 0.0) == pytest.approx(0.05 - 0.02 - bot.budget.reserve)
+    assert bot._deadline(BotView(obs, 0.05, 30.0), 0.0) == pytest.approx(0.05 - 0.03 - bot.budget.reserve)
     # 1 s a move: the bank's sip (0.5 s) stops at 0.9 s.
     assert bot._deadline(BotView(obs, 1.0, 30.0), 0.0) == pytest.approx(0.9 - bot.budget.reserve)
 

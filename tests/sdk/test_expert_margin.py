@@ -26,7 +26,7 @@ def test_a_new_clock_or_match_starts_afresh() -> None:
     margin = LimitMargin()
     margin.observe(0.05, 30.0)
     margin.observe(0.05, 29.0)
-    assert margin.observe(1.0, 30.0) == pytest.approx(FLOOR * 1.0)  # 100 ms: more than 20 ms
+    assert margin.observe(1.0, 30.0) == pytest.approx(FLOOR * 1.0)  # 100 ms: more than 30 ms
     margin.reset()
     assert (margin.seconds, margin.last_bank, margin.overs) == (START_SECONDS, None, 0)
 
