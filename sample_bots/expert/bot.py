@@ -12,7 +12,8 @@ played out at all (the time goes to likely ones).
 Its greedy playouts are the search bot's, faster (``sample_bots/expert/playout.py``: the same
 card at every step), and before the endgame it compares the heuristic's best few classes of
 equivalent cards rather than its best few cards. Everything else (the exact endgame, the
-override rule, the clock but for a bank reserve it never sips) is the search bot's
+override rule, the clock but for a bank reserve it never sips and a margin before the per-move
+limit learnt from the bank, ``sample_bots/expert/margin.py``) is the search bot's
 (``sample_bots/search/bot.py``), which stays as it was for comparison.
 Where a hand cannot be replayed from the view (``sdk.inference.UnsupportedViewError``: chance
 draws, face-down discards not seen) the worlds count equally, as in the search bot.
