@@ -6,6 +6,13 @@
     pairs won, move times, and per searched move the worlds drawn, played out and their
     effective number under the weights, and the model cache's hit rate.
 
+``python -m bench.expert clock DEALS MOVE_MS [SEED]``
+    The expert's own log of its moves against ``heuristic`` on a simulated ``on-reply`` clock of
+    MOVE_MS a move and a 30 s bank (its views carry that clock; the bank is charged what a move
+    takes past the limit, as the referee does): its move times, its overrun past its own planned
+    deadline, the share of moves over the limit and its learnt margin at the end. No gRPC: the
+    referee's figures add the reply's trip (``dehla match``, ``bench.search times``). Last line JSON.
+
 ``python -m bench.expert playouts [POSITIONS] [PRESET]``
     Greedy playouts per second from random positions (a random number of random plays into a
     seeded deal), the search bot's (``sample_bots.search.bot.playout``, the baseline, in the same
@@ -21,6 +28,8 @@ import statistics
 import sys
 import time
 
+from arena.engine.actions import Action, PlayCard, RevealTrump
+from arena.engine.cards import Card
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
 from arena.engine.rules import rules_for
@@ -32,7 +41,7 @@ from sample_bots.expert.bot import ExpertBot
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.search import bot as search_bot
 from sample_bots.search.bot import SearchBot, SearchBudget
-from sdk.bot import Bot
+from sdk.bot import Bot, BotView
 
 
 def inproc(deals: int, move_ms: float, preset: str, seed: int, opponent: str) -> None:
@@ -56,6 +65,52 @@ def inproc(deals: int, move_ms: float, preset: str, seed: int, opponent: str) ->
           f"drawn {statistics.median(drawn)}, played {statistics.median(played)}, "
           f"effective {statistics.median(effective):.1f} (medians); cache hits {hits / max(1, hits + misses):.0%} "
           f"({time.perf_counter() - started:.0f} s)")
+
+
+class ClockedExpert(ExpertBot):
+    """The expert on a simulated clock, logging each move's time and its overrun past its plan."""
+
+    def __init__(self, seed: int, per_move: float) -> None:
+        super().__init__(seed)
+        self.per_move, self.bank = per_move, 30.0
+        self.took: list[float] = []
+        self.overrun: list[float] = []
+
+    def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
+        clocked = BotView(view.observation, self.per_move, round(self.bank, 3))  # the protocol's whole ms
+        started = time.perf_counter()
+        action = super().play(clocked)
+        took = time.perf_counter() - started
+        self.took.append(took)
+        self.bank = max(0.0, self.bank - max(0.0, took - self.per_move))
+        return action
+
+    def _search(self, view: BotView, start: float) -> Action:
+        deadline = self._deadline(view, start)
+        action = super()._search(view, start)
+        if len(view.observation.legal_actions) > 1:
+            self.overrun.append(time.perf_counter() - deadline)
+        return action
+
+
+def clock(deals: int, move_ms: float, seed: int) -> None:
+    per_move = move_ms / 1000
+    experts = [ClockedExpert(0, per_move), ClockedExpert(2, per_move)]
+    play_in_process([experts[0], HeuristicBot(), experts[1], HeuristicBot()], deals=deals, seed=seed)
+    took = [t * 1000 for bot in experts for t in bot.took]
+    overrun = [t * 1000 for bot in experts for t in bot.overrun]
+    over = sum(t > move_ms for t in took) / len(took)
+    result = {"deals": deals, "move_ms": move_ms, "moves": len(took),
+              "took_median_ms": round(statistics.median(took), 1), "took_p99_ms": round(percentile(took, 0.99), 1),
+              "took_max_ms": round(max(took), 1), "overrun_median_ms": round(statistics.median(overrun), 2),
+              "overrun_p99_ms": round(percentile(overrun, 0.99), 1), "over_limit_share": round(over, 4),
+              "margin_ms_at_end": [round(bot.margin.seconds * 1000, 1) for bot in experts],
+              "load_average": os.getloadavg()[0]}
+    print(f"expert's own moves at {move_ms:g} ms: median {result['took_median_ms']} p99 {result['took_p99_ms']} "
+          f"max {result['took_max_ms']} ms; past its deadline median {result['overrun_median_ms']} p99 "
+          f"{result['overrun_p99_ms']} ms; over the limit {over:.2%}; "
+          f"margin at the end {result['margin_ms_at_end']} ms")
+    print(json.dumps(result))
 
 
 def playouts(positions: int, preset: str) -> None:
@@ -86,6 +141,9 @@ def main(argv: list[str]) -> None:
         defaults = ["20", "50", "dehla-pakad", "1", "heuristic"]
         deals, move_ms, preset, seed, opponent = (argv[1:] + defaults[len(argv) - 1:])[:5]
         inproc(int(deals), float(move_ms), preset, int(seed), opponent)
+    elif argv[:1] == ["clock"]:
+        deals, move_ms, seed = (argv[1:] + ["10", "50", "1"][len(argv) - 1:])[:3]
+        clock(int(deals), float(move_ms), int(seed))
     elif argv[:1] == ["playouts"]:
         positions, preset = (argv[1:] + ["2000", "dehla-pakad"][len(argv) - 1:])[:2]
         playouts(int(positions), preset)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -46,6 +47,7 @@ from sdk.placement_draw import Placement
 from sdk.sampling import Sampler
 
 __all__ = [
+    "DeadlinePassedError",
     "FlatModel",
     "Inference",
     "LikelihoodCache",
@@ -60,6 +62,11 @@ __all__ = [
 
 class UnsupportedViewError(ValueError):
     """The hand so far cannot be replayed from this seat's view (see the module docstring)."""
+
+
+class DeadlinePassedError(Exception):
+    """A likelihood's replay passed the caller's deadline (a bot on the clock): the world's
+    weight is unknown, so the caller stops drawing worlds. Not an ``ArenaError``: no rule broke."""
 
 
 class PlayModel(Protocol):
@@ -187,12 +194,14 @@ class Inference:
     def sampler(self) -> Sampler:
         return self._sampler
 
-    def likelihood(self, placement: Placement, floor: float = 0.0) -> float:
+    def likelihood(self, placement: Placement, floor: float = 0.0, deadline: float | None = None) -> float:
         """The product of the model's probabilities of the other seats' past plays in this world.
 
         With ``floor`` > 0 it stops as soon as the product falls below ``floor`` (each factor is
         at most 1, so it can only fall further) and returns that partial product: a search that
-        drops unlikely worlds saves the rest of their replay."""
+        drops unlikely worlds saves the rest of their replay. With ``deadline`` (a
+        ``time.perf_counter()`` value) it raises ``DeadlinePassedError`` once the clock passes it
+        after a model call (the costly step: a replay with few cached answers takes tens of ms)."""
         obs = self._view.observation
         me = obs.seat
         state = HandState(obs.rules, _deal(obs, placement, self._plays), obs.dealer)
@@ -217,6 +226,8 @@ class Inference:
                         cache.misses += 1
                         p = self.model.probability(BotView(observe(state, seat), per_move, bank), PLAY[play.card])
                         entries[key] = p
+                        if deadline is not None and time.perf_counter() >= deadline:
+                            raise DeadlinePassedError(f"likelihood: deadline passed at play {play.index}")
                     else:
                         cache.hits += 1
                     product *= p

@@ -5,7 +5,8 @@ searches nothing (the heuristic bot's card), level 5, the default, the search bo
 (``sample_bots/search/__main__.py``). ``--move-ms`` caps a move at that many milliseconds
 instead. ``--confidence Z``: the override rule's threshold before the endgame (the search
 bot's 1.0 by default), and ``--inference-tricks N``: the tricks left from which worlds are
-weighted (``INFERENCE_TRICKS``; 0: never), for measuring variants against each other.
+weighted (``INFERENCE_TRICKS``; 0: never), and ``--window N``: only the plays of the last N
+tricks weigh (``sdk.inference.Inference``'s window), for measuring variants against each other.
 """
 
 import argparse
@@ -23,6 +24,8 @@ parser.add_argument("--confidence", type=float, default=None,
                     help="standard errors a card needs over the heuristic's before the last 3 tricks")
 parser.add_argument("--inference-tricks", type=int, default=INFERENCE_TRICKS,
                     help="tricks left from which the worlds are weighted by the plays seen (0: never)")
+parser.add_argument("--window", type=int, default=None,
+                    help="weigh only the plays of the last N tricks, the one in progress included (default: all)")
 args, rest = parser.parse_known_args()
 budget = budget_for(Level(args.level), args.move_ms, args.confidence)
-run(ExpertBot(args.seed, budget, inference_tricks=args.inference_tricks), rest)
+run(ExpertBot(args.seed, budget, window=args.window, inference_tricks=args.inference_tricks), rest)

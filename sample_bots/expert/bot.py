@@ -12,7 +12,8 @@ played out at all (the time goes to likely ones).
 Its greedy playouts are the search bot's, faster (``sample_bots/expert/playout.py``: the same
 card at every step), and before the endgame it compares the heuristic's best few classes of
 equivalent cards rather than its best few cards. Everything else (the exact endgame, the
-override rule, the clock but for a bank reserve it never sips) is the search bot's
+override rule, the clock but for a bank reserve it never sips and a margin before the per-move
+limit learnt from the bank, ``sample_bots/expert/margin.py``) is the search bot's
 (``sample_bots/search/bot.py``), which stays as it was for comparison.
 Where a hand cannot be replayed from the view (``sdk.inference.UnsupportedViewError``: chance
 draws, face-down discards not seen) the worlds count equally, as in the search bot.
@@ -25,8 +26,10 @@ import math
 import time
 from dataclasses import dataclass
 
-from arena.engine.actions import Action, PlayCard
+from arena.engine.actions import Action, PlayCard, RevealTrump
+from arena.engine.cards import Card
 from arena.engine.errors import ArenaError
+from sample_bots.expert.margin import LimitMargin
 from sample_bots.expert.model import heuristic_policy
 from sample_bots.expert.playout import playout
 from sample_bots.search.bot import (
@@ -37,8 +40,9 @@ from sample_bots.search.bot import (
     Solver,
     _tricks_left,
 )
+from sdk import MatchStart
 from sdk.bot import BotView
-from sdk.inference import Inference, LikelihoodCache, PlayModel, UnsupportedViewError
+from sdk.inference import DeadlinePassedError, Inference, LikelihoodCache, PlayModel, UnsupportedViewError
 from sdk.sampling import Sampler
 
 INFERENCE_TRICKS = 3
@@ -82,13 +86,27 @@ class ExpertBot(SearchBot):
         """Per searched move, the worlds drawn (``worlds``: those played out)."""
         self.effective: list[float] = []
         """Per searched move, the effective number of worlds of the weights (1 / sum of squares)."""
+        self.margin = LimitMargin()
+        """How long before the per-move limit a move plans to end, learnt from the bank."""
+
+    def on_match_start(self, start: MatchStart) -> None:
+        super().on_match_start(start)
+        self.margin.reset()
+
+    def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
+        if self.sips_bank:  # the bank moves only under on-reply release
+            self.margin.observe(view.per_move, view.bank_left)
+        return super().play(view)
 
     def _deadline(self, view: BotView, start: float) -> float:
-        """The search bot's budget, sipping only the bank above ``BANK_RESERVE``."""
+        """The search bot's budget, sipping only the bank above ``BANK_RESERVE``, and never
+        planned past the per-move limit less the learnt margin (``LimitMargin``): the bank is a
+        reserve for stalls, not thinking time."""
         if not self.sips_bank:
             return super()._deadline(view, start)
         budget = self.budget.share_of_move * view.per_move
         budget += min(max(0.0, view.bank_left - BANK_RESERVE) * 0.05, view.per_move * 0.5)
+        budget = min(budget, move_ceiling(view.per_move, self.margin.current(view.per_move)))
         if self.budget.max_per_move is not None:
             budget = min(budget, self.budget.max_per_move)
         return start + max(0.0, budget - self.budget.reserve)
@@ -145,7 +163,9 @@ class ExpertBot(SearchBot):
             weight = 1.0
             if inference is not None:
                 try:
-                    weight = inference.likelihood(placement, best * SKIP_BELOW)
+                    weight = inference.likelihood(placement, best * SKIP_BELOW, deadline)
+                except DeadlinePassedError:
+                    return Evidence(rows, weights, drawn - 1)
                 except ArenaError:  # a replay the engine refuses: count the world plainly
                     weight = best or 1.0
                 if weight < best * SKIP_BELOW:
@@ -168,6 +188,11 @@ class ExpertBot(SearchBot):
             rows.append(row)
             weights.append(weight)
         return Evidence(rows, weights, drawn)
+
+
+def move_ceiling(per_move: float, margin: float) -> float:
+    """The longest a move may plan: the per-move limit less the margin (never below zero)."""
+    return max(0.0, per_move - margin)
 
 
 def effective_size(weights: list[float]) -> float:

@@ -15,7 +15,7 @@ from arena.engine.hand import HandState
 from arena.engine.observation import observe
 from arena.engine.rules import PRESETS, rules_for
 from arena.referee.in_process import play_in_process
-from sample_bots.expert.bot import ExpertBot, choose_weighted, effective_size
+from sample_bots.expert.bot import ExpertBot, choose_weighted, effective_size, move_ceiling
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.search.bot import SearchBudget, _choose
 from sdk.bot import BotView
@@ -69,12 +69,33 @@ def test_the_bank_below_its_reserve_is_never_sipped() -> None:
     from sample_bots.expert.bot import BANK_RESERVE  # noqa: PLC0415
 
     bot = ExpertBot(0)
-    state = HandState(rules_for("dehla-pakad"), Deal.from_seed(rules_for("dehla-pakad"), 1), 0)
-    obs = observe(state, 1)
-    low = bot._deadline(BotView(obs, 0.05, BANK_RESERVE - 1.0), 0.0)
-    assert low == pytest.approx(0.6 * 0.05 - bot.budget.reserve)
-    high = bot._deadline(BotView(obs, 0.05, 30.0), 0.0)
-    assert high == pytest.approx(0.6 * 0.05 + 0.025 - bot.budget.reserve)
+    obs = observe(HandState(rules_for("dehla-pakad"), Deal.from_seed(rules_for("dehla-pakad"), 1), 0), 1)
+    low = bot._deadline(BotView(obs, 1.0, BANK_RESERVE - 1.0), 0.0)
+    assert low == pytest.approx(0.6 - bot.budget.reserve)
+    high = bot._deadline(BotView(obs, 1.0, BANK_RESERVE + 1.0), 0.0)
+    assert high == pytest.approx(0.6 + 0.05 - bot.budget.reserve)
+
+
+def test_a_move_plans_to_end_its_margin_before_the_limit() -> None:
+    bot = ExpertBot(0)
+    obs = observe(HandState(rules_for("dehla-pakad"), Deal.from_seed(rules_for("dehla-pakad"), 1), 0), 1)
+    # 50 ms a move, a full bank: version 6 planned 0.6 x 50 ms + 25 ms of bank (51 ms of search).
+    assert bot._deadline(BotView(obs, 0.05, 30.0), 0.0) == pytest.approx(0.05 - 0.03 - bot.budget.reserve)
+    # 1 s a move: the bank's sip (0.5 s) stops at 0.9 s.
+    assert bot._deadline(BotView(obs, 1.0, 30.0), 0.0) == pytest.approx(0.9 - bot.budget.reserve)
+
+
+@settings(max_examples=200, deadline=None)
+@given(per_move=st.floats(0.001, 60.0), bank=st.floats(0.0, 600.0), cap=st.one_of(st.none(), st.floats(0.001, 5.0)),
+       start=st.floats(0.0, 1e6))
+def test_no_budget_plans_past_the_limit_less_its_margin(per_move: float, bank: float, cap: float | None,
+                                                         start: float) -> None:
+    bot = ExpertBot(0, SearchBudget(max_per_move=cap))
+    obs = observe(HandState(rules_for("dehla-pakad"), Deal.from_seed(rules_for("dehla-pakad"), 1), 0), 1)
+    margin = bot.margin.observe(per_move, bank)
+    planned = bot._deadline(BotView(obs, per_move, bank), start) - start
+    assert 0.0 <= planned <= max(0.0, move_ceiling(per_move, margin) - bot.budget.reserve) + 1e-9
+    assert margin >= 0.1 * per_move
 
 
 def test_a_higher_level_thinks_longer_and_sees_more_worlds() -> None:

@@ -24,6 +24,7 @@ from arena.engine.observation import Observation, observe
 from arena.engine.rules import Rules, rules_for
 from sdk.bot import BotView
 from sdk.inference import (
+    DeadlinePassedError,
     FlatModel,
     Inference,
     LikelihoodCache,
@@ -199,6 +200,19 @@ def test_the_same_seed_gives_the_same_worlds_and_the_cache_reuses_answers() -> N
     again = Inference(obs, TOY, cache).weighted_worlds(random.Random(5), 20)
     assert [(w.placement, w.weight) for w in first] == [(w.placement, w.weight) for w in again]
     assert cache.misses == misses and cache.hits > 0
+
+
+def test_a_passed_deadline_stops_a_replay_and_a_distant_one_changes_nothing() -> None:
+    rules = rules_for("dehla-pakad")
+    state = real_hand(rules, 9, 30)
+    seat = state.to_move
+    assert seat is not None
+    inference = Inference(observe(state, seat), TOY)
+    placement = inference.sampler.sample(random.Random(3))
+    fresh = Inference(observe(state, seat), TOY)  # its own cache: every play a model call
+    assert fresh.likelihood(placement, deadline=math.inf) == inference.likelihood(placement)
+    with pytest.raises(DeadlinePassedError, match="deadline passed"):
+        Inference(observe(state, seat), TOY).likelihood(placement, deadline=0.0)
 
 
 def test_views_that_cannot_be_replayed_are_refused_by_name() -> None:
