@@ -367,3 +367,46 @@ def test_a_face_down_trump_stays_hidden_from_the_other_seats_until_turned_up(
         assert cards(trump.locator("[data-card]")) == [card]
         expect(page.locator("#events [data-kind=trump_revealed]")).to_have_count(1)
         page.screenshot(path=artifacts / "replay-trump-revealed.png", full_page=True)
+
+
+def test_the_replay_reads_like_a_card_game_tens_trump_symbols_and_local_times(
+        browser: Browser, served: str, played: ArenaData, hands: Hands, artifacts: Path) -> None:
+    """Issue 27 part 3, as drawn (the stylesheet and the scripts, not the markup alone): every card
+    with its suit's symbol, each ten highlighted wherever it is and no other card, the trump large
+    and still in view once the page is scrolled to its end, and the lists' times in local time."""
+    context = browser.new_context(viewport={"width": 1280, "height": 400}, timezone_id="Asia/Kolkata")
+    page = context.new_page()
+    try:
+        match_id = match_ids(played)[0]
+        last = len(hands[match_id, 1]) - 1  # the hand's end: every ten is in a team's captures
+        page.goto(replay_url(served, match_id, f"hand=1&step={last}"))
+        wait_loaded(page)
+        expect(page.locator("#step")).to_have_attribute("data-step", str(last))
+        shown = page.locator("#replay .card[data-card]").evaluate_all(
+            """nodes => nodes.map(node => [node.dataset.card, node.textContent,
+                                           getComputedStyle(node).boxShadow])""")
+        symbols = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+        assert shown and all(text == card[:-1] + symbols[card[-1]] for card, text, _ in shown), shown
+        tens = [shadow for card, _, shadow in shown if card.startswith("10")]
+        assert len({card for card, _, _ in shown if card.startswith("10")}) == 4, shown
+        assert all(shadow != "none" for shadow in tens), tens
+        assert all(shadow == "none" for card, _, shadow in shown if not card.startswith("10"))
+
+        trump = page.locator("#trump-now")
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        assert page.evaluate("window.scrollY") > 0, "the page must scroll for the check to mean anything"
+        box = trump.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 400, box
+        sizes = trump.evaluate("node => [parseFloat(getComputedStyle(node).fontSize), "
+                               "parseFloat(getComputedStyle(document.body).fontSize)]")
+        assert sizes[0] > sizes[1], sizes
+        page.screenshot(path=artifacts / "replay-scrolled-trump.png")
+
+        page.goto(f"{served}matches")
+        times = page.locator("table#matches time[datetime]")
+        expect(times.first).to_have_attribute("data-local", "")
+        stamp, text = times.first.evaluate("node => [node.getAttribute('datetime'), node.textContent]")
+        assert not text.endswith("UTC") and text == page.evaluate(
+            "s => new Date(s).toLocaleString(undefined, {dateStyle: 'medium', timeStyle: 'short'})", stamp)
+    finally:
+        context.close()

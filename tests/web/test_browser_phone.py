@@ -110,6 +110,7 @@ def test_every_page_fits_a_phone(phone: Page, phone_url: str, phone_ladder: Ladd
               "version_id": str(phone_ladder.asha_version), "check": "validate-self",
               "upload_id": str(phone_ladder.asha_rejected_upload), "table_id": opened_table(phone, phone_url)}
     visited: list[str] = []
+    stacked = 0
     too_wide: list[str] = []
     folder = artifacts / "phone"
     shutil.rmtree(folder, ignore_errors=True)
@@ -122,10 +123,14 @@ def test_every_page_fits_a_phone(phone: Page, phone_url: str, phone_ladder: Ladd
         phone.goto(phone_url + address.lstrip("/"))
         if phone.locator("#replay").count():
             expect(phone.locator("#replay[data-loaded]")).to_have_count(1)
+        if phone.locator("#table-b").count():  # the duplicate view: its two tables one above the other
+            first, second = (phone.locator(table).bounding_box() for table in ("#table", "#table-b"))
+            assert first and second and second["y"] >= first["y"] + first["height"], (address, first, second)
+            stacked += 1
         phone.screenshot(path=folder / f"{slug(address)}.png", full_page=True)
         width, inner = overflow(phone)
         visited.append(address)
         if width > inner:
             too_wide.append(f"{address}: {width} px wide in a {inner} px window")
-    assert len(visited) >= 14, visited  # every kind of page was seen, not skipped
+    assert len(visited) >= 14 and stacked >= 1, (visited, stacked)  # every kind of page was seen
     assert not too_wide, "pages wider than a phone:\n" + "\n".join(too_wide)

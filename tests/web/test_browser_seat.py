@@ -41,6 +41,8 @@ def test_a_person_plays_a_whole_hand_with_mouse_and_keyboard(page: Page, served:
     board = page.locator("#board")
     seen: list[Seen] = []
     moves = 0
+    picked_by_keys = 0
+    played: str | None = None
     while True:
         expect(board).to_have_attribute("data-phase", re.compile("^(your-turn|finished)$"), timeout=TURN_WAIT_MS)
         html = page.content()
@@ -54,18 +56,24 @@ def test_a_person_plays_a_whole_hand_with_mouse_and_keyboard(page: Page, served:
         if moves == 0:
             page.screenshot(path=artifacts / "seat-table.png", full_page=True)
             (page.locator("#hand button.legal").first.or_(page.locator("#choices button").first)).first.click()
-        else:  # the keyboard: the first move that may be made, then Enter
-            page.keyboard.press("1")
+        else:  # the keyboard: the second move that may be made (by → or by 2, in turn) where there are two
+            offered = page.locator("#hand button.legal, #choices button")
+            pick = 1 if offered.count() >= 2 else 0
+            page.keyboard.press(("ArrowRight" if moves % 2 else "2") if pick else "1")
+            played = offered.nth(pick).get_attribute("data-card")
             page.keyboard.press("Enter")
+            picked_by_keys += pick
         moves += 1
         expect(page.locator(f"#board[data-phase=your-turn][data-turn='{turn}']")).to_have_count(0)
+        if moves > 1 and played is not None:  # the card the keys chose left the hand, not another
+            expect(page.locator(f"#hand button.card[data-card='{played}']")).to_have_count(0)
     expect(page.locator("#outcome")).to_contain_text("Match over")
     page.screenshot(path=artifacts / "seat-finished.png", full_page=True)
 
     token = CSRF_INPUT.search(page.content())
     assert token is not None
     [record] = (root / "local-matches").glob("person-*.jsonl")
-    assert moves >= 8 and leaks(seen, record, token.group(1)) == []
+    assert moves >= 8 and picked_by_keys >= 2 and leaks(seen, record, token.group(1)) == []
 
     page.locator("#record-page").click()
     expect(page.locator("#match")).to_have_attribute("data-match-id", record.stem)
