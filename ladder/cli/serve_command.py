@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -26,6 +27,9 @@ from ladder.web.connection_limits import (
     MAX_HEAD_BYTES,
     ConnectionLimits,
 )
+
+if TYPE_CHECKING:
+    from ladder.web.seats.tables import SeatSettings
 
 MB = 1024 * 1024
 
@@ -70,14 +74,12 @@ def serve_command(host: str, port: int, uploads_per_hour: int, validations: int,
 
     from ladder.web.app import create_app, settle_garbage_collector  # noqa: PLC0415
     from ladder.web.connection_guard import guarded_protocol  # noqa: PLC0415
-    from ladder.web.seats.tables import SeatSettings  # noqa: PLC0415
 
     settings = IntakeSettings(runner, uploads_per_hour, validations, in_flight=uploads_in_flight,
                               staged_bytes=staged_mb * MB)
     limits = ConnectionLimits(header_timeout, body_timeout, max_connections, max_connections_per_client)
     arena_data = ArenaData.locate(data)
-    public = not is_loopback(host)
-    seats = SeatSettings(public=public, runner=runner if public else RunnerKind.LOCAL, ladder_runner=runner)
+    seats = seat_settings(host, runner)
     try:
         app = create_app(arena_data, settings, secure_cookies=secure_cookies, seats=seats)
     except ArenaError as exc:
@@ -91,6 +93,15 @@ def serve_command(host: str, port: int, uploads_per_hour: int, validations: int,
                             h11_max_incomplete_event_size=MAX_HEAD_BYTES, timeout_graceful_shutdown=GRACEFUL_S)
     with announced(arena_data.root, server_url(bound_host, bound_port)):  # for `dehla match`'s page line
         uvicorn.Server(config).run(sockets=[listening])
+
+
+def seat_settings(host: str, runner: RunnerKind) -> SeatSettings:
+    """Who may play a seat at ``/play`` (anyone on a loopback service, signed-in authors on a
+    public one) and how the table's bots start: every one with the service's ``--runner``, as the
+    ladder starts its bots (a ladder bot by the ladder's own runner: ``SeatSettings``)."""
+    from ladder.web.seats.tables import SeatSettings  # noqa: PLC0415 - the web stack loads only for serve
+
+    return SeatSettings(public=not is_loopback(host), runner=runner, ladder_runner=runner)
 
 
 def is_loopback(host: str) -> bool:

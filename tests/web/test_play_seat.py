@@ -26,7 +26,7 @@ from arena.referee.rooms import seat_log_name
 from arena.sandbox import LocalRunner, RunnerKind, SandboxUnavailable
 from ladder.admin.authors import add_author
 from ladder.admin.operator import Target, disable
-from ladder.cli.serve_command import is_loopback
+from ladder.cli.serve_command import is_loopback, seat_settings
 from ladder.coordinator.queue import MatchSettings
 from ladder.rating.ratings import RatingEnv
 from ladder.store.database import Store
@@ -277,6 +277,16 @@ def test_an_abandoned_table_ends_when_the_seats_clock_runs_out(tmp_path: Path) -
         assert client.get(f"/local/{table.match_id}").status_code == 200
 
 
+@pytest.mark.parametrize("runner", list(RunnerKind))
+@pytest.mark.parametrize("host", ["127.0.0.1", "0.0.0.0"])
+def test_dehla_serve_starts_every_bot_at_a_table_with_its_runner(host: str, runner: RunnerKind) -> None:
+    """The bots run as in the ladder: sample bots and ladder bots alike with the service's
+    ``--runner``, on a local service as on a public one."""
+    seats = seat_settings(host, runner)
+    assert (seats.runner, seats.ladder_runner) == (runner, runner)
+    assert seats.public is not is_loopback(host)
+
+
 def test_a_service_on_a_loopback_address_is_local_and_any_other_is_public() -> None:
     assert all(is_loopback(host) for host in ("127.0.0.1", "127.0.0.2", "::1", "[::1]", "localhost"))
     assert not any(is_loopback(host) for host in ("0.0.0.0", "::", "192.168.1.20", "example.org"))
@@ -343,3 +353,7 @@ def test_a_ladder_bot_that_is_not_disabled_may_sit_at_the_table(tmp_path: Path) 
         bots = (ladder.per_move, ladder.bank)
         assert [(c["per_move"], c["bank"]) for c in start["seat_time_controls"]] == [(60.0, 120.0), bots, bots, bots]
         assert table.person.moment.per_move == 60.0
+        # Not rated: a person's match is a local record; the ladder has no match, nor a rating change.
+        assert client.get("/api/matches").json()["total"] == 0
+        rows = client.get("/api/leaderboard?all_versions=true").json()
+        assert {row["bot"] for row in rows} >= {"lb"} and all(row["matches"] == 0 for row in rows), rows

@@ -44,6 +44,7 @@ from arena.referee.table import Table
 from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.sandbox import Runner, RunnerKind, SandboxError, runner_for
 from ladder.coordinator.queue import MatchSettings
+from ladder.execution.runners import RunnerUnavailable, make_runner
 from ladder.web.seats.person import PersonBot
 from sdk.server import serve
 
@@ -178,8 +179,8 @@ class SeatSettings:
     bot_bank: float = _LADDER.bank
     """The bots' time bank, seconds: the ladder's."""
     runner: RunnerKind = RunnerKind.LOCAL
-    """How sample bots are started: as ``dehla match`` starts them (``local``) on a local
-    service; a public one passes its ``--runner``."""
+    """How sample bots are started: ``dehla serve`` passes its ``--runner``, as the ladder starts
+    every bot (the default here, for tests, is plain local processes)."""
     ladder_runner: RunnerKind = RunnerKind.SANDBOX
     """How the ladder's bots are started: the service's ``--runner``, as the ladder runs them."""
     keep_finished: float = 900.0
@@ -329,6 +330,13 @@ class PersonTable:
             self._thread.join(wait)
 
 
+def _ladder_runner(kind: RunnerKind) -> Runner:
+    """The runner the ladder starts its bots with (``None`` from ``make_runner``: plain local
+    processes, the referee's default)."""
+    made = make_runner(kind)
+    return made if made is not None else runner_for(RunnerKind.LOCAL)
+
+
 @dataclass
 class TableRegistry:
     """The service's tables by id: opening one (within the limits), finding one, ending them all."""
@@ -338,20 +346,30 @@ class TableRegistry:
     _tables: dict[str, PersonTable] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def runners_for(self, choice: TableChoice) -> tuple[Runner, Runner, Runner]:
+        """The runners that start the three bots, each checked: a ladder bot's is the ladder's own
+        (``make_runner``: under ``container`` each version in its own image), a sample bot's the
+        service's ``--runner``. ``BotsUnavailableError`` where one cannot run here."""
+        made: dict[tuple[bool, RunnerKind], Runner] = {}
+        picked: list[Runner] = []
+        for bot in choice.bots():
+            kind = self.settings.ladder_runner if bot.from_ladder else self.settings.runner
+            key = (bot.from_ladder, kind)
+            if key not in made:
+                try:
+                    made[key] = _ladder_runner(kind) if bot.from_ladder else runner_for(kind)
+                    made[key].check()
+                except (SandboxError, RunnerUnavailable) as exc:
+                    raise BotsUnavailableError(f"this service cannot start bots with --runner {kind}: "
+                                               f"{exc}") from None
+            picked.append(made[key])
+        return (picked[0], picked[1], picked[2])
+
     def open(self, choice: TableChoice, owner: int | None) -> PersonTable:
         """A new table for ``owner`` (an author's id; ``None`` on a local service), started;
         ``TableRefusedError`` past a limit, ``BotsUnavailableError`` where the runner cannot run here."""
         settings = self.settings
-        kinds = tuple(settings.ladder_runner if bot.from_ladder else settings.runner for bot in choice.bots())
-        runners: dict[RunnerKind, Runner] = {}
-        for kind in kinds:
-            if kind not in runners:
-                runners[kind] = runner_for(kind)
-                try:
-                    runners[kind].check()
-                except SandboxError as exc:
-                    raise BotsUnavailableError(f"this service cannot start bots with --runner {kind}: "
-                                               f"{exc}") from None
+        seat_runners = self.runners_for(choice)
         with self._lock:
             self._forget_old()
             live = [t for t in self._tables.values() if not t.finished]
@@ -373,8 +391,7 @@ class TableRegistry:
                                  seat_time_controls=settings.seat_time_controls())
             records = self.records_root / LOCAL_MATCHES
             records.mkdir(parents=True, exist_ok=True)
-            table = PersonTable(table_id, owner, choice, config, records,
-                                (runners[kinds[0]], runners[kinds[1]], runners[kinds[2]]))
+            table = PersonTable(table_id, owner, choice, config, records, seat_runners)
             self._tables[table_id] = table
         table.start()
         return table
