@@ -179,7 +179,7 @@ class _Learner:
     def act(self, x: FloatArray, masks: npt.NDArray[np.bool_], rng: np.random.Generator
             ) -> tuple[npt.NDArray[np.int64], FloatArray, FloatArray]:
         """Draw an action per row from the policy; its log-probability; the rows' card facts (kept
-        for the updates: computing them is a third of an iteration's time)."""
+        for the updates: about 70 ms per 4,096 rows, five times per row)."""
         forward = self.forward(x, masks)
         log_probs = forward.log_probs
         gumbel = -np.log(-np.log(rng.random(log_probs.shape, dtype=np.float32) + np.float32(1e-12)))
