@@ -1,10 +1,13 @@
 """A trained policy as plain arrays: a small network from the observation vector to action scores.
 
-One hidden layer (ReLU) and a linear head over the action space (``arena.engine.action_ids``);
-the choice is the legal action with the highest score. Training (``sdk.learn.training``) and the
+One hidden layer (ReLU) and a linear head over the action space (``arena.engine.action_ids``),
+plus a per-card head: each card play's score also gets ``features(card) . (hidden @ w3 + b3)``,
+the card's facts (``sdk.card_features``) weighted by the state; the choice is the legal action
+with the highest score. Training (``sdk.learn.training``) and the
 bot at play time (``sdk.policy_bot``) run this same forward pass, so a bot plays the policy it
 was trained as. The weights are a ``.npz`` of float32 arrays, loaded with ``allow_pickle=False``:
-a weights file is untrusted input, and numpy alone reads it.
+a weights file is untrusted input, and numpy alone reads it. A file without ``w3``/``b3`` (written
+before the per-card head, session 17) loads with that head at zero: the network it was.
 """
 
 from __future__ import annotations
@@ -20,15 +23,20 @@ import numpy as np
 import numpy.typing as npt
 from numpy.lib.npyio import NpzFile
 
-from arena.engine.action_ids import NUM_ACTIONS
+from arena.engine.action_ids import NUM_ACTIONS, PLAY_BASE
 from arena.engine.errors import ArenaError
+from sdk.card_features import NUM_CARD_FEATURES, card_features
 from sdk.encoding import OBSERVATION_SIZE
 
 FloatArray = npt.NDArray[np.float32]
+CARDS = 52
+assert PLAY_BASE == 0, "the per-card head scores action ids 0..51"
 MAX_HIDDEN = 4096
 """The widest hidden layer a weights file may declare (a bound on memory and time per move)."""
 
 WEIGHT_NAMES = ("w1", "b1", "w2", "b2")
+CARD_HEAD_NAMES = ("w3", "b3")
+"""The per-card head's arrays; optional in a file (absent: zero)."""
 
 
 class PolicyFileError(ArenaError):
@@ -37,12 +45,15 @@ class PolicyFileError(ArenaError):
 
 @dataclass(frozen=True, eq=False)
 class PolicyNetwork:
-    """``scores(x) = relu(x @ w1 + b1) @ w2 + b2``: observation vectors in, one score per action out."""
+    """``scores(x) = h @ w2 + b2`` with ``h = relu(x @ w1 + b1)``, each card play's score plus
+    ``card_features(x)[card] . (h @ w3 + b3)``: observation vectors in, one score per action out."""
 
     w1: FloatArray
     b1: FloatArray
     w2: FloatArray
     b2: FloatArray
+    w3: FloatArray
+    b3: FloatArray
 
     @property
     def hidden(self) -> int:
@@ -54,18 +65,24 @@ class PolicyNetwork:
         rng = np.random.default_rng(seed)
         w1 = rng.standard_normal((OBSERVATION_SIZE, hidden)) * np.sqrt(2.0 / OBSERVATION_SIZE)
         w2 = rng.standard_normal((hidden, NUM_ACTIONS)) * 0.01
+        w3 = rng.standard_normal((hidden, NUM_CARD_FEATURES)) * 0.01
         return cls(w1.astype(np.float32), np.zeros(hidden, np.float32), w2.astype(np.float32),
-                   np.zeros(NUM_ACTIONS, np.float32))
+                   np.zeros(NUM_ACTIONS, np.float32), w3.astype(np.float32), np.zeros(NUM_CARD_FEATURES, np.float32))
 
     def hidden_layer(self, observations: FloatArray) -> FloatArray:
         """The hidden activations, ``(N, hidden)`` for ``(N, OBSERVATION_SIZE)`` observations."""
         out: FloatArray = np.maximum(observations @ self.w1 + self.b1, 0.0)
         return out
 
+    def scores_from(self, hidden: FloatArray, features: FloatArray) -> FloatArray:
+        """The action scores from the hidden activations and the observations' ``card_features``."""
+        out: FloatArray = hidden @ self.w2 + self.b2
+        out[:, :CARDS] += np.matmul(features, (hidden @ self.w3 + self.b3)[:, :, None])[:, :, 0]
+        return out
+
     def scores(self, observations: FloatArray) -> FloatArray:
         """One score per action id for each observation row."""
-        out: FloatArray = self.hidden_layer(observations) @ self.w2 + self.b2
-        return out
+        return self.scores_from(self.hidden_layer(observations), card_features(observations))
 
     def choose(self, observations: FloatArray, masks: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
         """The legal action with the highest score, per row (a row needs at least one legal action)."""
@@ -75,7 +92,7 @@ class PolicyNetwork:
 
     def save(self, target: Path | BinaryIO) -> None:
         """Write the weights as a ``.npz`` of float32 arrays (no pickled objects)."""
-        np.savez(target, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2)
+        np.savez(target, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2, w3=self.w3, b3=self.b3)
 
     @classmethod
     def load(cls, source: Path) -> PolicyNetwork:
@@ -86,7 +103,7 @@ class PolicyNetwork:
                 if missing:
                     raise PolicyFileError(f"{source}: no array {', '.join(missing)} (a policy file holds "
                                           f"{', '.join(WEIGHT_NAMES)})")
-                arrays = {name: archive[name] for name in WEIGHT_NAMES}
+                arrays = {name: archive[name] for name in WEIGHT_NAMES + CARD_HEAD_NAMES if name in archive.files}
         except PolicyFileError:
             raise
         except FileNotFoundError:
@@ -103,18 +120,28 @@ class PolicyNetwork:
             raise PolicyFileError(f"{where}: w1 has shape {w1.shape}, expected ({OBSERVATION_SIZE}, hidden) "
                                   f"with hidden 1..{MAX_HIDDEN}")
         hidden = w1.shape[1]
-        expected = {"b1": (hidden,), "w2": (hidden, NUM_ACTIONS), "b2": (NUM_ACTIONS,)}
+        arrays = dict(arrays)
+        present = [name for name in CARD_HEAD_NAMES if name in arrays]
+        if len(present) == 1:
+            raise PolicyFileError(f"{where}: {present[0]} without {({'w3', 'b3'} - set(present)).pop()} (the "
+                                  f"per-card head needs both, or neither in a file written before it)")
+        if not present:  # written before the per-card head: that head at zero is the same network
+            arrays["w3"] = np.zeros((hidden, NUM_CARD_FEATURES), np.float32)
+            arrays["b3"] = np.zeros(NUM_CARD_FEATURES, np.float32)
+        expected = {"b1": (hidden,), "w2": (hidden, NUM_ACTIONS), "b2": (NUM_ACTIONS,),
+                    "w3": (hidden, NUM_CARD_FEATURES), "b3": (NUM_CARD_FEATURES,)}
         for name, shape in expected.items():
             if arrays[name].shape != shape:
-                raise PolicyFileError(f"{where}: {name} has shape {arrays[name].shape}, expected {shape}")
-        for name in WEIGHT_NAMES:
+                raise PolicyFileError(f"{where}: {name} has shape {arrays[name].shape}, expected {shape} "
+                                      f"(this version's per-card head has {NUM_CARD_FEATURES} card features)")
+        for name in WEIGHT_NAMES + CARD_HEAD_NAMES:
             array = arrays[name]
             if array.dtype.kind != "f":
                 raise PolicyFileError(f"{where}: {name} holds {array.dtype}, expected floating-point numbers")
             if not np.isfinite(array).all():
                 raise PolicyFileError(f"{where}: {name} holds a value that is not a finite number")
-        w1f, b1, w2, b2 = (arrays[name].astype(np.float32) for name in WEIGHT_NAMES)
-        return cls(w1f, b1, w2, b2)
+        w1f, b1, w2, b2, w3, b3 = (arrays[name].astype(np.float32) for name in WEIGHT_NAMES + CARD_HEAD_NAMES)
+        return cls(w1f, b1, w2, b2, w3, b3)
 
 
 @contextmanager

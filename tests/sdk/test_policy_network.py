@@ -11,12 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.engine.action_ids import NUM_ACTIONS
-from sdk.encoding import OBSERVATION_SIZE
+from sdk.card_features import NUM_CARD_FEATURES
+from sdk.encoding import OBSERVATION_SIZE, OFFSETS
 from sdk.policy_network import PolicyFileError, PolicyNetwork
 
 
 def arrays(network: PolicyNetwork) -> dict[str, np.ndarray]:
-    return {"w1": network.w1, "b1": network.b1, "w2": network.w2, "b2": network.b2}
+    return {"w1": network.w1, "b1": network.b1, "w2": network.w2, "b2": network.b2, "w3": network.w3, "b3": network.b3}
 
 
 def test_saved_weights_load_back_exactly(tmp_path: Path) -> None:
@@ -25,6 +26,30 @@ def test_saved_weights_load_back_exactly(tmp_path: Path) -> None:
     loaded = PolicyNetwork.load(tmp_path / "policy.npz")
     for name, array in arrays(loaded).items():
         assert np.array_equal(array, arrays(network)[name]) and array.dtype == np.float32
+
+
+def test_a_file_written_before_the_per_card_head_loads_as_the_network_it_was(tmp_path: Path) -> None:
+    """w1, b1, w2, b2 only (session 16's format): the per-card head is zero, the scores are
+    ``relu(x @ w1 + b1) @ w2 + b2`` as they were."""
+    old = {k: v for k, v in arrays(PolicyNetwork.initial(hidden=8, seed=1)).items() if k in ("w1", "b1", "w2", "b2")}
+    np.savez(tmp_path / "old.npz", **old)
+    loaded = PolicyNetwork.load(tmp_path / "old.npz")
+    assert not loaded.w3.any() and not loaded.b3.any()
+    x = (np.random.default_rng(1).random((5, OBSERVATION_SIZE)) < 0.1).astype(np.float32)
+    expected = np.maximum(x @ old["w1"] + old["b1"], 0.0) @ old["w2"] + old["b2"]
+    assert np.allclose(loaded.scores(x), expected)
+
+
+def test_the_per_card_head_moves_the_scores_of_card_plays_only() -> None:
+    network = PolicyNetwork.initial(hidden=8, seed=2)
+    headless = PolicyNetwork(network.w1, network.b1, network.w2, network.b2, np.zeros_like(network.w3),
+                             np.ones_like(network.b3))
+    x = np.zeros((1, OBSERVATION_SIZE), np.float32)
+    x[0, OFFSETS["hand"].start + 5] = 1.0  # one card in hand
+    with_head, without = headless.scores(x), PolicyNetwork(
+        network.w1, network.b1, network.w2, network.b2, np.zeros_like(network.w3), np.zeros_like(network.b3)).scores(x)
+    moved = np.flatnonzero(~np.isclose(with_head, without)[0])
+    assert moved.tolist() == [5], moved
 
 
 def bad_files(tmp_path: Path) -> list[tuple[Path, str]]:
@@ -39,6 +64,11 @@ def bad_files(tmp_path: Path) -> list[tuple[Path, str]]:
     npz("missing.npz", "no array b2", b2=None)
     npz("shape.npz", f"w1 has shape (10, 8), expected ({OBSERVATION_SIZE}, hidden)", w1=np.zeros((10, 8), np.float32))
     npz("head.npz", f"w2 has shape (8, 3), expected (8, {NUM_ACTIONS})", w2=np.zeros((8, 3), np.float32))
+    npz("card-head.npz", f"w3 has shape (8, 2), expected (8, {NUM_CARD_FEATURES}) (this version's per-card head",
+        w3=np.zeros((8, 2), np.float32))
+    npz("half-head.npz", "b3 without w3", w3=None)
+    npz("nan-head.npz", "b3 holds a value that is not a finite number",
+        b3=np.full(NUM_CARD_FEATURES, np.inf, np.float32))
     npz("nan.npz", "b1 holds a value that is not a finite number", b1=np.full(8, np.nan, np.float32))
     npz("ints.npz", "b2 holds int64", b2=np.zeros(NUM_ACTIONS, np.int64))
     npz("objects.npz", "not a numpy .npz of plain arrays", b1=np.array([{"x": 1}] * 8, dtype=object))
