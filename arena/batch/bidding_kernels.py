@@ -69,6 +69,9 @@ from arena.batch.kernels import (
     CHECK_ILLEGAL,
     CHECK_OK,
     CHECK_RANGE,
+    DRAWN,
+    GIVEN,
+    KEYED,
     ONE,
     ZERO,
     bit,
@@ -215,14 +218,6 @@ def _apply(ints, masks, history, result, t, action, rules):
         _expose(ints, masks, t)
     else:
         _play(ints, masks, history, result, t, action, rules)
-
-
-@kernel
-def step_tables(ints, masks, history, result, actions, rules):
-    """Apply one checked action per table (``-1``: leave the table as it is)."""
-    for t in range(ints.shape[0]):
-        if actions[t] >= 0:
-            _apply(ints, masks, history, result, t, actions[t], rules)
 
 
 @njit(cache=True, inline="always")
@@ -440,20 +435,16 @@ def random_actions(ints, masks, uniforms, rules, out):
 
 
 @kernel
-def step_random(ints, masks, history, result, uniforms, rules, out):
-    """``random_actions`` and ``step_tables`` in one pass (legal by construction, so unchecked)."""
+def advance(ints, masks, history, result, source, actions, uniforms, key, rules, out):
+    """One step of every table, as ``kernels.advance`` (one compile of the inlined step for the
+    checked, the random and the keyed step): ``GIVEN`` actions (checked; -1 leaves the table),
+    or ``DRAWN`` from ``uniforms`` or ``KEYED`` from ``key`` (legal by construction; to ``out``)."""
     for t in range(ints.shape[0]):
-        action = _random_action(ints, masks, t, uniforms[t], rules)
-        out[t] = action
-        if action >= 0:
-            _apply(ints, masks, history, result, t, action, rules)
-
-
-@kernel
-def step_keyed(ints, masks, history, result, key, rules, out):
-    """``step_random`` with table ``t``'s uniform ``keyed_uniform(key, t)``."""
-    for t in range(ints.shape[0]):
-        action = _random_action(ints, masks, t, keyed_uniform(key, t), rules)
-        out[t] = action
+        if source == GIVEN:
+            action = actions[t]
+        else:
+            uniform = uniforms[t] if source == DRAWN else keyed_uniform(key, t)
+            action = _random_action(ints, masks, t, uniform, rules)
+            out[t] = action
         if action >= 0:
             _apply(ints, masks, history, result, t, action, rules)

@@ -284,22 +284,6 @@ def check_actions(ints, masks, actions, rules):
 
 
 @kernel
-def step_tables(ints, masks, history, result, actions, rules):
-    """Apply one checked action per table (``-1``: leave the table as it is)."""
-    for t in range(ints.shape[0]):
-        action = actions[t]
-        if action < 0:
-            continue
-        decision = ints[t, DECISION]
-        if decision == CALL_TRUMP:
-            _call(ints, masks, t, action - CALL_BASE)
-        elif decision == HIDE_TRUMP:
-            _hide(ints, masks, t, action - HIDE_BASE, rules)
-        else:
-            _apply_play(ints, masks, history, result, t, action, rules)
-
-
-@kernel
 def _complete_deal(masks, t):
     for seat in range(4):
         masks[t, HAND0 + seat] |= masks[t, UNDEALT0 + seat]
@@ -681,28 +665,6 @@ def random_actions(ints, masks, uniforms, rules, out):
             out[t] = -1
 
 
-@kernel
-def step_random(ints, masks, history, result, uniforms, rules, out):
-    """``random_actions`` and ``step_tables`` in one pass: each table takes its random legal
-    action (legal by construction, so unchecked); ``out`` gets the actions."""
-    for t in range(ints.shape[0]):
-        decision = ints[t, DECISION]
-        if decision == PLAY:
-            action = _random_play(ints, masks, t, uniforms[t], rules)
-            out[t] = action
-            _apply_play(ints, masks, history, result, t, action, rules)
-        elif decision == CALL_TRUMP:
-            suit = int(uniforms[t] * 4)
-            out[t] = CALL_BASE + suit
-            _call(ints, masks, t, suit)
-        elif decision == HIDE_TRUMP:
-            card = _kth(masks[t, LEGAL], uniforms[t])
-            out[t] = HIDE_BASE + card
-            _hide(ints, masks, t, card, rules)
-        else:
-            out[t] = -1
-
-
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -726,25 +688,46 @@ def keyed_uniforms(key, out):
         out[t] = keyed_uniform(key, t)
 
 
+# The sources of ``advance``'s actions.
+GIVEN = 0
+DRAWN = 1
+KEYED = 2
+
+
 @kernel
-def step_keyed(ints, masks, history, result, key, rules, out):
-    """``step_random`` with table ``t``'s uniform ``keyed_uniform(key, t)``: no array of uniforms."""
+def advance(ints, masks, history, result, source, actions, uniforms, key, rules, out):
+    """One step of every table, its action from ``source``: ``GIVEN``, ``actions[t]`` (checked
+    by the caller; -1 leaves the table as it is); ``DRAWN``, the random legal action for
+    ``uniforms[t]`` (``random_actions``'s, legal by construction); ``KEYED``, the same for
+    ``keyed_uniform(key, t)``. Drawn actions go to ``out``.
+
+    One kernel for the checked, the random and the keyed step: each inlines the whole hand
+    step, the longest compile of the engine, so three of them cost three times as much on a
+    fresh clone; the branch on ``source`` is the same at every table (always predicted)."""
     for t in range(ints.shape[0]):
         decision = ints[t, DECISION]
-        if decision == PLAY:
-            action = _random_play(ints, masks, t, keyed_uniform(key, t), rules)
-            out[t] = action
-            _apply_play(ints, masks, history, result, t, action, rules)
-        elif decision == CALL_TRUMP:
-            suit = int(keyed_uniform(key, t) * 4)
-            out[t] = CALL_BASE + suit
-            _call(ints, masks, t, suit)
-        elif decision == HIDE_TRUMP:
-            card = _kth(masks[t, LEGAL], keyed_uniform(key, t))
-            out[t] = HIDE_BASE + card
-            _hide(ints, masks, t, card, rules)
+        if source == GIVEN:
+            action = actions[t]
+            if action < 0:
+                continue
         else:
-            out[t] = -1
+            uniform = uniforms[t] if source == DRAWN else keyed_uniform(key, t)
+            if decision == PLAY:
+                action = _random_play(ints, masks, t, uniform, rules)
+            elif decision == CALL_TRUMP:
+                action = CALL_BASE + int(uniform * 4)
+            elif decision == HIDE_TRUMP:
+                action = HIDE_BASE + _kth(masks[t, LEGAL], uniform)
+            else:
+                out[t] = -1
+                continue
+            out[t] = action
+        if decision == CALL_TRUMP:
+            _call(ints, masks, t, action - CALL_BASE)
+        elif decision == HIDE_TRUMP:
+            _hide(ints, masks, t, action - HIDE_BASE, rules)
+        else:
+            _apply_play(ints, masks, history, result, t, action, rules)
 
 
 def shuffle_groups(count: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
