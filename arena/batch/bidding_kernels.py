@@ -71,8 +71,9 @@ from arena.batch.kernels import (
     CHECK_RANGE,
     DRAWN,
     GIVEN,
-    KEYED,
     ONE,
+    STRIDE,
+    UNTIL,
     ZERO,
     bit,
     kernel,
@@ -435,16 +436,28 @@ def random_actions(ints, masks, uniforms, rules, out):
 
 
 @kernel
-def advance(ints, masks, history, result, source, actions, uniforms, key, rules, out):
-    """One step of every table, as ``kernels.advance`` (one compile of the inlined step for the
-    checked, the random and the keyed step): ``GIVEN`` actions (checked; -1 leaves the table),
-    or ``DRAWN`` from ``uniforms`` or ``KEYED`` from ``key`` (legal by construction; to ``out``)."""
+def advance(ints, masks, history, result, source, actions, uniforms, key, rules, out, stop, log, log_len):
+    """Every table's next action from ``source``, applied, as ``kernels.advance`` (one compile
+    of the inlined step for the checked, random, keyed and opponents' steps): ``GIVEN`` actions
+    (checked; -1 leaves the table), ``DRAWN`` from ``uniforms`` or ``KEYED`` from ``key`` (legal
+    by construction; to ``out``), or ``UNTIL`` a seat in ``stop`` is to move (logged)."""
     for t in range(ints.shape[0]):
-        if source == GIVEN:
-            action = actions[t]
-        else:
-            uniform = uniforms[t] if source == DRAWN else keyed_uniform(key, t)
-            action = _random_action(ints, masks, t, uniform, rules)
-            out[t] = action
-        if action >= 0:
-            _apply(ints, masks, history, result, t, action, rules)
+        move = 0
+        while True:
+            if source == GIVEN:
+                action = actions[t]
+            elif source == UNTIL:
+                if ints[t, DECISION] == OVER or stop[ints[t, TO_MOVE]]:
+                    break
+                action = _random_action(ints, masks, t, keyed_uniform(key + np.uint64(move) * STRIDE, t), rules)
+                log[t, log_len[t]] = action
+                log_len[t] += 1
+            else:
+                uniform = uniforms[t] if source == DRAWN else keyed_uniform(key, t)
+                action = _random_action(ints, masks, t, uniform, rules)
+                out[t] = action
+            if action >= 0:
+                _apply(ints, masks, history, result, t, action, rules)
+            if source != UNTIL:
+                break
+            move += 1

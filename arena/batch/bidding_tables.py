@@ -44,10 +44,9 @@ from arena.batch.bidding_layout import (
 )
 from arena.batch.dealing import deals_from_seeds
 from arena.batch.errors import FinishedTableError, IllegalBatchActionError
-from arena.batch.kernels import CHECK_FINISHED, CHECK_OK, CHECK_RANGE
+from arena.batch.kernels import CHECK_FINISHED, CHECK_OK, CHECK_RANGE, DRAWN, GIVEN, KEYED
 from arena.batch.layout import Phase
-from arena.batch.kernels import DRAWN, GIVEN, KEYED
-from arena.batch.table_arrays import NO_KEY, TableArrays
+from arena.batch.table_arrays import NO_KEY, NO_LOG, NO_LOG_LEN, NO_STOP, TableArrays
 from arena.engine.action_ids import NUM_BIDDING_ACTIONS, bidding_action_of
 from arena.engine.bidding_rules import BiddingRules, bidding_rules_for
 from arena.engine.cards import format_cards
@@ -104,7 +103,8 @@ class BiddingBatchTables(TableArrays):
         if code != CHECK_OK:
             self._refuse(int(table), int(array[table]), int(code))
         bidding_kernels.advance(self.ints, self.masks, self.history, self.result, GIVEN, array, self._no_uniforms,
-                                NO_KEY, self.kernel_rules.array, self._actions)
+                                NO_KEY, self.kernel_rules.array, self._actions,
+                                NO_STOP, NO_LOG, NO_LOG_LEN)
 
     def _refuse(self, table: int, action: int, code: int) -> None:
         if code == CHECK_RANGE:
@@ -136,13 +136,15 @@ class BiddingBatchTables(TableArrays):
     def step_random(self, uniforms: npt.NDArray[np.float64]) -> IntArray:
         """``step(random_actions(uniforms))`` in one pass; returns the actions taken."""
         bidding_kernels.advance(self.ints, self.masks, self.history, self.result, DRAWN, self._no_actions,
-                                self._uniforms(uniforms), NO_KEY, self.kernel_rules.array, self._actions)
+                                self._uniforms(uniforms), NO_KEY, self.kernel_rules.array, self._actions,
+                                NO_STOP, NO_LOG, NO_LOG_LEN)
         return self._actions.copy()
 
     def step_keyed(self, key: int) -> IntArray:
         """``step_random(keyed_uniforms(key))`` without the array (SplitMix64, as ``BatchTables``)."""
         bidding_kernels.advance(self.ints, self.masks, self.history, self.result, KEYED, self._no_actions,
-                                self._no_uniforms, self._key(key), self.kernel_rules.array, self._actions)
+                                self._no_uniforms, self._key(key), self.kernel_rules.array, self._actions,
+                                NO_STOP, NO_LOG, NO_LOG_LEN)
         return self._actions.copy()
 
     # ---------------------------------------------------------------- queries

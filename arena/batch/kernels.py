@@ -692,42 +692,61 @@ def keyed_uniforms(key, out):
 GIVEN = 0
 DRAWN = 1
 KEYED = 2
+UNTIL = 3
+STRIDE = np.uint64(0xD1B54A32D192ED03)
+"""Added to the key for each further move at a table in one ``UNTIL`` call (odd: distinct keys)."""
 
 
 @kernel
-def advance(ints, masks, history, result, source, actions, uniforms, key, rules, out):
-    """One step of every table, its action from ``source``: ``GIVEN``, ``actions[t]`` (checked
-    by the caller; -1 leaves the table as it is); ``DRAWN``, the random legal action for
-    ``uniforms[t]`` (``random_actions``'s, legal by construction); ``KEYED``, the same for
-    ``keyed_uniform(key, t)``. Drawn actions go to ``out``.
+def advance(ints, masks, history, result, source, actions, uniforms, key, rules, out, stop, log, log_len):
+    """Every table's next action from ``source``, applied:
 
-    One kernel for the checked, the random and the keyed step: each inlines the whole hand
-    step, the longest compile of the engine, so three of them cost three times as much on a
-    fresh clone; the branch on ``source`` is the same at every table (always predicted)."""
+    - ``GIVEN``: ``actions[t]`` (checked by the caller; -1 leaves the table as it is);
+    - ``DRAWN``: the random legal action for ``uniforms[t]`` (``random_actions``'s, legal by
+      construction, so unchecked), written to ``out[t]``;
+    - ``KEYED``: the same for ``keyed_uniform(key, t)``;
+    - ``UNTIL``: keyed random actions (the ``m``-th move's key ``key + m * STRIDE``) until a seat
+      with ``stop[seat]`` is to move or the hand is over, each appended to ``log[t]``
+      (``log_len[t]`` its length): the opponents' moves of the vector environments.
+
+    One kernel, not four: each inlines the whole hand step, the longest compile of the engine,
+    and a fresh clone (CI) compiled it four times over. ``source`` is the same at every table,
+    so its branches are always predicted (``docs/performance.md``: no loss measured)."""
     for t in range(ints.shape[0]):
-        decision = ints[t, DECISION]
-        if source == GIVEN:
-            action = actions[t]
-            if action < 0:
-                continue
-        else:
-            uniform = uniforms[t] if source == DRAWN else keyed_uniform(key, t)
-            if decision == PLAY:
-                action = _random_play(ints, masks, t, uniform, rules)
-            elif decision == CALL_TRUMP:
-                action = CALL_BASE + int(uniform * 4)
-            elif decision == HIDE_TRUMP:
-                action = HIDE_BASE + _kth(masks[t, LEGAL], uniform)
+        move = 0
+        while True:
+            decision = ints[t, DECISION]
+            if source == GIVEN:
+                action = actions[t]
+                if action < 0:
+                    break
             else:
-                out[t] = -1
-                continue
-            out[t] = action
-        if decision == CALL_TRUMP:
-            _call(ints, masks, t, action - CALL_BASE)
-        elif decision == HIDE_TRUMP:
-            _hide(ints, masks, t, action - HIDE_BASE, rules)
-        else:
-            _apply_play(ints, masks, history, result, t, action, rules)
+                if source == UNTIL and (decision == OVER or stop[ints[t, TO_MOVE]]):
+                    break
+                uniform = uniforms[t] if source == DRAWN else keyed_uniform(key + np.uint64(move) * STRIDE, t)
+                if decision == PLAY:
+                    action = _random_play(ints, masks, t, uniform, rules)
+                elif decision == CALL_TRUMP:
+                    action = CALL_BASE + int(uniform * 4)
+                elif decision == HIDE_TRUMP:
+                    action = HIDE_BASE + _kth(masks[t, LEGAL], uniform)
+                else:
+                    out[t] = -1
+                    break
+                if source == UNTIL:
+                    log[t, log_len[t]] = action
+                    log_len[t] += 1
+                else:
+                    out[t] = action
+            if decision == CALL_TRUMP:
+                _call(ints, masks, t, action - CALL_BASE)
+            elif decision == HIDE_TRUMP:
+                _hide(ints, masks, t, action - HIDE_BASE, rules)
+            else:
+                _apply_play(ints, masks, history, result, t, action, rules)
+            if source != UNTIL:
+                break
+            move += 1
 
 
 def shuffle_groups(count: int) -> tuple[tuple[int, ...], tuple[int, ...]]:

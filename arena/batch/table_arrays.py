@@ -16,6 +16,10 @@ from arena.batch.layout import DECISION, TO_MOVE, TRICKS_DONE, Phase
 
 NO_KEY = np.uint64(0)
 """The key a step kernel gets when its actions are not keyed (one type for every call: one compile)."""
+NO_STOP = np.zeros(4, dtype=np.bool_)
+NO_LOG = np.empty((0, 0), dtype=np.int16)
+NO_LOG_LEN = np.empty(0, dtype=np.int64)
+"""The opponents' inputs of a step kernel for the other steps (the types of ``sdk.learn.vector``'s)."""
 
 
 class TableArrays:

@@ -34,7 +34,7 @@ from arena.batch.layout import (
     TO_MOVE,
     Phase,
 )
-from arena.batch.table_arrays import NO_KEY, TableArrays
+from arena.batch.table_arrays import NO_KEY, NO_LOG, NO_LOG_LEN, NO_STOP, TableArrays
 from arena.engine.action_ids import DOWN_BASE, NUM_ACTIONS, describe_action_id
 from arena.engine.bidding_rules import BIDDING_PRESETS
 from arena.engine.cards import cards_of, format_cards
@@ -133,7 +133,8 @@ class BatchTables(TableArrays):
         if code != kernels.CHECK_OK:
             self._refuse(int(table), int(array[table]), int(code))
         kernels.advance(self.ints, self.masks, self.history, self.result, kernels.GIVEN, array, self._no_uniforms,
-                        NO_KEY, self.kernel_rules.array, self._actions)
+                        NO_KEY, self.kernel_rules.array, self._actions,
+                        NO_STOP, NO_LOG, NO_LOG_LEN)
 
     def _refuse(self, table: int, action: int, code: int) -> None:
         if code == kernels.CHECK_RANGE:
@@ -171,14 +172,16 @@ class BatchTables(TableArrays):
         """``step(random_actions(uniforms))`` in one pass over the tables (for random playouts);
         returns the actions taken."""
         kernels.advance(self.ints, self.masks, self.history, self.result, kernels.DRAWN, self._no_actions,
-                        self._uniforms(uniforms), NO_KEY, self.kernel_rules.array, self._actions)
+                        self._uniforms(uniforms), NO_KEY, self.kernel_rules.array, self._actions,
+                        NO_STOP, NO_LOG, NO_LOG_LEN)
         return self._actions.copy()
 
     def step_keyed(self, key: int) -> IntArray:
         """``step_random(keyed_uniforms(key))`` without the array: table ``t`` draws its uniform
         from ``key`` and ``t`` (SplitMix64), so a playout is repeatable from one integer per step."""
         kernels.advance(self.ints, self.masks, self.history, self.result, kernels.KEYED, self._no_actions,
-                        self._no_uniforms, self._key(key), self.kernel_rules.array, self._actions)
+                        self._no_uniforms, self._key(key), self.kernel_rules.array, self._actions,
+                        NO_STOP, NO_LOG, NO_LOG_LEN)
         return self._actions.copy()
 
     # ---------------------------------------------------------------- queries
