@@ -3,9 +3,10 @@
 Each run is a child process with an empty ``NUMBA_CACHE_DIR`` that drives the kernels the tests
 drive (``BatchTables`` and ``BiddingBatchTables``: reset, the checked step, random actions, the
 random and keyed steps, the masks; the vector environments' encoders and opponents), timed by
-numba's compile events (CPU seconds per function, callees included in their callers' time
-only when compiled separately). ``--old DIR`` runs a checkout of earlier code in the same
-session (e.g. ``git worktree add /tmp/old f77d8e2``), alternating with this one.
+numba's compile events: CPU seconds per function (a callee compiled separately counts in its
+own line and again in its caller's, so only the total adds up) and the number of compiles (a
+function compiled more than once got arguments of more than one type). ``--old DIR`` runs a
+checkout of earlier code (e.g. ``git worktree add /tmp/old f77d8e2``), alternating with this one.
 
 Run: ``python bench/batch_compile.py [--old DIR] [--rounds R]``; the last line is one JSON object.
 """
@@ -62,9 +63,10 @@ def child() -> None:
     from numba.core import event  # noqa: PLC0415  (the parent needs no numba)
 
     times: dict[str, float] = {}
+    compiles: dict[str, int] = {}
     started: dict[int, float] = {}
 
-    class Listener(event.Listener):  # type: ignore[misc]
+    class Listener(event.Listener):
         def on_start(self, ev: Any) -> None:
             started[id(ev.data["dispatcher"])] = time.process_time()
 
@@ -73,12 +75,15 @@ def child() -> None:
             name = f"{dispatcher.py_func.__module__.split('.')[-1]}.{dispatcher.py_func.__name__}"
             spent = time.process_time() - started.pop(id(dispatcher), time.process_time())
             times[name] = times.get(name, 0.0) + spent
+            compiles[name] = compiles.get(name, 0) + 1
 
-    event.register("numba:compile", Listener())
+    event.register("numba:compile", Listener())  # type: ignore[no-untyped-call]
     begin = time.process_time()
     _workload()
     total = time.process_time() - begin
-    print(json.dumps({"total_cpu_s": round(total, 2), "functions": {k: round(v, 2) for k, v in times.items()}}))
+    print(json.dumps({"total_cpu_s": round(total, 2), "functions": {k: round(v, 2) for k, v in times.items()},
+                      "compiles": sum(compiles.values()),
+                      "recompiled": {k: n for k, n in compiles.items() if n > 1}}))
 
 
 def run(source: Path) -> dict[str, Any]:
@@ -111,7 +116,8 @@ def main() -> None:
         print(f"{name}: cold compile {best['total_cpu_s']:.1f} CPU-s (best of {len(results)})")
         for function, seconds in top:
             print(f"    {function:45s} {seconds:6.2f}")
-        summary[name] = {"total_cpu_s": best["total_cpu_s"], "top": dict(top),
+        print(f"    {best['compiles']} compiles; more than one signature: {best['recompiled'] or 'none'}")
+        summary[name] = {"total_cpu_s": best["total_cpu_s"], "top": dict(top), "compiles": best["compiles"],
                          "all_totals": [r["total_cpu_s"] for r in results]}
     print(json.dumps(summary))
 

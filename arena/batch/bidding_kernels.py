@@ -69,7 +69,6 @@ from arena.batch.kernels import (
     CHECK_ILLEGAL,
     CHECK_OK,
     CHECK_RANGE,
-    DRAWN,
     GIVEN,
     ONE,
     STRIDE,
@@ -438,9 +437,9 @@ def random_actions(ints, masks, uniforms, rules, out):
 @kernel
 def advance(ints, masks, history, result, source, actions, uniforms, key, rules, out, stop, log, log_len):
     """Every table's next action from ``source``, applied, as ``kernels.advance`` (one compile
-    of the inlined step for the checked, random, keyed and opponents' steps): ``GIVEN`` actions
-    (checked; -1 leaves the table), ``DRAWN`` from ``uniforms`` or ``KEYED`` from ``key`` (legal
-    by construction; to ``out``), or ``UNTIL`` a seat in ``stop`` is to move (logged)."""
+    of the inlined step for the checked, random and opponents' steps; ``step_keyed`` apart):
+    ``GIVEN`` actions (checked; -1 leaves the table), ``DRAWN`` from ``uniforms`` (legal by
+    construction; to ``out``), or keyed ones ``UNTIL`` a seat in ``stop`` is to move (logged)."""
     for t in range(ints.shape[0]):
         move = 0
         while True:
@@ -453,11 +452,20 @@ def advance(ints, masks, history, result, source, actions, uniforms, key, rules,
                 log[t, log_len[t]] = action
                 log_len[t] += 1
             else:
-                uniform = uniforms[t] if source == DRAWN else keyed_uniform(key, t)
-                action = _random_action(ints, masks, t, uniform, rules)
+                action = _random_action(ints, masks, t, uniforms[t], rules)
                 out[t] = action
             if action >= 0:
                 _apply(ints, masks, history, result, t, action, rules)
             if source != UNTIL:
                 break
             move += 1
+
+
+@kernel
+def step_keyed(ints, masks, history, result, key, rules, out):
+    """``step_random`` with table ``t``'s uniform ``keyed_uniform(key, t)``."""
+    for t in range(ints.shape[0]):
+        action = _random_action(ints, masks, t, keyed_uniform(key, t), rules)
+        out[t] = action
+        if action >= 0:
+            _apply(ints, masks, history, result, t, action, rules)

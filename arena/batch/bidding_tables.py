@@ -44,7 +44,7 @@ from arena.batch.bidding_layout import (
 )
 from arena.batch.dealing import deals_from_seeds
 from arena.batch.errors import FinishedTableError, IllegalBatchActionError
-from arena.batch.kernels import CHECK_FINISHED, CHECK_OK, CHECK_RANGE, DRAWN, GIVEN, KEYED
+from arena.batch.kernels import CHECK_FINISHED, CHECK_OK, CHECK_RANGE, DRAWN, GIVEN
 from arena.batch.layout import Phase
 from arena.batch.table_arrays import NO_KEY, NO_LOG, NO_LOG_LEN, NO_STOP, TableArrays
 from arena.engine.action_ids import NUM_BIDDING_ACTIONS, bidding_action_of
@@ -142,9 +142,8 @@ class BiddingBatchTables(TableArrays):
 
     def step_keyed(self, key: int) -> IntArray:
         """``step_random(keyed_uniforms(key))`` without the array (SplitMix64, as ``BatchTables``)."""
-        bidding_kernels.advance(self.ints, self.masks, self.history, self.result, KEYED, self._no_actions,
-                                self._no_uniforms, self._key(key), self.kernel_rules.array, self._actions,
-                                NO_STOP, NO_LOG, NO_LOG_LEN)
+        bidding_kernels.step_keyed(self.ints, self.masks, self.history, self.result, self._key(key),
+                                   self.kernel_rules.array, self._actions)
         return self._actions.copy()
 
     # ---------------------------------------------------------------- queries

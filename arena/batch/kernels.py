@@ -691,8 +691,7 @@ def keyed_uniforms(key, out):
 # The sources of ``advance``'s actions.
 GIVEN = 0
 DRAWN = 1
-KEYED = 2
-UNTIL = 3
+UNTIL = 2
 STRIDE = np.uint64(0xD1B54A32D192ED03)
 """Added to the key for each further move at a table in one ``UNTIL`` call (odd: distinct keys)."""
 
@@ -704,14 +703,13 @@ def advance(ints, masks, history, result, source, actions, uniforms, key, rules,
     - ``GIVEN``: ``actions[t]`` (checked by the caller; -1 leaves the table as it is);
     - ``DRAWN``: the random legal action for ``uniforms[t]`` (``random_actions``'s, legal by
       construction, so unchecked), written to ``out[t]``;
-    - ``KEYED``: the same for ``keyed_uniform(key, t)``;
     - ``UNTIL``: keyed random actions (the ``m``-th move's key ``key + m * STRIDE``) until a seat
       with ``stop[seat]`` is to move or the hand is over, each appended to ``log[t]``
       (``log_len[t]`` its length): the opponents' moves of the vector environments.
 
-    One kernel, not four: each inlines the whole hand step, the longest compile of the engine,
-    and a fresh clone (CI) compiled it four times over. ``source`` is the same at every table,
-    so its branches are always predicted (``docs/performance.md``: no loss measured)."""
+    One kernel, not three: each inlines the whole hand step, the longest compile of the engine,
+    and a fresh clone (CI) compiled it once per use. ``step_keyed`` stays apart: the random
+    playouts' hot path, measured 5% slower inside this kernel (``docs/performance.md``)."""
     for t in range(ints.shape[0]):
         move = 0
         while True:
@@ -747,6 +745,27 @@ def advance(ints, masks, history, result, source, actions, uniforms, key, rules,
             if source != UNTIL:
                 break
             move += 1
+
+
+@kernel
+def step_keyed(ints, masks, history, result, key, rules, out):
+    """``step_random`` with table ``t``'s uniform ``keyed_uniform(key, t)``: no array of uniforms."""
+    for t in range(ints.shape[0]):
+        decision = ints[t, DECISION]
+        if decision == PLAY:
+            action = _random_play(ints, masks, t, keyed_uniform(key, t), rules)
+            out[t] = action
+            _apply_play(ints, masks, history, result, t, action, rules)
+        elif decision == CALL_TRUMP:
+            suit = int(keyed_uniform(key, t) * 4)
+            out[t] = CALL_BASE + suit
+            _call(ints, masks, t, suit)
+        elif decision == HIDE_TRUMP:
+            card = _kth(masks[t, LEGAL], keyed_uniform(key, t))
+            out[t] = HIDE_BASE + card
+            _hide(ints, masks, t, card, rules)
+        else:
+            out[t] = -1
 
 
 def shuffle_groups(count: int) -> tuple[tuple[int, ...], tuple[int, ...]]:

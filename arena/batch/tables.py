@@ -179,9 +179,8 @@ class BatchTables(TableArrays):
     def step_keyed(self, key: int) -> IntArray:
         """``step_random(keyed_uniforms(key))`` without the array: table ``t`` draws its uniform
         from ``key`` and ``t`` (SplitMix64), so a playout is repeatable from one integer per step."""
-        kernels.advance(self.ints, self.masks, self.history, self.result, kernels.KEYED, self._no_actions,
-                        self._no_uniforms, self._key(key), self.kernel_rules.array, self._actions,
-                        NO_STOP, NO_LOG, NO_LOG_LEN)
+        kernels.step_keyed(self.ints, self.masks, self.history, self.result, self._key(key),
+                           self.kernel_rules.array, self._actions)
         return self._actions.copy()
 
     # ---------------------------------------------------------------- queries
