@@ -69,7 +69,10 @@ from arena.batch.kernels import (
     CHECK_ILLEGAL,
     CHECK_OK,
     CHECK_RANGE,
+    GIVEN,
     ONE,
+    STRIDE,
+    UNTIL,
     ZERO,
     bit,
     kernel,
@@ -215,14 +218,6 @@ def _apply(ints, masks, history, result, t, action, rules):
         _expose(ints, masks, t)
     else:
         _play(ints, masks, history, result, t, action, rules)
-
-
-@kernel
-def step_tables(ints, masks, history, result, actions, rules):
-    """Apply one checked action per table (``-1``: leave the table as it is)."""
-    for t in range(ints.shape[0]):
-        if actions[t] >= 0:
-            _apply(ints, masks, history, result, t, actions[t], rules)
 
 
 @njit(cache=True, inline="always")
@@ -440,13 +435,30 @@ def random_actions(ints, masks, uniforms, rules, out):
 
 
 @kernel
-def step_random(ints, masks, history, result, uniforms, rules, out):
-    """``random_actions`` and ``step_tables`` in one pass (legal by construction, so unchecked)."""
+def advance(ints, masks, history, result, source, actions, uniforms, key, rules, out, stop, log, log_len):
+    """Every table's next action from ``source``, applied, as ``kernels.advance`` (one compile
+    of the inlined step for the checked, random and opponents' steps; ``step_keyed`` apart):
+    ``GIVEN`` actions (checked; -1 leaves the table), ``DRAWN`` from ``uniforms`` (legal by
+    construction; to ``out``), or keyed ones ``UNTIL`` a seat in ``stop`` is to move (logged)."""
     for t in range(ints.shape[0]):
-        action = _random_action(ints, masks, t, uniforms[t], rules)
-        out[t] = action
-        if action >= 0:
-            _apply(ints, masks, history, result, t, action, rules)
+        move = 0
+        while True:
+            if source == GIVEN:
+                action = actions[t]
+            elif source == UNTIL:
+                if ints[t, DECISION] == OVER or stop[ints[t, TO_MOVE]]:
+                    break
+                action = _random_action(ints, masks, t, keyed_uniform(key + np.uint64(move) * STRIDE, t), rules)
+                log[t, log_len[t]] = action
+                log_len[t] += 1
+            else:
+                action = _random_action(ints, masks, t, uniforms[t], rules)
+                out[t] = action
+            if action >= 0:
+                _apply(ints, masks, history, result, t, action, rules)
+            if source != UNTIL:
+                break
+            move += 1
 
 
 @kernel

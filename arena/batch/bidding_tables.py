@@ -44,9 +44,9 @@ from arena.batch.bidding_layout import (
 )
 from arena.batch.dealing import deals_from_seeds
 from arena.batch.errors import FinishedTableError, IllegalBatchActionError
-from arena.batch.kernels import CHECK_FINISHED, CHECK_OK, CHECK_RANGE
+from arena.batch.kernels import CHECK_FINISHED, CHECK_OK, CHECK_RANGE, DRAWN, GIVEN
 from arena.batch.layout import Phase
-from arena.batch.table_arrays import TableArrays
+from arena.batch.table_arrays import NO_KEY, NO_LOG, NO_LOG_LEN, NO_STOP, TableArrays
 from arena.engine.action_ids import NUM_BIDDING_ACTIONS, bidding_action_of
 from arena.engine.bidding_rules import BiddingRules, bidding_rules_for
 from arena.engine.cards import format_cards
@@ -102,8 +102,9 @@ class BiddingBatchTables(TableArrays):
         table, code = bidding_kernels.check_actions(self.ints, self.masks, array, self.kernel_rules.array)
         if code != CHECK_OK:
             self._refuse(int(table), int(array[table]), int(code))
-        bidding_kernels.step_tables(self.ints, self.masks, self.history, self.result, array,
-                                    self.kernel_rules.array)
+        bidding_kernels.advance(self.ints, self.masks, self.history, self.result, GIVEN, array, self._no_uniforms,
+                                NO_KEY, self.kernel_rules.array, self._actions,
+                                NO_STOP, NO_LOG, NO_LOG_LEN)
 
     def _refuse(self, table: int, action: int, code: int) -> None:
         if code == CHECK_RANGE:
@@ -134,8 +135,9 @@ class BiddingBatchTables(TableArrays):
 
     def step_random(self, uniforms: npt.NDArray[np.float64]) -> IntArray:
         """``step(random_actions(uniforms))`` in one pass; returns the actions taken."""
-        bidding_kernels.step_random(self.ints, self.masks, self.history, self.result, self._uniforms(uniforms),
-                                    self.kernel_rules.array, self._actions)
+        bidding_kernels.advance(self.ints, self.masks, self.history, self.result, DRAWN, self._no_actions,
+                                self._uniforms(uniforms), NO_KEY, self.kernel_rules.array, self._actions,
+                                NO_STOP, NO_LOG, NO_LOG_LEN)
         return self._actions.copy()
 
     def step_keyed(self, key: int) -> IntArray:

@@ -284,22 +284,6 @@ def check_actions(ints, masks, actions, rules):
 
 
 @kernel
-def step_tables(ints, masks, history, result, actions, rules):
-    """Apply one checked action per table (``-1``: leave the table as it is)."""
-    for t in range(ints.shape[0]):
-        action = actions[t]
-        if action < 0:
-            continue
-        decision = ints[t, DECISION]
-        if decision == CALL_TRUMP:
-            _call(ints, masks, t, action - CALL_BASE)
-        elif decision == HIDE_TRUMP:
-            _hide(ints, masks, t, action - HIDE_BASE, rules)
-        else:
-            _apply_play(ints, masks, history, result, t, action, rules)
-
-
-@kernel
 def _complete_deal(masks, t):
     for seat in range(4):
         masks[t, HAND0 + seat] |= masks[t, UNDEALT0 + seat]
@@ -681,28 +665,6 @@ def random_actions(ints, masks, uniforms, rules, out):
             out[t] = -1
 
 
-@kernel
-def step_random(ints, masks, history, result, uniforms, rules, out):
-    """``random_actions`` and ``step_tables`` in one pass: each table takes its random legal
-    action (legal by construction, so unchecked); ``out`` gets the actions."""
-    for t in range(ints.shape[0]):
-        decision = ints[t, DECISION]
-        if decision == PLAY:
-            action = _random_play(ints, masks, t, uniforms[t], rules)
-            out[t] = action
-            _apply_play(ints, masks, history, result, t, action, rules)
-        elif decision == CALL_TRUMP:
-            suit = int(uniforms[t] * 4)
-            out[t] = CALL_BASE + suit
-            _call(ints, masks, t, suit)
-        elif decision == HIDE_TRUMP:
-            card = _kth(masks[t, LEGAL], uniforms[t])
-            out[t] = HIDE_BASE + card
-            _hide(ints, masks, t, card, rules)
-        else:
-            out[t] = -1
-
-
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -724,6 +686,65 @@ def keyed_uniform(key: np.uint64, table: int) -> float:
 def keyed_uniforms(key, out):
     for t in range(out.shape[0]):
         out[t] = keyed_uniform(key, t)
+
+
+# The sources of ``advance``'s actions.
+GIVEN = 0
+DRAWN = 1
+UNTIL = 2
+STRIDE = np.uint64(0xD1B54A32D192ED03)
+"""Added to the key for each further move at a table in one ``UNTIL`` call (odd: distinct keys)."""
+
+
+@kernel
+def advance(ints, masks, history, result, source, actions, uniforms, key, rules, out, stop, log, log_len):
+    """Every table's next action from ``source``, applied:
+
+    - ``GIVEN``: ``actions[t]`` (checked by the caller; -1 leaves the table as it is);
+    - ``DRAWN``: the random legal action for ``uniforms[t]`` (``random_actions``'s, legal by
+      construction, so unchecked), written to ``out[t]``;
+    - ``UNTIL``: keyed random actions (the ``m``-th move's key ``key + m * STRIDE``) until a seat
+      with ``stop[seat]`` is to move or the hand is over, each appended to ``log[t]``
+      (``log_len[t]`` its length): the opponents' moves of the vector environments.
+
+    One kernel, not three: each inlines the whole hand step, the longest compile of the engine,
+    and a fresh clone (CI) compiled it once per use. ``step_keyed`` stays apart: the random
+    playouts' hot path, measured 5% slower inside this kernel (``docs/performance.md``)."""
+    for t in range(ints.shape[0]):
+        move = 0
+        while True:
+            decision = ints[t, DECISION]
+            if source == GIVEN:
+                action = actions[t]
+                if action < 0:
+                    break
+            else:
+                if source == UNTIL and (decision == OVER or stop[ints[t, TO_MOVE]]):
+                    break
+                uniform = uniforms[t] if source == DRAWN else keyed_uniform(key + np.uint64(move) * STRIDE, t)
+                if decision == PLAY:
+                    action = _random_play(ints, masks, t, uniform, rules)
+                elif decision == CALL_TRUMP:
+                    action = CALL_BASE + int(uniform * 4)
+                elif decision == HIDE_TRUMP:
+                    action = HIDE_BASE + _kth(masks[t, LEGAL], uniform)
+                else:
+                    out[t] = -1
+                    break
+                if source == UNTIL:
+                    log[t, log_len[t]] = action
+                    log_len[t] += 1
+                else:
+                    out[t] = action
+            if decision == CALL_TRUMP:
+                _call(ints, masks, t, action - CALL_BASE)
+            elif decision == HIDE_TRUMP:
+                _hide(ints, masks, t, action - HIDE_BASE, rules)
+            else:
+                _apply_play(ints, masks, history, result, t, action, rules)
+            if source != UNTIL:
+                break
+            move += 1
 
 
 @kernel

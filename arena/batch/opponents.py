@@ -4,69 +4,38 @@
 seat to move is not one of ``stop``, it takes a uniformly random legal action (the choice of
 ``kernels.random_actions``, its uniform ``keyed_uniform(key + move * STRIDE, table)``) and logs
 it. One compiled loop instead of a round of calls per opponent move: the vector environment's
-hot path (``sdk.learn.vector``). A new module beside ``kernels`` rather than a change to it.
-``play_random_until_bidding`` is the same for the bidding games (``bidding_kernels``).
+hot path (``sdk.learn.vector``). ``play_random_until_bidding`` is the same for the bidding games.
+Both are the ``UNTIL`` source of the engines' one step kernel (``kernels.advance``,
+``bidding_kernels.advance``), which a fresh clone compiles once rather than once per use.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
-from arena.batch.bidding_kernels import _apply as _apply_bidding
-from arena.batch.bidding_kernels import _random_action as _random_bidding_action
-from arena.batch.kernels import (
-    CALL_BASE,
-    HIDE_BASE,
-    _apply_play,
-    _call,
-    _hide,
-    _kth,
-    _random_play,
-    kernel,
-    keyed_uniform,
-)
-from arena.batch.layout import DECISION, LEGAL, TO_MOVE, Phase
+from arena.batch import bidding_kernels, kernels
+from arena.batch.kernels import STRIDE, UNTIL
 
-OVER = int(Phase.OVER)
-PLAY = int(Phase.PLAY)
-CALL_TRUMP = int(Phase.CALL_TRUMP)
-STRIDE = np.uint64(0xD1B54A32D192ED03)
-"""Added to the key for each further move at a table in one call (an odd constant: distinct keys)."""
+__all__ = ["STRIDE", "play_random_until", "play_random_until_bidding"]
+
+_NO_ACTIONS = np.empty(0, dtype=np.int64)
+_NO_UNIFORMS = np.empty(0, dtype=np.float64)
 
 
-@kernel
-def play_random_until(ints, masks, history, result, rules, stop, key, log, log_len):
+def play_random_until(ints: npt.NDArray[np.int16], masks: npt.NDArray[np.uint64], history: npt.NDArray[np.int8],
+                      result: npt.NDArray[np.int16], rules: npt.NDArray[np.int64], stop: npt.NDArray[np.bool_],
+                      key: np.uint64, log: npt.NDArray[np.int16], log_len: npt.NDArray[np.int64]) -> None:
     """Random legal play at every table until a seat with ``stop[seat]`` is to move or the hand
     is over; each action is appended to ``log[t]`` (``log_len[t]`` its length)."""
-    for t in range(ints.shape[0]):
-        move = 0
-        while ints[t, DECISION] != OVER and not stop[ints[t, TO_MOVE]]:
-            uniform = keyed_uniform(key + np.uint64(move) * STRIDE, t)
-            decision = ints[t, DECISION]
-            if decision == PLAY:
-                action = _random_play(ints, masks, t, uniform, rules)
-                _apply_play(ints, masks, history, result, t, action, rules)  # a card, face down, or the reveal
-            elif decision == CALL_TRUMP:
-                suit = int(uniform * 4)
-                action = CALL_BASE + suit
-                _call(ints, masks, t, suit)
-            else:
-                card = _kth(masks[t, LEGAL], uniform)
-                action = HIDE_BASE + card
-                _hide(ints, masks, t, card, rules)
-            log[t, log_len[t]] = action
-            log_len[t] += 1
-            move += 1
+    kernels.advance(ints, masks, history, result, UNTIL, _NO_ACTIONS, _NO_UNIFORMS, key, rules, _NO_ACTIONS,
+                    stop, log, log_len)
 
 
-@kernel
-def play_random_until_bidding(ints, masks, history, result, rules, stop, key, log, log_len):
+def play_random_until_bidding(ints: npt.NDArray[np.int16], masks: npt.NDArray[np.uint64],
+                              history: npt.NDArray[np.int8], result: npt.NDArray[np.int16],
+                              rules: npt.NDArray[np.int64], stop: npt.NDArray[np.bool_], key: np.uint64,
+                              log: npt.NDArray[np.int16], log_len: npt.NDArray[np.int64]) -> None:
     """``play_random_until`` for ``BiddingBatchTables`` (calls, the hide, the call for the trump, cards)."""
-    for t in range(ints.shape[0]):
-        move = 0
-        while ints[t, DECISION] != OVER and not stop[ints[t, TO_MOVE]]:
-            action = _random_bidding_action(ints, masks, t, keyed_uniform(key + np.uint64(move) * STRIDE, t), rules)
-            _apply_bidding(ints, masks, history, result, t, action, rules)
-            log[t, log_len[t]] = action
-            log_len[t] += 1
-            move += 1
+    bidding_kernels.advance(ints, masks, history, result, UNTIL, _NO_ACTIONS, _NO_UNIFORMS, key, rules,
+                            _NO_ACTIONS, stop, log, log_len)

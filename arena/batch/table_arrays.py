@@ -14,6 +14,13 @@ from arena.batch.arguments import check_key, check_size
 from arena.batch.errors import BatchShapeError
 from arena.batch.layout import DECISION, TO_MOVE, TRICKS_DONE, Phase
 
+NO_KEY = np.uint64(0)
+"""The key a step kernel gets when its actions are not keyed (one type for every call: one compile)."""
+NO_STOP = np.zeros(4, dtype=np.bool_)
+NO_LOG = np.empty((0, 0), dtype=np.int16)
+NO_LOG_LEN = np.empty(0, dtype=np.int64)
+"""The opponents' inputs of a step kernel for the other steps (the types of ``sdk.learn.vector``'s)."""
+
 
 class TableArrays:
     """``size`` tables as ``ints``, ``masks``, ``history`` and ``result`` (columns per the kind's
@@ -31,6 +38,8 @@ class TableArrays:
         self.history = np.full((self.size, max_tricks, history_fields), -1, dtype=np.int8)
         self.result = np.zeros((self.size, result_fields), dtype=np.int16)
         self._actions = np.full(self.size, -1, dtype=np.int64)
+        self._no_actions = np.empty(0, dtype=np.int64)  # the unused inputs of a shared step kernel
+        self._no_uniforms = np.empty(0, dtype=np.float64)
 
     def keyed_uniforms(self, key: int) -> npt.NDArray[np.float64]:
         """The uniforms ``step_keyed(key)`` draws, one per table."""

@@ -34,7 +34,7 @@ from arena.batch.layout import (
     TO_MOVE,
     Phase,
 )
-from arena.batch.table_arrays import TableArrays
+from arena.batch.table_arrays import NO_KEY, NO_LOG, NO_LOG_LEN, NO_STOP, TableArrays
 from arena.engine.action_ids import DOWN_BASE, NUM_ACTIONS, describe_action_id
 from arena.engine.bidding_rules import BIDDING_PRESETS
 from arena.engine.cards import cards_of, format_cards
@@ -132,7 +132,9 @@ class BatchTables(TableArrays):
         table, code = kernels.check_actions(self.ints, self.masks, array, self.kernel_rules.array)
         if code != kernels.CHECK_OK:
             self._refuse(int(table), int(array[table]), int(code))
-        kernels.step_tables(self.ints, self.masks, self.history, self.result, array, self.kernel_rules.array)
+        kernels.advance(self.ints, self.masks, self.history, self.result, kernels.GIVEN, array, self._no_uniforms,
+                        NO_KEY, self.kernel_rules.array, self._actions,
+                        NO_STOP, NO_LOG, NO_LOG_LEN)
 
     def _refuse(self, table: int, action: int, code: int) -> None:
         if code == kernels.CHECK_RANGE:
@@ -169,8 +171,9 @@ class BatchTables(TableArrays):
     def step_random(self, uniforms: npt.NDArray[np.float64]) -> IntArray:
         """``step(random_actions(uniforms))`` in one pass over the tables (for random playouts);
         returns the actions taken."""
-        kernels.step_random(self.ints, self.masks, self.history, self.result, self._uniforms(uniforms),
-                            self.kernel_rules.array, self._actions)
+        kernels.advance(self.ints, self.masks, self.history, self.result, kernels.DRAWN, self._no_actions,
+                        self._uniforms(uniforms), NO_KEY, self.kernel_rules.array, self._actions,
+                        NO_STOP, NO_LOG, NO_LOG_LEN)
         return self._actions.copy()
 
     def step_keyed(self, key: int) -> IntArray:
