@@ -51,6 +51,11 @@ class BiddingKernelRules:
     rules: BiddingRules
     array: npt.NDArray[np.int64]
 
+    def __post_init__(self) -> None:
+        # Read-only whoever built it (a test's broken twin too): numba types a writable array
+        # apart, and every kernel taking the rules would be compiled a second time for it.
+        self.array.setflags(write=False)
+
     @classmethod
     def of(cls, rules: BiddingRules) -> BiddingKernelRules:
         array = np.zeros(B_SIZE, dtype=np.int64)
@@ -68,5 +73,4 @@ class BiddingKernelRules:
             array[B_POINTS + rank] = CARD_POINTS_28[rank]
         for bid in range(MAX_AMOUNT + 1):
             array[B_VALUES + bid] = game_point_value(rules, bid)
-        array.setflags(write=False)
         return cls(rules, array)

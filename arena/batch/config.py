@@ -124,6 +124,11 @@ class KernelRules:
     rules: Rules
     array: npt.NDArray[np.int64]
 
+    def __post_init__(self) -> None:
+        # Read-only whoever built it (a test's broken twin too): numba types a writable array
+        # apart, and every kernel taking the rules would be compiled a second time for it.
+        self.array.setflags(write=False)
+
     @classmethod
     def of(cls, rules: Rules) -> KernelRules:
         missing = unsupported_options(rules)
@@ -151,5 +156,4 @@ class KernelRules:
         array[R_ON_PLAY] = rules.reveal is Reveal.ON_PLAY
         array[R_MAKER_DOWN] = rules.reveal is Reveal.ON_REQUEST and rules.maker_discard is MakerDiscard.FACE_DOWN
         array[R_CP_LIMITS] = rules.capture is Capture.SWEEP and rules.sweep_limits is SweepLimits.COURT_PIECE
-        array.setflags(write=False)
         return cls(rules, array)
