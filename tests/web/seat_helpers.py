@@ -23,7 +23,11 @@ from arena.engine.hand import HandState
 from arena.engine.hand_records import HandRecord, read_hand_record
 from arena.engine.observation import observe
 from arena.engine.rules import make_rules
+from arena.referee.hand_kinds import deal_of
+from ladder.web.routers import play
+from ladder.web.seats.person import SeatMoment
 from ladder.web.seats.tables import PersonTable, TableRegistry
+from ladder.web.seats.view import SeatView, card_view, seat_view
 from tests.web.identity_fixtures import CSRF_INPUT
 from tests.web.table_facts import cards_in
 
@@ -203,3 +207,16 @@ def leaks(seen: list[Seen], record: Path, csrf_token: str) -> list[tuple[str, st
         if shown:
             found.append((response.url, f"{response.phase} {response.turn}", shown))
     return found
+
+
+def leak_the_partners_cards(monkeypatch: Any) -> None:
+    """The leak scans' negative control: the seat's page built as the real one, plus the partner's
+    cards of the deal (in a bidding game its second packet too, which nobody holds in the auction)."""
+    real = seat_view  # what the play router renders
+
+    def leaking(table: PersonTable, moment: SeatMoment) -> SeatView:
+        view = real(table, moment)
+        deal = deal_of(table.config.rules, table.config.seed, moment.hands_done)
+        return view.model_copy(update={"hand": view.hand + tuple(card_view(c) for c in deal.hands[2])})
+
+    monkeypatch.setattr(play, "seat_view", leaking)

@@ -16,15 +16,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from arena.referee.hand_kinds import deal_of
 from ladder.store.paths import ArenaData
 from ladder.submission.intake import IntakeSettings
 from ladder.web.app import create_app
-from ladder.web.routers import play
-from ladder.web.seats.person import SeatMoment
-from ladder.web.seats.tables import PersonTable, SeatSettings
-from ladder.web.seats.view import SeatView, card_view
-from tests.web.seat_helpers import await_turn, csrf, leaks, open_table, play_through, table_of
+from ladder.web.seats.tables import SeatSettings
+from tests.web.seat_helpers import await_turn, csrf, leak_the_partners_cards, leaks, open_table, play_through, table_of
 
 SEED = 30
 TABLE_PATH = re.compile(r"^/play/([0-9a-f]{24})$")
@@ -94,14 +90,7 @@ def test_the_same_scan_catches_a_bidding_view_that_shows_the_partners_hand(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """The negative control: the page built as the real one, plus the partner's cards of the deal
     (its second packet included, which nobody holds during the auction)."""
-    real = play.seat_view
-
-    def leaking(table: PersonTable, moment: SeatMoment) -> SeatView:
-        view = real(table, moment)
-        deal = deal_of(table.config.rules, table.config.seed, moment.hands_done)
-        return view.model_copy(update={"hand": view.hand + tuple(card_view(c) for c in deal.hands[2])})
-
-    monkeypatch.setattr(play, "seat_view", leaking)
+    leak_the_partners_cards(monkeypatch)
     table_id = opened(client, "twenty-eight")
     seen = play_through(client, table_id, chooser("declare", set()))
     table = table_of(client, table_id)

@@ -34,16 +34,16 @@ from ladder.store.paths import ArenaData
 from ladder.submission.intake import IntakeSettings
 from ladder.submission.submit import submit
 from ladder.web.app import create_app
-from ladder.web.routers import play
 from ladder.web.seats import tables
 from ladder.web.seats.person import SeatMoment
-from ladder.web.seats.tables import PersonTable, SeatSettings
-from ladder.web.seats.view import SeatView, card_view, seat_view
+from ladder.web.seats.tables import SeatSettings
+from ladder.web.seats.view import seat_view
 from tests.ladder_helpers import bot_folder, no_validation
 from tests.web.seat_helpers import (
     MOVE_WAIT,
     await_turn,
     csrf,
+    leak_the_partners_cards,
     leaks,
     open_table,
     play_through,
@@ -161,14 +161,7 @@ def test_the_makers_face_down_trump_is_offered_when_it_may_be_played_from_the_ta
 def test_the_same_scan_catches_a_view_that_shows_the_partners_hand(local: TestClient,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """The negative control: the page built as the real one, plus the partner's cards of the deal."""
-    real = play.seat_view
-
-    def leaking(table: PersonTable, moment: SeatMoment) -> SeatView:
-        view = real(table, moment)
-        deal = deal_of(table.config.rules, table.config.seed, moment.hands_done)
-        return view.model_copy(update={"hand": view.hand + tuple(card_view(c) for c in deal.hands[2])})
-
-    monkeypatch.setattr(play, "seat_view", leaking)
+    leak_the_partners_cards(monkeypatch)
     table_id = opened(local)
     seen = play_through(local, table_id)
     found = leaks(seen, record_of(local, table_id), csrf(local, f"/play/{table_id}"))
