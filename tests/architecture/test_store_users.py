@@ -42,15 +42,15 @@ def test_asks_itself(tmp_path):
 
 
 def test_first_of_the_module_fixture(served):
-    pass
+    """Asks through the module's fixture, set up for it."""
 
 
 def test_later_user_of_the_module_fixture(served):
-    pass
+    """Uses the module's fixture already set up: asks nothing itself."""
 
 
 def test_through_a_fixture_of_the_fixture(client):
-    pass
+    """Uses a fixture that uses the store's."""
 
 
 def test_a_subprocess_environment(tmp_path):
@@ -58,12 +58,12 @@ def test_a_subprocess_environment(tmp_path):
 
 
 def test_never_asks():
-    pass
+    """Has no store."""
 
 
 @pytest.mark.skipif(not database.POSTGRES, reason="PostgreSQL only")
 def test_of_postgresql_only():
-    pass
+    """Skipped on SQLite."""
 ''',
 }
 

@@ -25,6 +25,11 @@ class Signalled(LiveBoard):
         super()._on_timer()
         self.fired.set()
 
+    @property
+    def timer(self) -> asyncio.TimerHandle | None:
+        """The timer armed for the state held back, if any."""
+        return self._timer
+
 
 def table(moves: int) -> LiveTable:
     return LiveTable(hand=0, moves=moves, dealer=0)
@@ -55,9 +60,11 @@ def test_closing_drops_the_state_held_and_nothing_writes_the_file_again(tmp_path
         board = Signalled(tmp_path / "m.live.json")
         board.show(None, table(1))
         board.show(None, table(2))
+        timer = board.timer
+        assert timer is not None, "the state held back armed the timer"
         board.close()
         assert not board.path.exists()
-        await asyncio.sleep(INTERVAL * 3)  # the timer's time passes: it was cancelled
+        assert timer.cancelled() and board.timer is None  # asyncio never runs a cancelled handle
         board.show(None, table(3))
         board.flush()
         assert not board.fired.is_set() and not board.path.exists() and board.writes == 1
