@@ -52,7 +52,9 @@ class Asking:
                 self.answers[path] = self.client.get(path, follow_redirects=False)
 
 
-def test_a_running_ladder_match_is_watched_and_then_replayed(tmp_path: Path) -> None:
+def watched_ladder_match(tmp_path: Path, asking: type[Asking]) -> tuple[Asking, TestClient]:
+    """One ladder match of two bots, its job played by a real in-process table whose live file
+    ``asking`` watches through the web face while the store says the match is running."""
     root = tmp_path / "data"
     store = open_store(root)
     add_bots(store, ["s1", "s2"], tmp_path / "src")
@@ -66,7 +68,7 @@ def test_a_running_ladder_match_is_watched_and_then_replayed(tmp_path: Path) -> 
                              policy=FaultPolicy.FORFEIT)
         names = [seat.name for seat in job.seats]
         board = LiveBoard(live_path(Path(job.live_folder), job.key), job.key, names)
-        sink = Asking(board, client, job.match_id)
+        sink = asking(board, client, job.match_id)
         seen.append(sink)
         try:
             seats = [InProcessSeat(RandomBot(), name) for name in names]
@@ -79,8 +81,12 @@ def test_a_running_ladder_match_is_watched_and_then_replayed(tmp_path: Path) -> 
     settings = MatchSettings(runner="local", live_folder=str(root / LIVE_FOLDER))
     LadderRun(store, env, Scheduler(env, Mode.SELF, random.Random(1)), settings, InlineExecutor, workers=1,
               play=play, rng=random.Random(1)).run(StopRule(matches=1))
-
     [sink] = seen
+    return sink, client
+
+
+def test_a_running_ladder_match_is_watched_and_then_replayed(tmp_path: Path) -> None:
+    sink, client = watched_ladder_match(tmp_path, Asking)
     match_id = sink.match_id
     listing = sink.answers["/matches"].text
     assert f'<a class="live" href="/matches/{match_id}/live">live</a>' in listing
@@ -115,33 +121,7 @@ class AskingAged(Asking):
 
 
 def test_a_running_match_whose_live_file_stopped_beating_is_listed_as_abandoned(tmp_path: Path) -> None:
-    root = tmp_path / "data"
-    store = open_store(root)
-    add_bots(store, ["s1", "s2"], tmp_path / "src")
-    client = client_of(root)
-    seen: list[Asking] = []
-
-    def play(job: MatchJob) -> MatchReport:
-        assert job.live_folder is not None
-        config = TableConfig(match_id=job.key, rules=rules_for("dehla-pakad"), preset="dehla-pakad",
-                             match_format=MatchFormat.parse("hands:1"), seed=job.seed, time_control=TimeControl(),
-                             policy=FaultPolicy.FORFEIT)
-        names = [seat.name for seat in job.seats]
-        board = LiveBoard(live_path(Path(job.live_folder), job.key), job.key, names)
-        sink = AskingAged(board, client, job.match_id)
-        seen.append(sink)
-        try:
-            asyncio.run(Table(config, [InProcessSeat(RandomBot(), name) for name in names], live=sink).run())
-        finally:
-            board.close()
-        return fake_play(job)
-
-    env = RatingEnv()
-    settings = MatchSettings(runner="local", live_folder=str(root / LIVE_FOLDER))
-    LadderRun(store, env, Scheduler(env, Mode.SELF, random.Random(1)), settings, InlineExecutor, workers=1,
-              play=play, rng=random.Random(1)).run(StopRule(matches=1))
-
-    [sink] = seen
+    sink, _ = watched_ladder_match(tmp_path, AskingAged)
     match_id = sink.match_id
     for listing in (sink.answers["/matches"].text, sink.answers["/bots/s1"].text):
         assert 'class="live"' not in listing and '<span class="abandoned"' in listing
