@@ -109,9 +109,9 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
         self._episode_seeds = np.zeros(self.num_envs, dtype=np.int64)
         self._seat = np.zeros(self.num_envs, dtype=np.int64)
         self._log = np.full((self.num_envs, game.max_actions), -1, dtype=np.int16)
-        self._live_scores = self.config.match_format is not None
-        """In a match the score block changes from hand to hand; in a one-hand episode it is the
-        zero score's until the last view (written once for every table, not gathered per step)."""
+        self._in_match = self.config.match_format is not None
+        """An episode is a match: the score block changes from hand to hand. In a one-hand episode
+        it is the zero score's until the last view (written once for every table, not gathered per step)."""
         self._log_len = np.zeros(self.num_envs, dtype=np.int64)
         self._all_rows = np.arange(self.num_envs, dtype=np.int64)
         self._ready = False
@@ -160,18 +160,18 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
         if not hand_over.any():
             return hand_over, seat_rewards, infos
         rows = np.flatnonzero(hand_over)
-        if self.config.match_format is None:
+        if not self._in_match:
             over, to_team_0 = hand_over, self._one_hand_rewards()
             self._blocks[rows] = self._game.one_hand_blocks(rows)
         else:
             over, to_team_0 = self._score_hands(rows)
         seat_rewards[hand_over] = to_team_0[hand_over, None] * _TEAM_SIGN
         hand_actions = np.where(hand_over[:, None], self._log, -1).astype(np.int16)
-        if self._live_scores:
+        if self._in_match:
             infos["hand_over"], infos["hand_actions"] = hand_over, hand_actions
         if over.any():
             last_hands = hand_actions
-            if self._live_scores:
+            if self._in_match:
                 last_hands = np.where(over[:, None], hand_actions, -1).astype(np.int16)
             infos["final_obs"], infos["final_info"] = self._final(over, acting, last_hands)
             infos["_final_obs"] = infos["_final_info"] = over
@@ -257,7 +257,7 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
         deal_seeds, dealers = first_hands(np.asarray(episode_seeds, dtype=np.int64))
         self._episode_seeds[rows] = episode_seeds
         self._blocks[rows] = self._initial_blocks
-        if self.config.match_format is not None:
+        if self._in_match:
             for t, dealer in zip(rows.tolist(), dealers.tolist(), strict=True):
                 self._scores[t] = self._match_game.new_score(dealer)
         self._deal_hands(rows, deal_seeds, dealers)
@@ -349,7 +349,7 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
         game = self._game
         out = game.encode(rows, seats, self._log)
         at = game.score_at
-        if self._live_scores if live is None else live:
+        if self._in_match if live is None else live:
             out[:, at:at + game.score_width] = self._blocks[rows, seats & 1]
         elif self._initial_blocks.any():  # the same for both teams at the zero score
             out[:, at:at + game.score_width] = self._initial_blocks[0]
@@ -378,7 +378,7 @@ class DehlaVectorEnv(VectorEnv[Observations, IntArray, npt.NDArray[Any]]):
 
     def _winners(self, over: npt.NDArray[np.bool_]) -> IntArray:
         """The episode's winning team per finished table (-1: none): the last hand's, or the match's."""
-        if self.config.match_format is None:
+        if not self._in_match:
             return self._game.winners()
         out = np.full(self.num_envs, -1, dtype=np.int64)
         game, match_format = self._match_game, self.config.match_format
