@@ -68,6 +68,14 @@ class BiddingObservation:
     def my_turn(self) -> bool:
         return self.to_move == self.seat
 
+    @property
+    def tricks_won(self) -> tuple[int, int]:
+        """Tricks each team has won so far (public: every finished trick's winner is)."""
+        won = [0, 0]
+        for trick in self.tricks:
+            won[team_of(trick.winner)] += 1
+        return (won[0], won[1])
+
     def to_json(self) -> dict[str, Any]:
         return fields_json(self)
 

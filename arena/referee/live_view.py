@@ -41,7 +41,6 @@ from arena.engine.bidding_observation import BiddingObservation, observe_bidding
 from arena.engine.hand import HandState
 from arena.engine.observation import Observation, observe
 from arena.engine.outcome import Trick
-from arena.engine.seats import team_of
 
 LIVE_SUFFIX = ".live.json"
 """A live file's name is the match id and this: never a ``.jsonl`` record's name."""
@@ -181,16 +180,13 @@ def public_bidding_table(room: int | None, hand: int, state: BiddingHand, points
     face down and its suit once exposed, the tricks and the card points, from a non-bidder's view
     (never its hand, its legal actions or the face-down card)."""
     view = secretless_bidding_view(state)
-    won = [0, 0]
-    for trick in view.tricks:
-        won[team_of(trick.winner)] += 1
     return LiveTable(
         room=room, game="bidding", hand=hand, moves=moves, dealer=view.dealer, to_move=view.to_move,
         decision=view.decision.value if view.decision else None,
         trump=str(view.trump) if view.trump is not None else None,
         tricks=_tricks(view.tricks),
         current_trick=[LivePlay(seat=seat, card=str(card)) for seat, card in view.current_trick],
-        hand_sizes=list(view.hand_sizes), tricks_won=(won[0], won[1]), match_points=points,
+        hand_sizes=list(view.hand_sizes), tricks_won=view.tricks_won, match_points=points,
         calls=[LiveCall(seat=seat, call=str(call)) for seat, call in view.calls],
         contract=None if view.contract is None else LiveContract(seat=view.contract.bidder, bid=view.contract.bid),
         trump_face_down=view.hidden_trump_holder is not None, card_points=view.points,

@@ -19,7 +19,6 @@ from arena.engine.cards import Card, Suit
 from arena.engine.match import MatchScore
 from arena.engine.observation import Observation
 from arena.engine.outcome import HandResult
-from arena.engine.seats import team_of
 from ladder.web.seats.person import SeatMoment
 from ladder.web.seats.tables import PersonTable
 
@@ -263,12 +262,9 @@ def _trick_facts(observation: Observation | None) -> dict[str, Any]:
 
 def _bidding_facts(observation: BiddingObservation, names: tuple[str, ...]) -> dict[str, Any]:
     """A bidding game's public auction, contract, card points and tricks per team (no tens, no pile)."""
-    won = [0, 0]
-    for trick in observation.tricks:
-        won[team_of(trick.winner)] += 1
     contract = observation.contract
     return {
-        "pile": 0, "tens": (0, 0), "tricks_won": (won[0], won[1]), "tricks_captured": (won[0], won[1]),
+        "pile": 0, "tens": (0, 0), "tricks_won": observation.tricks_won, "tricks_captured": observation.tricks_won,
         "auction": tuple(CallView(seat=seat, who=names[seat], call=str(call)) for seat, call in observation.calls),
         "contract": None if contract is None else
         f"{names[contract.bidder]} (seat {contract.bidder}, {TEAMS[contract.team]}) bid {contract.bid}",
