@@ -73,7 +73,7 @@ def test_a_person_plays_a_twenty_eight_hand_bidding_and_setting_the_trump_from_t
         expect(page.locator(f"#board[data-phase=your-turn][data-turn='{turn}']")).to_have_count(0)
         if decisions.count("play") == 2:
             watch_live(page, served, artifacts)
-    expect(page.locator("#outcome")).to_contain_text("Match over")
+    expect(page.locator("#outcome")).to_contain_text("Match over", timeout=TURN_WAIT_MS)  # the bots end the hand
     expect(page.locator("#last-result")).to_contain_text("bid of")
     page.screenshot(path=artifacts / "seat-bidding-finished.png", full_page=True)
     assert {"bid", "hide", "play"} <= set(decisions), decisions
