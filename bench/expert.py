@@ -6,12 +6,15 @@
     pairs won, move times, and per searched move the worlds drawn, played out and their
     effective number under the weights, and the model cache's hit rate.
 
-``python -m bench.expert clock DEALS MOVE_MS [SEED]``
+``python -m bench.expert clock DEALS MOVE_MS [SEED] [batch|scalar]``
     The expert's own log of its moves against ``heuristic`` on a simulated ``on-reply`` clock of
     MOVE_MS a move and a 30 s bank (its views carry that clock; the bank is charged what a move
     takes past the limit, as the referee does): its move times, its overrun past its own planned
     deadline, the share of moves over the limit and its learnt margin at the end. No gRPC: the
-    referee's figures add the reply's trip (``dehla match``, ``bench.search times``). Last line JSON.
+    referee's figures add the reply's trip (``dehla match``, ``bench.search times``); the worlds
+    played out per searched move before the endgame (the greedy playouts'); ``batch`` (the
+    default) or ``scalar``: the playouts a batch of worlds at a time (``--batch``) or one at a time.
+    Last line JSON.
 
 ``python -m bench.expert playouts [POSITIONS] [PRESET] [WORLDS]``
     Greedy playouts per second from random positions (a random number of random plays into a
@@ -81,8 +84,8 @@ def inproc(deals: int, move_ms: float, preset: str, seed: int, opponent: str) ->
 class ClockedExpert(ExpertBot):
     """The expert on a simulated clock, logging each move's time and its overrun past its plan."""
 
-    def __init__(self, seed: int, per_move: float) -> None:
-        super().__init__(seed)
+    def __init__(self, seed: int, per_move: float, batch: bool = True) -> None:
+        super().__init__(seed, batch=batch)
         self.per_move, self.bank = per_move, 30.0
         self.took: list[float] = []
         self.overrun: list[float] = []
@@ -104,9 +107,9 @@ class ClockedExpert(ExpertBot):
         return action
 
 
-def clock(deals: int, move_ms: float, seed: int) -> None:
+def clock(deals: int, move_ms: float, seed: int, batch: bool) -> None:
     per_move = move_ms / 1000
-    experts = [ClockedExpert(0, per_move), ClockedExpert(2, per_move)]
+    experts = [ClockedExpert(0, per_move, batch), ClockedExpert(2, per_move, batch)]
     play_in_process([experts[0], HeuristicBot(), experts[1], HeuristicBot()], deals=deals, seed=seed)
     took = [t * 1000 for bot in experts for t in bot.took]
     overrun = [t * 1000 for bot in experts for t in bot.overrun]
@@ -116,11 +119,14 @@ def clock(deals: int, move_ms: float, seed: int) -> None:
               "took_max_ms": round(max(took), 1), "overrun_median_ms": round(statistics.median(overrun), 2),
               "overrun_p99_ms": round(percentile(overrun, 0.99), 1), "over_limit_share": round(over, 4),
               "margin_ms_at_end": [round(bot.margin.seconds * 1000, 1) for bot in experts],
+              "batch": batch, "worlds_median": statistics.median(n for bot in experts for n in bot.greedy_worlds),
+              "worlds_p90": percentile([float(n) for bot in experts for n in bot.greedy_worlds], 0.9),
               "load_average": os.getloadavg()[0]}
     print(f"expert's own moves at {move_ms:g} ms: median {result['took_median_ms']} p99 {result['took_p99_ms']} "
           f"max {result['took_max_ms']} ms; past its deadline median {result['overrun_median_ms']} p99 "
           f"{result['overrun_p99_ms']} ms; over the limit {over:.2%}; "
-          f"margin at the end {result['margin_ms_at_end']} ms")
+          f"margin at the end {result['margin_ms_at_end']} ms; worlds a move before the endgame median "
+          f"{result['worlds_median']}, p90 {result['worlds_p90']}")
     print(json.dumps(result))
 
 
@@ -170,8 +176,8 @@ def main(argv: list[str]) -> None:
         deals, move_ms, preset, seed, opponent = (argv[1:] + defaults[len(argv) - 1:])[:5]
         inproc(int(deals), float(move_ms), preset, int(seed), opponent)
     elif argv[:1] == ["clock"]:
-        deals, move_ms, seed = (argv[1:] + ["10", "50", "1"][len(argv) - 1:])[:3]
-        clock(int(deals), float(move_ms), int(seed))
+        deals, move_ms, seed, mode = (argv[1:] + ["10", "50", "1", "batch"][len(argv) - 1:])[:4]
+        clock(int(deals), float(move_ms), int(seed), mode == "batch")
     elif argv[:1] == ["playouts"]:
         positions, preset, worlds = (argv[1:] + ["200", "dehla-pakad", "64"][len(argv) - 1:])[:3]
         playouts(int(positions), preset, int(worlds))

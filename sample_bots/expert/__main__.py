@@ -6,12 +6,15 @@ searches nothing (the heuristic bot's card), level 5, the default, the search bo
 instead. ``--confidence Z``: the override rule's threshold before the endgame (the search
 bot's 1.0 by default), and ``--inference-tricks N``: the tricks left from which worlds are
 weighted (``INFERENCE_TRICKS``; 0: never), and ``--window N``: only the plays of the last N
-tricks weigh (``sdk.inference.Inference``'s window), for measuring variants against each other.
+tricks weigh (``sdk.inference.Inference``'s window), for measuring variants against each other;
+``--min-advantage X``: the least mean advantage (points a hand) a card needs over the
+heuristic's before the endgame; ``--batch`` / ``--no-batch``: greedy playouts a batch of worlds
+at a time on numpy arrays (``sample_bots/expert/batch_playout.py``) or one at a time (the default).
 """
 
 import argparse
 
-from sample_bots.expert.bot import INFERENCE_TRICKS, ExpertBot
+from sample_bots.expert.bot import BATCH, INFERENCE_TRICKS, ExpertBot
 from sample_bots.expert.levels import Level, budget_for
 from sdk.server import run
 
@@ -26,6 +29,11 @@ parser.add_argument("--inference-tricks", type=int, default=INFERENCE_TRICKS,
                     help="tricks left from which the worlds are weighted by the plays seen (0: never)")
 parser.add_argument("--window", type=int, default=None,
                     help="weigh only the plays of the last N tricks, the one in progress included (default: all)")
+parser.add_argument("--batch", action=argparse.BooleanOptionalAction, default=BATCH,
+                    help="play the greedy playouts a batch of worlds at a time (numpy arrays)")
+parser.add_argument("--min-advantage", type=float, default=0.0,
+                    help="before the last 3 tricks, the least mean advantage a card needs over the heuristic's")
 args, rest = parser.parse_known_args()
 budget = budget_for(Level(args.level), args.move_ms, args.confidence)
-run(ExpertBot(args.seed, budget, window=args.window, inference_tricks=args.inference_tricks), rest)
+run(ExpertBot(args.seed, budget, window=args.window, inference_tricks=args.inference_tricks, batch=args.batch,
+                 min_advantage=args.min_advantage), rest)

@@ -109,8 +109,8 @@ class BatchHand:
         order = play_orders(rules.direction)
         self._seat_at = np.array([order[leader][k] for leader in range(4) for k in range(4)], dtype=np.int64)
         """``_seat_at[leader * 4 + k]``: the seat at position ``k`` of a trick ``leader`` leads."""
-        self._is_trump = (self.trump == SUITS).astype(np.int64) << 13
-        self._trump_column = np.where(self.trump == SUITS, SUIT_BITS, 0).astype(np.int64)
+        self._is_trump = np.equal(SUITS, self.trump).astype(np.int64) << 13
+        self._trump_column = np.where(np.equal(SUITS, self.trump), SUIT_BITS, 0).astype(np.int64)
         led, card = np.meshgrid(np.arange(4), np.arange(52), indexing="ij")
         suit, rank = card // 13, card % 13
         self._keys = np.where(suit == self.trump, rank + TRUMP_BONUS, np.where(suit == led, rank, -1)).reshape(-1)
@@ -155,7 +155,8 @@ class BatchHand:
         if self.k == 0:
             return hand
         follow = hand[self.ar, self.led]
-        return hand & (self._led_only | _mask(follow == 0)[:, None])
+        legal: Ints = hand & (self._led_only | _mask(follow == 0)[:, None])
+        return legal
 
     def play(self, suit: Ints, rank: Ints) -> None:
         """Play card (``suit``, ``rank``) for the seat to move in every row (legal: not checked)."""

@@ -61,6 +61,9 @@ most half a move) drains the bank to about 0.4 s over a few hundred hands, and o
 machine then times out (seen: version 3 at hand 462 of a 300-deal match)."""
 SKIP_BELOW = 1e-3
 """A world whose likelihood is below this share of the best one seen is not played out."""
+BATCH = False
+"""Whether the greedy playouts run a batch of worlds at a time by default (``--batch``). Off: the
+sequential tests of session 18 found the batch's many more worlds not better (docs/bots.md, version 14)."""
 BATCH_FIXED = 0.010
 """Seconds a batch of worlds is first expected to cost whatever its size (about 40 plays of a
 few dozen array operations each, on the loaded machine), before a batch of this move is timed."""
@@ -90,8 +93,11 @@ class ExpertBot(SearchBot):
     name = "expert"
 
     def __init__(self, seed: int = 0, budget: SearchBudget | None = None, model: PlayModel | None = None,
-                 window: int | None = None, inference_tricks: int = INFERENCE_TRICKS, batch: bool = True) -> None:
+                 window: int | None = None, inference_tricks: int = INFERENCE_TRICKS, batch: bool = BATCH,
+                 min_advantage: float = 0.0) -> None:
         super().__init__(seed, budget)
+        self.min_advantage = min_advantage
+        """Before the endgame, the least mean advantage (points a hand) a card needs over the heuristic's."""
         self.batch = batch
         """Greedy playouts a batch of worlds at a time (``batch_playout``) where they apply."""
         self.model: PlayModel = model or heuristic_policy()
@@ -100,6 +106,8 @@ class ExpertBot(SearchBot):
         self._cache = LikelihoodCache()
         self.drawn: list[int] = []
         """Per searched move, the worlds drawn (``worlds``: those played out)."""
+        self.greedy_worlds: list[int] = []
+        """Per searched move before the endgame (greedy playouts), the worlds played out."""
         self.effective: list[float] = []
         """Per searched move, the effective number of worlds of the weights (1 / sum of squares)."""
         self.margin = LimitMargin()
@@ -149,10 +157,12 @@ class ExpertBot(SearchBot):
         evidence = self._weighted_scores(view, candidates, deadline, endgame)
         rows, weights = evidence.rows, evidence.weights
         self.worlds.append(len(rows))
+        if not endgame:
+            self.greedy_worlds.append(len(rows))
         self.drawn.append(evidence.drawn)
         self.effective.append(effective_size(weights))
         confidence = self.budget.endgame_confidence if endgame else self.budget.confidence
-        return choose_weighted(rows, weights, confidence)
+        return choose_weighted(rows, weights, confidence, 0.0 if endgame else self.min_advantage)
 
     def _weighted_scores(self, view: BotView, candidates: list[Action], deadline: float,
                          endgame: bool) -> Evidence:
@@ -275,11 +285,13 @@ def effective_size(weights: list[float]) -> float:
     return sum(weights) ** 2 / squares if squares > 0 else 0.0
 
 
-def choose_weighted(rows: list[list[float]], weights: list[float], confidence: float) -> int:
+def choose_weighted(rows: list[list[float]], weights: list[float], confidence: float,
+                    min_advantage: float = 0.0) -> int:
     """The candidate with the best weighted mean, if its paired advantage over the heuristic's
     choice (index 0) is ``confidence`` standard errors clear of zero (the standard error from
-    the weights' effective sample size); otherwise the heuristic's. With equal weights this is
-    the search bot's rule (``sample_bots.search.bot._choose``)."""
+    the weights' effective sample size) and at least ``min_advantage``; otherwise the
+    heuristic's. With equal weights and no minimum this is the search bot's rule
+    (``sample_bots.search.bot._choose``)."""
     total = sum(weights)
     if len(rows) < 2 or total <= 0:
         return 0
@@ -293,6 +305,8 @@ def choose_weighted(rows: list[list[float]], weights: list[float], confidence: f
         return 0
     diffs = [r[best] - r[0] for r in rows]
     mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
+    if mean < min_advantage:
+        return 0
     var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) * n_eff / ((n_eff - 1) * total)
     if var == 0.0:
         return best if mean > 0 else 0

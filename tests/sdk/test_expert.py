@@ -58,6 +58,26 @@ def test_a_world_of_weight_zero_changes_nothing(rows: list[list[float]], extra: 
     assert choose_weighted([*rows, extra[:width]], [*heavy, 0.0], 1.0) == choose_weighted(rows, heavy, 1.0)
 
 
+def test_a_card_under_the_least_advantage_does_not_override() -> None:
+    rows = [[0.0, 0.1 + 0.01 * (i % 3)] for i in range(30)]  # the second card, 0.11 better, surely
+    assert choose_weighted(rows, [1.0] * 30, 1.0) == 1
+    assert choose_weighted(rows, [1.0] * 30, 1.0, min_advantage=0.1) == 1
+    assert choose_weighted(rows, [1.0] * 30, 1.0, min_advantage=0.15) == 0
+
+
+@pytest.mark.parametrize("preset", ["dehla-pakad", "court-piece"])
+def test_batched_playouts_see_many_more_worlds_in_the_same_time(preset: str) -> None:
+    budget = SearchBudget(max_per_move=0.06)
+    seen = {}
+    for batch in (False, True):
+        bots = [ExpertBot(0, budget, batch=batch), HeuristicBot(), ExpertBot(2, budget, batch=batch), HeuristicBot()]
+        outcome = play_in_process(bots, deals=1, seed=4, preset=preset)
+        assert outcome.status == "done" and not outcome.faults
+        worlds = sorted(n for bot in (bots[0], bots[2]) for n in bot.greedy_worlds)  # type: ignore[attr-defined]
+        seen[batch] = worlds[len(worlds) // 2]
+    assert seen[True] > 2 * seen[False], seen
+
+
 def test_the_effective_size_of_weights() -> None:
     assert effective_size([1.0, 1.0, 1.0, 1.0]) == pytest.approx(4.0)
     assert effective_size([1.0, 0.0, 0.0]) == pytest.approx(1.0)
