@@ -9,12 +9,13 @@ weighted (``INFERENCE_TRICKS``; 0: never), and ``--window N``: only the plays of
 tricks weigh (``sdk.inference.Inference``'s window), for measuring variants against each other;
 ``--min-advantage X``: the least mean advantage (points a hand) a card needs over the
 heuristic's before the endgame; ``--batch`` / ``--no-batch``: greedy playouts a batch of worlds
-at a time on numpy arrays (``sample_bots/expert/batch_playout.py``) or one at a time (the default).
+at a time on numpy arrays (``sample_bots/expert/batch_playout.py``) or one at a time (the default);
+``--search-calls``: trump calls by batched playouts of sampled deals under each suit.
 """
 
 import argparse
 
-from sample_bots.expert.bot import BATCH, INFERENCE_TRICKS, ExpertBot
+from sample_bots.expert.bot import BATCH, INFERENCE_TRICKS, SEARCH_CALLS, ExpertBot
 from sample_bots.expert.levels import Level, budget_for
 from sdk.server import run
 
@@ -33,7 +34,9 @@ parser.add_argument("--batch", action=argparse.BooleanOptionalAction, default=BA
                     help="play the greedy playouts a batch of worlds at a time (numpy arrays)")
 parser.add_argument("--min-advantage", type=float, default=0.0,
                     help="before the last 3 tricks, the least mean advantage a card needs over the heuristic's")
+parser.add_argument("--search-calls", action=argparse.BooleanOptionalAction, default=SEARCH_CALLS,
+                    help="call trumps by batched playouts of sampled deals under each suit")
 args, rest = parser.parse_known_args()
 budget = budget_for(Level(args.level), args.move_ms, args.confidence)
 run(ExpertBot(args.seed, budget, window=args.window, inference_tricks=args.inference_tricks, batch=args.batch,
-                 min_advantage=args.min_advantage), rest)
+                 min_advantage=args.min_advantage, search_calls=args.search_calls), rest)

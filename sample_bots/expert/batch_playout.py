@@ -95,26 +95,32 @@ class BatchHand:
     The hands are kept in the current trick's play order (``h[row, position, suit]``, rotated
     to the winner at each trick's end), so the seat to move is the same column in every row."""
 
-    def __init__(self, start: HandState, rules: Rules, hands: Ints) -> None:
-        trump = start.trump_in_force
-        if trump is None:
-            raise ValueError("the batched playout needs a trump in force")
+    def __init__(self, start: HandState, rules: Rules, hands: Ints, trumps: Ints | None = None) -> None:
         rows = hands.shape[0]
+        if trumps is None:
+            trump = start.trump_in_force
+            if trump is None:
+                raise ValueError("the batched playout needs a trump in force")
+            trumps = np.full(rows, int(trump), dtype=np.int64)
         self.rules = rules
         self.start = start
-        self.trump = int(trump)
+        self.trump = trumps
+        """Each row's trump suit (``start``'s, unless a row's is given: a trump call compared)."""
         self.rows = rows
         self.ar = np.arange(rows)
         self._ar4 = (self.ar * 4)[:, None]
         order = play_orders(rules.direction)
         self._seat_at = np.array([order[leader][k] for leader in range(4) for k in range(4)], dtype=np.int64)
         """``_seat_at[leader * 4 + k]``: the seat at position ``k`` of a trick ``leader`` leads."""
-        self._is_trump = np.equal(SUITS, self.trump).astype(np.int64) << 13
-        self._trump_column = np.where(np.equal(SUITS, self.trump), SUIT_BITS, 0).astype(np.int64)
-        led, card = np.meshgrid(np.arange(4), np.arange(52), indexing="ij")
+        self._trump_suit = np.equal(SUITS, trumps[:, None])
+        self._is_trump = self._trump_suit.astype(np.int64) << 13
+        self._trump_column = np.where(self._trump_suit, SUIT_BITS, 0).astype(np.int64)
+        self._trump_base = trumps * 208
+        in_force, led, card = np.meshgrid(np.arange(4), np.arange(4), np.arange(52), indexing="ij")
         suit, rank = card // 13, card % 13
-        self._keys = np.where(suit == self.trump, rank + TRUMP_BONUS, np.where(suit == led, rank, -1)).reshape(-1)
-        """``play_key`` at ``led * 52 + card``: a trump's rank plus 16, a card of the led suit its rank, else -1."""
+        self._keys = np.where(suit == in_force, rank + TRUMP_BONUS, np.where(suit == led, rank, -1)).reshape(-1)
+        """``play_key`` at ``trump * 208 + led * 52 + card``: a trump's rank plus 16, a card of the
+        led suit its rank, else -1."""
         self.every_trick = rules.capture is not Capture.SWEEP
         self.hand_size = rules.hand_size
         leader = start.trick_leader
@@ -171,7 +177,7 @@ class BatchHand:
         if k == 0:
             self.led = suit
             self._led_only = np.where(suit[:, None] == SUITS, SUIT_BITS, 0)
-        key = self._keys[self.led * 52 + card]
+        key = self._keys[self._trump_base + self.led * 52 + card]
         packed = ((key + 1) << 8) | (k << 6) | (suit << 4) | rank
         self.best = packed if k == 0 else np.maximum(self.best, packed)
         self.trick_mask |= np.int64(1) << card
@@ -224,8 +230,7 @@ class BatchHand:
         if k == 0:
             top = HIGH[later].max(axis=1)
             void = later == 0
-            blocked = (void & (later[:, :, trump] != 0)[:, :, None]).any(axis=1)
-            blocked[:, trump] = False
+            blocked = (void & (later[self.ar, :, trump] != 0)[:, :, None]).any(axis=1) & ~self._trump_suit
             sure = legal & ABOVE[top + 1] & ~_mask(blocked)
             take = (sure.max(axis=1) > 0) & keen
             return _choose(np.where(take[:, None], sure, legal), take.astype(np.int64), self._is_trump)
@@ -233,7 +238,7 @@ class BatchHand:
         led_is_trump = led == trump
         if k < 3:
             follow = later[self.ar, :, led]
-            trumps = later[:, :, trump]
+            trumps = later[self.ar, :, trump]
             void = follow == 0
             top_led = HIGH[follow].max(axis=1)
             top_trump = HIGH[trumps & _mask(void | led_is_trump[:, None])].max(axis=1)
@@ -248,7 +253,7 @@ class BatchHand:
         keen |= (self.trick_mask & _TENS != 0) | ((best_position ^ k) & 1 == 1)
         beats_led = ABOVE[np.minimum(best_key, 12) + 1] & ~_mask(ruffed) & ABOVE[top_led + 1]
         sure_led = legal[self.ar, led] & beats_led & _mask(~led_is_trump & (best_key < TRUMP_BONUS))
-        sure_trump = legal[:, trump] & ABOVE[np.maximum(best_key - TRUMP_BONUS, -1) + 1] & ABOVE[top_trump + 1]
+        sure_trump = legal[self.ar, trump] & ABOVE[np.maximum(best_key - TRUMP_BONUS, -1) + 1] & ABOVE[top_trump + 1]
         sure = (self._led_only & sure_led[:, None]) | (self._trump_column & sure_trump[:, None])
         take = (sure.max(axis=1) > 0) & keen
         way = take.astype(np.int64)

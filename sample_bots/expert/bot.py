@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import contextlib
 import math
+import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from arena.engine.actions import Action, PlayCard, RevealTrump
-from arena.engine.cards import Card
+from arena.engine.actions import Action, CallTrump, DeclineTrump, PlayCard, RevealTrump
+from arena.engine.cards import Card, Suit
 from arena.engine.errors import ArenaError
 from sample_bots.expert.batch_playout import BatchHand, hands_array
 from sample_bots.expert.margin import LimitMargin
@@ -46,7 +48,7 @@ from sample_bots.search.bot import (
 from sdk import MatchStart
 from sdk.bot import BotView
 from sdk.inference import DeadlinePassedError, Inference, LikelihoodCache, PlayModel, UnsupportedViewError
-from sdk.sampling import Sampler
+from sdk.sampling import InconsistentViewError, Placement, Sampler
 
 INFERENCE_TRICKS = 3
 """Tricks left (the one in progress included) from which the worlds are weighted; before, they
@@ -64,6 +66,8 @@ SKIP_BELOW = 1e-3
 BATCH = False
 """Whether the greedy playouts run a batch of worlds at a time by default (``--batch``). Off: the
 sequential tests of session 18 found the batch's many more worlds not better (docs/bots.md, version 14)."""
+SEARCH_CALLS = False
+"""Whether trump calls are searched by default (``--search-calls``)."""
 BATCH_FIXED = 0.010
 """Seconds a batch of worlds is first expected to cost whatever its size (about 40 plays of a
 few dozen array operations each, on the loaded machine), before a batch of this move is timed."""
@@ -94,8 +98,12 @@ class ExpertBot(SearchBot):
 
     def __init__(self, seed: int = 0, budget: SearchBudget | None = None, model: PlayModel | None = None,
                  window: int | None = None, inference_tricks: int = INFERENCE_TRICKS, batch: bool = BATCH,
-                 min_advantage: float = 0.0) -> None:
+                 min_advantage: float = 0.0, search_calls: bool = SEARCH_CALLS) -> None:
         super().__init__(seed, budget)
+        self.search_calls = search_calls
+        """Trump calls by batched playouts of sampled deals under each suit (``call_trump``)."""
+        self.calls: list[int] = []
+        """Per searched trump call, the worlds played out."""
         self.min_advantage = min_advantage
         """Before the endgame, the least mean advantage (points a hand) a card needs over the heuristic's."""
         self.batch = batch
@@ -231,24 +239,68 @@ class ExpertBot(SearchBot):
             return []
         cards = np.array([a.card for a in candidates if isinstance(a, PlayCard)], dtype=np.int64)
         width = len(cards)
-        cost = BatchCost(BATCH_FIXED, BATCH_PER_ROW * width)
-        placements = [first]
-        rows: list[list[float]] = []
-        while len(rows) < MAX_WORLDS:
-            began = time.perf_counter()
-            size = min(cost.fits(BATCH_SAFETY * (deadline - began)), BATCH_MAX_WORLDS, MAX_WORLDS - len(rows))
-            if size < BATCH_MIN_WORLDS:
-                break
-            placements += [sampler.sample(self.rng) for _ in range(size - len(placements))]
+
+        def build(placements: list[Placement]) -> BatchHand:
             hands = np.repeat(hands_array([p.hands for p in placements]), width, axis=0)
             batch = BatchHand(start, rules, hands)
-            batch.play(np.tile(cards // 13, size), np.tile(cards % 13, size))
-            if not batch.play_greedy(deadline):
-                break
-            rows += batch.values(team).reshape(size, width).tolist()
-            cost.observe(size, time.perf_counter() - began)
-            placements = []
-        return rows
+            batch.play(np.tile(cards // 13, len(placements)), np.tile(cards % 13, len(placements)))
+            return batch
+
+        return batched_rows(sampler, self.rng, [first], width, build, team, deadline)
+
+    def call_trump(self, view: BotView) -> Suit | DeclineTrump:
+        """The heuristic's suit, unless greedy playouts of sampled full deals under each suit
+        (a batch: every world under all four suits) say another is better by the override rule
+        before the endgame (``search_calls``; where the hand then is plain trick play)."""
+        choice = self._heuristic.call_trump(view)
+        if not self.search_calls or isinstance(choice, DeclineTrump) or view.may_decline:
+            return choice
+        deadline = self._deadline(view, time.perf_counter())
+        suits = [choice, *(s for s in Suit if s != choice)]
+        try:
+            sampler = Sampler(view.observation)
+        except InconsistentViewError:
+            return choice
+        rules = view.observation.rules
+        first = sampler.sample(self.rng)
+        start = sampler.state(first)
+        start.apply(CallTrump(choice))
+        if start.trump_in_force is not choice or not lean_applies(start, rules):
+            return choice
+        order = np.array([int(s) for s in suits], dtype=np.int64)
+
+        def build(placements: list[Placement]) -> BatchHand:
+            full = [[p.hands[s] | p.undealt[s] for s in range(4)] for p in placements]
+            hands = np.repeat(hands_array(full), len(suits), axis=0)
+            return BatchHand(start, rules, hands, np.tile(order, len(placements)))
+
+        rows = batched_rows(sampler, self.rng, [first], len(suits), build, view.observation.seat & 1, deadline)
+        self.calls.append(len(rows))
+        return suits[choose_weighted(rows, [1.0] * len(rows), self.budget.confidence)]
+
+
+def batched_rows(sampler: Sampler, rng: random.Random, drawn: list[Placement], width: int,
+                 build: Callable[[list[Placement]], BatchHand], team: int, deadline: float) -> list[list[float]]:
+    """Rows of ``width`` greedy playout values (for ``team``) per sampled world, a batch at a
+    time (``build``: the batch of some placements, ``width`` rows each, its forced first plays
+    made), each batch as large as this move's timing of the batches before says fits before the
+    deadline (``BatchCost``). ``drawn``: placements already sampled, used first."""
+    cost = BatchCost(BATCH_FIXED, BATCH_PER_ROW * width)
+    placements = list(drawn)
+    rows: list[list[float]] = []
+    while len(rows) < MAX_WORLDS:
+        began = time.perf_counter()
+        size = min(cost.fits(BATCH_SAFETY * (deadline - began)), BATCH_MAX_WORLDS, MAX_WORLDS - len(rows))
+        if size < BATCH_MIN_WORLDS:
+            break
+        placements += [sampler.sample(rng) for _ in range(size - len(placements))]
+        batch = build(placements[:size])
+        if not batch.play_greedy(deadline):
+            break
+        rows += batch.values(team).reshape(size, width).tolist()
+        cost.observe(size, time.perf_counter() - began)
+        placements = []
+    return rows
 
 
 @dataclass(slots=True)
