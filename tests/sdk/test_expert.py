@@ -78,6 +78,28 @@ def test_batched_playouts_see_many_more_worlds_in_the_same_time(preset: str) -> 
     assert seen[True] > 2 * seen[False], seen
 
 
+def test_searched_trump_calls_play_out_worlds_under_every_suit() -> None:
+    budget = SearchBudget(max_per_move=0.03)
+    bots = [ExpertBot(0, budget, search_calls=True), HeuristicBot(), ExpertBot(2, budget, search_calls=True),
+            HeuristicBot()]
+    outcome = play_in_process(bots, deals=1, seed=6)
+    assert outcome.status == "done" and not outcome.faults
+    calls = [n for bot in (bots[0], bots[2]) for n in bot.calls]  # type: ignore[attr-defined]
+    assert calls and min(calls) >= 8  # every call of the team was searched, on a batch at least
+
+
+def test_a_trump_call_with_no_time_is_the_heuristics() -> None:
+    rules = rules_for("dehla-pakad")
+    for seed in range(5):
+        state = HandState(rules, Deal.from_seed(rules, seed), 0)
+        seat = state.to_move
+        assert seat is not None
+        view = BotView(observe(state, seat), 0.001, 0.0)
+        bot = ExpertBot(0, SearchBudget(max_per_move=0.001), search_calls=True)
+        assert bot.call_trump(view) == HeuristicBot().call_trump(view)
+        assert bot.calls == [0]
+
+
 def test_the_effective_size_of_weights() -> None:
     assert effective_size([1.0, 1.0, 1.0, 1.0]) == pytest.approx(4.0)
     assert effective_size([1.0, 0.0, 0.0]) == pytest.approx(1.0)
