@@ -10,7 +10,9 @@ tricks weigh (``sdk.inference.Inference``'s window), for measuring variants agai
 ``--min-advantage X``: the least mean advantage (points a hand) a card needs over the
 heuristic's before the endgame; ``--batch`` / ``--no-batch``: greedy playouts a batch of worlds
 at a time on numpy arrays (``sample_bots/expert/batch_playout.py``) or one at a time (the default);
-``--search-calls``: trump calls by batched playouts of sampled deals under each suit.
+``--search-calls``: trump calls by batched playouts of sampled deals under each suit;
+``--blind-playouts``: greedy playouts in which a seat judges a card safe against every card it
+cannot see (the voids shown still count), not against the later seats' actual cards.
 """
 
 import argparse
@@ -36,7 +38,10 @@ parser.add_argument("--min-advantage", type=float, default=0.0,
                     help="before the last 3 tricks, the least mean advantage a card needs over the heuristic's")
 parser.add_argument("--search-calls", action=argparse.BooleanOptionalAction, default=SEARCH_CALLS,
                     help="call trumps by batched playouts of sampled deals under each suit")
+parser.add_argument("--blind-playouts", action="store_true",
+                    help="greedy playouts in which a seat judges a card safe against every card it cannot see")
 args, rest = parser.parse_known_args()
 budget = budget_for(Level(args.level), args.move_ms, args.confidence)
 run(ExpertBot(args.seed, budget, window=args.window, inference_tricks=args.inference_tricks, batch=args.batch,
-                 min_advantage=args.min_advantage, search_calls=args.search_calls), rest)
+                 min_advantage=args.min_advantage, search_calls=args.search_calls,
+                 blind_playouts=args.blind_playouts), rest)

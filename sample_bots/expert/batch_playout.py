@@ -95,7 +95,8 @@ class BatchHand:
     The hands are kept in the current trick's play order (``h[row, position, suit]``, rotated
     to the winner at each trick's end), so the seat to move is the same column in every row."""
 
-    def __init__(self, start: HandState, rules: Rules, hands: Ints, trumps: Ints | None = None) -> None:
+    def __init__(self, start: HandState, rules: Rules, hands: Ints, trumps: Ints | None = None,
+                 blind: bool = False) -> None:
         rows = hands.shape[0]
         if trumps is None:
             trump = start.trump_in_force
@@ -104,6 +105,8 @@ class BatchHand:
             trumps = np.full(rows, int(trump), dtype=np.int64)
         self.rules = rules
         self.start = start
+        self.blind = blind
+        """Each seat judges a card safe against every card it cannot see (``greedy_choice``'s ``unseen``)."""
         self.trump = trumps
         """Each row's trump suit (``start``'s, unless a row's is given: a trump call compared)."""
         self.rows = rows
@@ -227,8 +230,11 @@ class BatchHand:
             keen |= True
         else:
             keen |= self.pile & _TENS != 0
+        if self.blind:
+            others = [j for j in range(4) if j != k]
+            unseen = self.h[:, others[0]] | self.h[:, others[1]] | self.h[:, others[2]]
         if k == 0:
-            top = HIGH[later].max(axis=1)
+            top = HIGH[unseen] if self.blind else HIGH[later].max(axis=1)
             void = later == 0
             blocked = (void & (later[self.ar, :, trump] != 0)[:, :, None]).any(axis=1) & ~self._trump_suit
             sure = legal & ABOVE[top + 1] & ~_mask(blocked)
@@ -240,8 +246,12 @@ class BatchHand:
             follow = later[self.ar, :, led]
             trumps = later[self.ar, :, trump]
             void = follow == 0
-            top_led = HIGH[follow].max(axis=1)
-            top_trump = HIGH[trumps & _mask(void | led_is_trump[:, None])].max(axis=1)
+            if self.blind:
+                top_led = HIGH[unseen[self.ar, led]]
+                top_trump = np.where(void.any(axis=1) | led_is_trump, HIGH[unseen[self.ar, trump]], -1)
+            else:
+                top_led = HIGH[follow].max(axis=1)
+                top_trump = HIGH[trumps & _mask(void | led_is_trump[:, None])].max(axis=1)
             ruffed = (void & (trumps != 0)).any(axis=1) & ~led_is_trump
         else:
             top_led = top_trump = np.full(self.rows, -1, dtype=np.int64)
@@ -332,11 +342,11 @@ def hands_array(hands: Sequence[Sequence[int]]) -> Ints:
 
 
 def batch_playout(start: HandState, rules: Rules, team: int, hands: Ints, first: Sequence[int] | None = None,
-                  ) -> npt.NDArray[np.float64]:
+                  blind: bool = False) -> npt.NDArray[np.float64]:
     """Each row's greedy playout value for ``team``: ``start``'s position with the row's
     ``hands`` (``[row, seat]`` 52-bit masks), ``first[row]`` played first if given. Where
-    ``lean_applies(start, rules)``."""
-    batch = BatchHand(start, rules, hands)
+    ``lean_applies(start, rules)``; ``blind``: ``BatchHand``'s."""
+    batch = BatchHand(start, rules, hands, blind=blind)
     if first is not None:
         cards = np.asarray(first, dtype=np.int64)
         batch.play(cards // 13, cards % 13)

@@ -98,8 +98,12 @@ class ExpertBot(SearchBot):
 
     def __init__(self, seed: int = 0, budget: SearchBudget | None = None, model: PlayModel | None = None,
                  window: int | None = None, inference_tricks: int = INFERENCE_TRICKS, batch: bool = BATCH,
-                 min_advantage: float = 0.0, search_calls: bool = SEARCH_CALLS) -> None:
+                 min_advantage: float = 0.0, search_calls: bool = SEARCH_CALLS,
+                 blind_playouts: bool = False) -> None:
         super().__init__(seed, budget)
+        self.blind_playouts = blind_playouts
+        """Greedy playouts in which each seat judges a card safe against every card it cannot
+        see, not the later seats' actual cards (``sample_bots.expert.playout.playout``'s ``blind``)."""
         self.search_calls = search_calls
         """Trump calls by batched playouts of sampled deals under each suit (``call_trump``)."""
         self.calls: list[int] = []
@@ -218,7 +222,7 @@ class ExpertBot(SearchBot):
                     except OutOfTimeError:
                         return Evidence(rows, weights, drawn)
                 else:
-                    row.append(playout(world, rules, team))
+                    row.append(playout(world, rules, team, self.blind_playouts))
                 if time.perf_counter() >= deadline:
                     return Evidence(rows, weights, drawn)
             rows.append(row)
@@ -242,7 +246,7 @@ class ExpertBot(SearchBot):
 
         def build(placements: list[Placement]) -> BatchHand:
             hands = np.repeat(hands_array([p.hands for p in placements]), width, axis=0)
-            batch = BatchHand(start, rules, hands)
+            batch = BatchHand(start, rules, hands, blind=self.blind_playouts)
             batch.play(np.tile(cards // 13, len(placements)), np.tile(cards % 13, len(placements)))
             return batch
 
@@ -272,7 +276,7 @@ class ExpertBot(SearchBot):
         def build(placements: list[Placement]) -> BatchHand:
             full = [[p.hands[s] | p.undealt[s] for s in range(4)] for p in placements]
             hands = np.repeat(hands_array(full), len(suits), axis=0)
-            return BatchHand(start, rules, hands, np.tile(order, len(placements)))
+            return BatchHand(start, rules, hands, np.tile(order, len(placements)), blind=self.blind_playouts)
 
         rows = batched_rows(sampler, self.rng, [first], len(suits), build, view.observation.seat & 1, deadline)
         self.calls.append(len(rows))

@@ -120,8 +120,9 @@ def test_a_winner_rule_that_ignores_trumps_is_caught() -> None:
     assert any("trick winners differ" in m for m in found)
 
 
+@pytest.mark.parametrize("blind", [False, True])
 @pytest.mark.parametrize("preset", LEAN_PRESETS)
-def test_the_greedy_playouts_values_are_the_scalar_ones(preset: str) -> None:
+def test_the_greedy_playouts_values_are_the_scalar_ones(preset: str, blind: bool) -> None:
     rules = rules_for(preset)
     compared = 0
     for seed in range(40):
@@ -134,12 +135,12 @@ def test_the_greedy_playouts_values_are_the_scalar_ones(preset: str) -> None:
         expected = []
         for world, card in zip(worlds, first, strict=True):
             world.play(card)
-            expected.append(lean_playout(world, rules, 1) if not world.is_over else None)
+            expected.append(lean_playout(world, rules, 1, blind) if not world.is_over else None)
         if None in expected:
             continue
         hands = hands_array([[w.hand(s) | (1 << c if s == state.to_move else 0) for s in range(4)]
                              for w, c in zip(worlds, first, strict=True)])
-        got = batch_playout(state, rules, 1, hands, first)
+        got = batch_playout(state, rules, 1, hands, first, blind)
         assert got.tolist() == expected, seed
         compared += ROWS
     assert compared >= 20 * ROWS
