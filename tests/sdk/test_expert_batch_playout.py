@@ -146,6 +146,22 @@ def test_the_greedy_playouts_values_are_the_scalar_ones(preset: str, blind: bool
     assert compared >= 20 * ROWS
 
 
+def test_blind_playouts_judge_safety_by_the_unseen_cards_not_their_places() -> None:
+    rules = rules_for("dehla-pakad")
+    differ = compared = 0
+    for seed in range(30):
+        state = _lean_position(rules, seed)
+        if state is None:
+            continue
+        worlds = _worlds(state, ROWS, seed)
+        hands = hands_array([[w.hand(s) for s in range(4)] for w in worlds])
+        sighted = batch_playout(state, rules, 0, hands)
+        blind = batch_playout(state, rules, 0, hands, blind=True)
+        differ += int((sighted != blind).sum())
+        compared += ROWS
+    assert compared and differ > compared // 20  # the policies differ in many worlds, not a few
+
+
 def test_a_batch_is_sized_within_the_time_its_timings_allow() -> None:
     cost = BatchCost(fixed=0.5, per_world=0.25)
     assert cost.fits(0.25) == 0  # under the prior's fixed part: no batch
