@@ -229,12 +229,11 @@ class ExpertBot(SearchBot):
             weights.append(weight)
         return Evidence(rows, weights, drawn)
 
-
     def _batch_scores(self, sampler: Sampler, candidates: list[Action], deadline: float,
                       team: int) -> list[list[float]]:
         """The greedy playouts of ``_weighted_scores`` a batch of worlds at a time, each batch
         as large as this move's timing of the batches before says fits before the deadline
-        (``BatchCost``): a row of candidate values per world. None where the batch does not
+        (``BatchCost``): a row of candidate values per world. Empty where the batch does not
         apply; the scalar loop plays on in the time a batch does not fit."""
         rules = sampler.observation.rules
         first = sampler.sample(self.rng)
