@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -31,11 +32,12 @@ from arena.engine import decide_hand, play_orders
 from arena.engine.cards import Rank
 from arena.engine.hand import HandState
 from arena.engine.outcome import majority
-from arena.engine.rules import Capture, Rules
+from arena.engine.rules import Capture, Direction, Rules
 from sample_bots.search.bot import result_reward
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
+Masks = TypeVar("Masks", Ints, Bools)
 
 TEN = int(Rank.TEN)
 ACE = int(Rank.ACE)
@@ -77,6 +79,21 @@ def _tables() -> tuple[Ints, Ints, Ints]:
 
 
 HIGH, ABOVE, CHOICE = _tables()
+
+
+def _keys() -> Ints:
+    """``play_key`` at ``trump * 208 + led * 52 + card``: a trump's rank plus 16, a card of the
+    led suit its rank, else -1."""
+    in_force, led, card = np.meshgrid(np.arange(4), np.arange(4), np.arange(52), indexing="ij")
+    suit, rank = card // 13, card % 13
+    keys: Ints = np.where(suit == in_force, rank + TRUMP_BONUS, np.where(suit == led, rank, -1)).reshape(-1)
+    return keys
+
+
+KEYS = _keys()
+SEAT_AT = {direction: np.array([play_orders(direction)[leader][k] for leader in range(4) for k in range(4)],
+                               dtype=np.int64) for direction in Direction}
+"""Per direction, the seat at position ``k`` of a trick ``leader`` leads, at ``leader * 4 + k``."""
 CHEAPEST, CHEAPEST_WINNER, FEED = 0, 1, 2
 """The ways of ``CHOICE``."""
 _TENS = np.int64(sum(1 << (s * 13 + TEN) for s in range(4)))
@@ -113,17 +130,15 @@ class BatchHand:
         self.ar = np.arange(rows)
         self._ar4 = (self.ar * 4)[:, None]
         order = play_orders(rules.direction)
-        self._seat_at = np.array([order[leader][k] for leader in range(4) for k in range(4)], dtype=np.int64)
+        self._seat_at = SEAT_AT[rules.direction]
         """``_seat_at[leader * 4 + k]``: the seat at position ``k`` of a trick ``leader`` leads."""
+        self._single_trump = int(trumps[0]) if rows and bool((trumps == trumps[0]).all()) else None
+        """The one trump of every row, where they share it (slices then, not per-row look-ups)."""
         self._trump_suit = np.equal(SUITS, trumps[:, None])
         self._is_trump = self._trump_suit.astype(np.int64) << 13
         self._trump_column = np.where(self._trump_suit, SUIT_BITS, 0).astype(np.int64)
         self._trump_base = trumps * 208
-        in_force, led, card = np.meshgrid(np.arange(4), np.arange(4), np.arange(52), indexing="ij")
-        suit, rank = card // 13, card % 13
-        self._keys = np.where(suit == in_force, rank + TRUMP_BONUS, np.where(suit == led, rank, -1)).reshape(-1)
-        """``play_key`` at ``trump * 208 + led * 52 + card``: a trump's rank plus 16, a card of the
-        led suit its rank, else -1."""
+
         self.every_trick = rules.capture is not Capture.SWEEP
         self.hand_size = rules.hand_size
         leader = start.trick_leader
@@ -180,7 +195,7 @@ class BatchHand:
         if k == 0:
             self.led = suit
             self._led_only = np.where(suit[:, None] == SUITS, SUIT_BITS, 0)
-        key = self._keys[self._trump_base + self.led * 52 + card]
+        key = KEYS[self._trump_base + self.led * 52 + card]
         packed = ((key + 1) << 8) | (k << 6) | (suit << 4) | rank
         self.best = packed if k == 0 else np.maximum(self.best, packed)
         self.trick_mask |= np.int64(1) << card
@@ -219,9 +234,10 @@ class BatchHand:
         """``greedy_choice`` in every row: take a trick that matters with the cheapest sure
         winner, give a ten to a partner who surely wins, else throw the cheapest card."""
         k, trump = self.k, self.trump
+        ar = self.ar
         legal = self.legal()
         seat = self.seats()
-        later = self.h[:, k + 1:]
+        later = [self.h[:, j] for j in range(k + 1, 4)]
         last = self.number == self.hand_size
         streak = self.streak
         keen = (streak == seat) | ((streak >= 0) & ((streak ^ seat) & 1 == 1))
@@ -230,29 +246,36 @@ class BatchHand:
             keen |= True
         else:
             keen |= self.pile & _TENS != 0
+        single = self._single_trump
         if self.blind:
             others = [j for j in range(4) if j != k]
             unseen = self.h[:, others[0]] | self.h[:, others[1]] | self.h[:, others[2]]
         if k == 0:
-            top = HIGH[unseen] if self.blind else HIGH[later].max(axis=1)
-            void = later == 0
-            blocked = (void & (later[self.ar, :, trump] != 0)[:, :, None]).any(axis=1) & ~self._trump_suit
-            sure = legal & ABOVE[top + 1] & ~_mask(blocked)
-            take = (sure.max(axis=1) > 0) & keen
+            # The highest card of a union is the highest of its parts: one look-up, not three.
+            top = HIGH[unseen] if self.blind else HIGH[later[0] | later[1] | later[2]]
+            blocked = np.zeros((self.rows, 4), dtype=np.bool_)
+            for hand in later:
+                has_trump = hand[:, single] if single is not None else hand[ar, trump]
+                blocked |= (hand == 0) & (has_trump != 0)[:, None]
+            sure = legal & ABOVE[top + 1] & ~_mask(blocked & ~self._trump_suit)
+            take = (_or_columns(sure) != 0) & keen
             return _choose(np.where(take[:, None], sure, legal), take.astype(np.int64), self._is_trump)
         led = self.led
         led_is_trump = led == trump
         if k < 3:
-            follow = later[self.ar, :, led]
-            trumps = later[self.ar, :, trump]
-            void = follow == 0
+            follows = [hand[ar, led] for hand in later]
+            trumps = [hand[:, single] if single is not None else hand[ar, trump] for hand in later]
+            voids = [follow == 0 for follow in follows]
+            any_void = _or_list(voids)
             if self.blind:
-                top_led = HIGH[unseen[self.ar, led]]
-                top_trump = np.where(void.any(axis=1) | led_is_trump, HIGH[unseen[self.ar, trump]], -1)
+                top_led = HIGH[unseen[ar, led]]
+                top_trump = np.where(any_void | led_is_trump,
+                                     HIGH[unseen[:, single] if single is not None else unseen[ar, trump]], -1)
             else:
-                top_led = HIGH[follow].max(axis=1)
-                top_trump = HIGH[trumps & _mask(void | led_is_trump[:, None])].max(axis=1)
-            ruffed = (void & (trumps != 0)).any(axis=1) & ~led_is_trump
+                top_led = HIGH[_or_list(follows)]
+                open_trumps = _mask(led_is_trump)
+                top_trump = HIGH[_or_list([t & (_mask(v) | open_trumps) for t, v in zip(trumps, voids, strict=True)])]
+            ruffed = _or_list([v & (t != 0) for t, v in zip(trumps, voids, strict=True)]) & ~led_is_trump
         else:
             top_led = top_trump = np.full(self.rows, -1, dtype=np.int64)
             ruffed = np.zeros(self.rows, dtype=np.bool_)
@@ -262,10 +285,11 @@ class BatchHand:
         best_rank = best & 15
         keen |= (self.trick_mask & _TENS != 0) | ((best_position ^ k) & 1 == 1)
         beats_led = ABOVE[np.minimum(best_key, 12) + 1] & ~_mask(ruffed) & ABOVE[top_led + 1]
-        sure_led = legal[self.ar, led] & beats_led & _mask(~led_is_trump & (best_key < TRUMP_BONUS))
-        sure_trump = legal[self.ar, trump] & ABOVE[np.maximum(best_key - TRUMP_BONUS, -1) + 1] & ABOVE[top_trump + 1]
+        sure_led = legal[ar, led] & beats_led & _mask(~led_is_trump & (best_key < TRUMP_BONUS))
+        own_trumps = legal[:, single] if single is not None else legal[ar, trump]
+        sure_trump = own_trumps & ABOVE[np.maximum(best_key - TRUMP_BONUS, -1) + 1] & ABOVE[top_trump + 1]
         sure = (self._led_only & sure_led[:, None]) | (self._trump_column & sure_trump[:, None])
-        take = (sure.max(axis=1) > 0) & keen
+        take = ((sure_led | sure_trump) != 0) & keen
         way = take.astype(np.int64)
         if k >= 2:
             best_safe = np.where((best >> 4) & 3 == led, ~ruffed & (best_rank > top_led), best_rank > top_trump)
@@ -331,9 +355,23 @@ def _count_rank(masks: Ints, rank: int) -> Ints:
 def _choose(cards: Ints, way: Ints, is_trump: Ints) -> tuple[Ints, Ints]:
     """Each row's best card of ``cards`` (``[row, suit]`` rank masks) the row's ``way``
     (``CHOICE``): its suit (the lowest on a tie) and rank."""
-    keys = CHOICE[cards + is_trump + (way << 14)[:, None]]
-    best = ((keys << 2) | SUITS).min(axis=1)
+    keys = (CHOICE[cards + is_trump + (way << 14)[:, None]] << 2) | SUITS
+    best = np.minimum(np.minimum(keys[:, 0], keys[:, 1]), np.minimum(keys[:, 2], keys[:, 3]))
     return best & 3, (best >> 2) & 15
+
+
+def _or_columns(masks: Ints) -> Ints:
+    """The union of each row's four suit masks (a column at a time: faster than a reduction
+    along the row for four columns)."""
+    return masks[:, 0] | masks[:, 1] | masks[:, 2] | masks[:, 3]
+
+
+def _or_list(arrays: list[Masks]) -> Masks:
+    """The element-wise union of ``arrays``."""
+    out = arrays[0]
+    for more in arrays[1:]:
+        out = out | more
+    return out
 
 
 def hands_array(hands: Sequence[Sequence[int]]) -> Ints:
