@@ -77,6 +77,8 @@ BATCH_SAFETY = 0.8
 """The share of the time left a batch is sized to take (the machine's load varies within a move)."""
 BATCH_MIN_WORLDS = 8
 """Fewer worlds than this in the time left: the scalar playouts instead (no batch fits)."""
+FIRST_BATCH = 32
+"""The most worlds in a move's first batch, before one is timed."""
 BATCH_MAX_WORLDS = 256
 """The most worlds in one batch (1,024 rows with 4 candidates)."""
 
@@ -293,7 +295,8 @@ def batched_rows(sampler: Sampler, rng: random.Random, drawn: list[Placement], w
     rows: list[list[float]] = []
     while len(rows) < MAX_WORLDS:
         began = time.perf_counter()
-        size = min(cost.fits(BATCH_SAFETY * (deadline - began)), BATCH_MAX_WORLDS, MAX_WORLDS - len(rows))
+        size = min(cost.fits(BATCH_SAFETY * (deadline - began)), cost.largest_next(), BATCH_MAX_WORLDS,
+                   MAX_WORLDS - len(rows))
         if size < BATCH_MIN_WORLDS:
             break
         placements += [sampler.sample(rng) for _ in range(size - len(placements))]
@@ -327,6 +330,11 @@ class BatchCost:
     def observe(self, worlds: int, seconds: float) -> None:
         """A batch of ``worlds`` took ``seconds``."""
         self.timed.append((worlds, max(seconds, 1e-6)))
+
+    def largest_next(self) -> int:
+        """The largest next batch: ``FIRST_BATCH`` worlds before any is timed, then four times
+        the largest timed (a prior far off on a busy machine costs one small batch, not the move)."""
+        return max((4 * n for n, _ in self.timed), default=FIRST_BATCH)
 
 
 def move_ceiling(per_move: float, margin: float) -> float:

@@ -17,7 +17,7 @@ from arena.engine.hand import HandState
 from arena.engine.observation import observe
 from arena.engine.rules import Rules, rules_for
 from sample_bots.expert.batch_playout import BatchHand, Ints, batch_playout, hands_array
-from sample_bots.expert.bot import BatchCost
+from sample_bots.expert.bot import FIRST_BATCH, BatchCost
 from sample_bots.expert.playout import lean_applies, lean_playout
 from sdk.sampling import Sampler
 
@@ -172,3 +172,12 @@ def test_a_batch_is_sized_within_the_time_its_timings_allow() -> None:
     assert cost.fits(3.0) == 150
     cost.observe(10, 0.5)  # a smaller batch bounds the small ones better
     assert cost.fits(1.0) == 20
+
+
+
+def test_batches_grow_from_a_small_first_one() -> None:
+    cost = BatchCost(fixed=0.0, per_world=1e-9)
+    assert cost.largest_next() == FIRST_BATCH  # however much time the prior promises
+    cost.observe(FIRST_BATCH, 1.0)
+    cost.observe(8, 0.1)
+    assert cost.largest_next() == 4 * FIRST_BATCH
