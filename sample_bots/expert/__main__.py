@@ -12,7 +12,9 @@ heuristic's before the endgame; ``--batch`` / ``--no-batch``: greedy playouts a 
 at a time on numpy arrays (``sample_bots/expert/batch_playout.py``) or one at a time (the default);
 ``--search-calls``: trump calls by batched playouts of sampled deals under each suit;
 ``--blind-playouts``: greedy playouts in which a seat judges a card safe against every card it
-cannot see (the voids shown still count), not against the later seats' actual cards.
+cannot see (the voids shown still count), not against the later seats' actual cards;
+``--cautious`` (with ``--batch``): a card overrides the heuristic's only on its worse value of
+the sighted and the blind playouts.
 """
 
 import argparse
@@ -40,8 +42,11 @@ parser.add_argument("--search-calls", action=argparse.BooleanOptionalAction, def
                     help="call trumps by batched playouts of sampled deals under each suit")
 parser.add_argument("--blind-playouts", action="store_true",
                     help="greedy playouts in which a seat judges a card safe against every card it cannot see")
+parser.add_argument("--cautious", action="store_true",
+                    help="with --batch: a card overrides the heuristic's only on its worse value of the "
+                         "sighted and blind playouts")
 args, rest = parser.parse_known_args()
 budget = budget_for(Level(args.level), args.move_ms, args.confidence)
 run(ExpertBot(args.seed, budget, window=args.window, inference_tricks=args.inference_tricks, batch=args.batch,
                  min_advantage=args.min_advantage, search_calls=args.search_calls,
-                 blind_playouts=args.blind_playouts), rest)
+                 blind_playouts=args.blind_playouts, cautious=args.cautious), rest)

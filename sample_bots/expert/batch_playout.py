@@ -116,7 +116,7 @@ class BatchHand:
     to the winner at each trick's end), so the seat to move is the same column in every row."""
 
     def __init__(self, start: HandState, rules: Rules, hands: Ints, trumps: Ints | None = None,
-                 blind: bool = False) -> None:
+                 blind: bool | Bools = False) -> None:
         rows = hands.shape[0]
         if trumps is None:
             trump = start.trump_in_force
@@ -125,8 +125,12 @@ class BatchHand:
             trumps = np.full(rows, int(trump), dtype=np.int64)
         self.rules = rules
         self.start = start
-        self.blind = blind
-        """Each seat judges a card safe against every card it cannot see (``greedy_choice``'s ``unseen``)."""
+        blind_rows = np.broadcast_to(np.asarray(blind, dtype=np.bool_), (rows,))
+        self.blind = bool(blind_rows.all()) if rows else False
+        """Each seat judges a card safe against every card it cannot see (``greedy_choice``'s
+        ``unseen``), in every row."""
+        self._mixed: Bools | None = blind_rows if blind_rows.any() and not self.blind else None
+        """Where only some rows are blind: which."""
         self.trump = trumps
         """Each row's trump suit (``start``'s, unless a row's is given: a trump call compared)."""
         self.rows = rows
@@ -249,12 +253,15 @@ class BatchHand:
         else:
             keen |= self.pile & _TENS != 0
         single = self._single_trump
-        if self.blind:
+        mixed = self._mixed
+        if self.blind or mixed is not None:
             others = [j for j in range(4) if j != k]
             unseen = self.h[:, others[0]] | self.h[:, others[1]] | self.h[:, others[2]]
         if k == 0:
             # The highest card of a union is the highest of its parts: one look-up, not three.
             top = HIGH[unseen] if self.blind else HIGH[later[0] | later[1] | later[2]]
+            if mixed is not None:
+                top = np.where(mixed[:, None], HIGH[unseen], top)
             blocked = np.zeros((self.rows, 4), dtype=np.bool_)
             for hand in later:
                 has_trump = hand[:, single] if single is not None else hand[ar, trump]
@@ -269,14 +276,19 @@ class BatchHand:
             trumps = [hand[:, single] if single is not None else hand[ar, trump] for hand in later]
             voids = [follow == 0 for follow in follows]
             any_void = _or_list(voids)
-            if self.blind:
-                top_led = HIGH[unseen[ar, led]]
-                top_trump = np.where(any_void | led_is_trump,
-                                     HIGH[unseen[:, single] if single is not None else unseen[ar, trump]], -1)
-            else:
+            if not self.blind:
                 top_led = HIGH[_or_list(follows)]
                 open_trumps = _mask(led_is_trump)
                 top_trump = HIGH[_or_list([t & (_mask(v) | open_trumps) for t, v in zip(trumps, voids, strict=True)])]
+            if self.blind or mixed is not None:
+                blind_led = HIGH[unseen[ar, led]]
+                blind_trump = np.where(any_void | led_is_trump,
+                                       HIGH[unseen[:, single] if single is not None else unseen[ar, trump]], -1)
+                if mixed is None:
+                    top_led, top_trump = blind_led, blind_trump
+                else:
+                    top_led = np.where(mixed, blind_led, top_led)
+                    top_trump = np.where(mixed, blind_trump, top_trump)
             ruffed = _or_list([v & (t != 0) for t, v in zip(trumps, voids, strict=True)]) & ~led_is_trump
         else:
             top_led = top_trump = np.full(self.rows, -1, dtype=np.int64)

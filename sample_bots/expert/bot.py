@@ -101,8 +101,11 @@ class ExpertBot(SearchBot):
     def __init__(self, seed: int = 0, budget: SearchBudget | None = None, model: PlayModel | None = None,
                  window: int | None = None, inference_tricks: int = INFERENCE_TRICKS, batch: bool = BATCH,
                  min_advantage: float = 0.0, search_calls: bool = SEARCH_CALLS,
-                 blind_playouts: bool = False) -> None:
+                 blind_playouts: bool = False, cautious: bool = False) -> None:
         super().__init__(seed, budget)
+        self.cautious = cautious
+        """Batched playouts under both greedy rules, sighted and blind, and a card overrides
+        the heuristic's only on its worse value of the two (``cautious_row``)."""
         self.blind_playouts = blind_playouts
         """Greedy playouts in which each seat judges a card safe against every card it cannot
         see, not the later seats' actual cards (``sample_bots.expert.playout.playout``'s ``blind``)."""
@@ -245,13 +248,17 @@ class ExpertBot(SearchBot):
         cards = np.array([a.card for a in candidates if isinstance(a, PlayCard)], dtype=np.int64)
         width = len(cards)
 
+        copies = 2 if self.cautious else 1
+        blind = np.repeat(np.array([self.blind_playouts, True][:copies]), width)
+
         def build(placements: list[Placement]) -> BatchHand:
-            hands = np.repeat(hands_array([p.hands for p in placements]), width, axis=0)
-            batch = BatchHand(start, rules, hands, blind=self.blind_playouts)
-            batch.play(np.tile(cards // 13, len(placements)), np.tile(cards % 13, len(placements)))
+            hands = np.repeat(hands_array([p.hands for p in placements]), width * copies, axis=0)
+            batch = BatchHand(start, rules, hands, blind=np.tile(blind, len(placements)))
+            batch.play(np.tile(cards // 13, copies * len(placements)), np.tile(cards % 13, copies * len(placements)))
             return batch
 
-        return batched_rows(sampler, self.rng, [first], width, build, team, deadline)
+        rows = batched_rows(sampler, self.rng, [first], width * copies, build, team, deadline)
+        return [cautious_row(row, width) for row in rows] if self.cautious else rows
 
     def call_trump(self, view: BotView) -> Suit | DeclineTrump:
         """The heuristic's suit, unless greedy playouts of sampled full deals under each suit
@@ -282,6 +289,14 @@ class ExpertBot(SearchBot):
         rows = batched_rows(sampler, self.rng, [first], len(suits), build, view.observation.seat & 1, deadline)
         self.calls.append(len(rows))
         return suits[choose_weighted(rows, [1.0] * len(rows), self.budget.confidence)]
+
+
+def cautious_row(row: list[float], width: int) -> list[float]:
+    """One world's values under two playouts (the first ``width`` the sighted greedy's, the next
+    the blind one's), each candidate at its worse for overriding the heuristic's choice (index
+    0): the heuristic's card at the better of its two values, every other card at the worse."""
+    sighted, blind = row[:width], row[width:]
+    return [max(sighted[0], blind[0]), *(min(a, b) for a, b in zip(sighted[1:], blind[1:], strict=True))]
 
 
 def batched_rows(sampler: Sampler, rng: random.Random, drawn: list[Placement], width: int,

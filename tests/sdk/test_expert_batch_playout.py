@@ -17,7 +17,7 @@ from arena.engine.hand import HandState
 from arena.engine.observation import observe
 from arena.engine.rules import Rules, rules_for
 from sample_bots.expert.batch_playout import BatchHand, Ints, batch_playout, hands_array
-from sample_bots.expert.bot import FIRST_BATCH, BatchCost
+from sample_bots.expert.bot import FIRST_BATCH, BatchCost, cautious_row
 from sample_bots.expert.playout import lean_applies, lean_playout
 from sdk.sampling import Sampler
 
@@ -160,6 +160,26 @@ def test_blind_playouts_judge_safety_by_the_unseen_cards_not_their_places() -> N
         differ += int((sighted != blind).sum())
         compared += ROWS
     assert compared and differ > compared // 20  # the policies differ in many worlds, not a few
+
+
+def test_rows_blind_and_sighted_in_one_batch_are_each_as_alone() -> None:
+    rules = rules_for("dehla-pakad")
+    for seed in range(12):
+        state = _lean_position(rules, seed)
+        if state is None:
+            continue
+        worlds = _worlds(state, ROWS, seed)
+        hands = hands_array([[w.hand(s) for s in range(4)] for w in worlds])
+        mixed = np.arange(ROWS) % 2 == 1
+        together = BatchHand(state, rules, hands, blind=mixed)
+        together.play_greedy()
+        alone = batch_playout(state, rules, 0, hands), batch_playout(state, rules, 0, hands, blind=True)
+        expected = np.where(mixed, alone[1], alone[0])
+        assert together.values(0).tolist() == expected.tolist()
+
+
+def test_a_cautious_row_takes_each_card_at_its_worse_for_an_override() -> None:
+    assert cautious_row([0.0, 1.0, -1.0, 0.5, 0.5, 2.0], 3) == [0.5, 0.5, -1.0]
 
 
 def test_a_batch_is_sized_within_the_time_its_timings_allow() -> None:
