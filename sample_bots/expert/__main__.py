@@ -14,7 +14,8 @@ at a time on numpy arrays (``sample_bots/expert/batch_playout.py``) or one at a 
 ``--blind-playouts``: greedy playouts in which a seat judges a card safe against every card it
 cannot see (the voids shown still count), not against the later seats' actual cards;
 ``--cautious`` (with ``--batch``): a card overrides the heuristic's only on its worse value of
-the sighted and the blind playouts.
+the sighted and the blind playouts; ``--no-middle-search``: the heuristic's card at once before
+the last 3 tricks (only the endgame searched).
 """
 
 import argparse
@@ -45,8 +46,10 @@ parser.add_argument("--blind-playouts", action="store_true",
 parser.add_argument("--cautious", action="store_true",
                     help="with --batch: a card overrides the heuristic's only on its worse value of the "
                          "sighted and blind playouts")
+parser.add_argument("--middle-search", action=argparse.BooleanOptionalAction, default=True,
+                    help="search before the last 3 tricks (--no-middle-search: the heuristic's card at once)")
 args, rest = parser.parse_known_args()
 budget = budget_for(Level(args.level), args.move_ms, args.confidence)
 run(ExpertBot(args.seed, budget, window=args.window, inference_tricks=args.inference_tricks, batch=args.batch,
                  min_advantage=args.min_advantage, search_calls=args.search_calls,
-                 blind_playouts=args.blind_playouts, cautious=args.cautious), rest)
+                 blind_playouts=args.blind_playouts, cautious=args.cautious, middle_search=args.middle_search), rest)

@@ -101,8 +101,10 @@ class ExpertBot(SearchBot):
     def __init__(self, seed: int = 0, budget: SearchBudget | None = None, model: PlayModel | None = None,
                  window: int | None = None, inference_tricks: int = INFERENCE_TRICKS, batch: bool = BATCH,
                  min_advantage: float = 0.0, search_calls: bool = SEARCH_CALLS,
-                 blind_playouts: bool = False, cautious: bool = False) -> None:
+                 blind_playouts: bool = False, cautious: bool = False, middle_search: bool = True) -> None:
         super().__init__(seed, budget)
+        self.middle_search = middle_search
+        """Search before the endgame; without, the heuristic's card at once (only the endgame searched)."""
         self.cautious = cautious
         """Batched playouts under both greedy rules, sighted and blind, and a card overrides
         the heuristic's only on its worse value of the two (``cautious_row``)."""
@@ -171,6 +173,8 @@ class ExpertBot(SearchBot):
 
     def _compare(self, view: BotView, candidates: list[Action], deadline: float, endgame: bool) -> int:
         """As the search bot's, on worlds weighted by the likelihood of the plays seen."""
+        if not endgame and not self.middle_search:
+            return 0  # the heuristic's card, no world sampled
         evidence = self._weighted_scores(view, candidates, deadline, endgame)
         rows, weights = evidence.rows, evidence.weights
         self.worlds.append(len(rows))

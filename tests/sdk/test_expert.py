@@ -99,6 +99,16 @@ def test_a_middle_game_move_plays_its_worlds_in_batches(preset: str) -> None:
     assert bot.greedy_worlds[0] >= bot.batched[0]  # the scalar loop only adds to the batches' worlds
 
 
+def test_without_the_middle_search_only_the_endgame_samples_worlds() -> None:
+    budget = SearchBudget(max_per_move=0.01)
+    bots = [ExpertBot(0, budget, middle_search=False), HeuristicBot(), ExpertBot(2, budget, middle_search=False),
+            HeuristicBot()]
+    outcome = play_in_process(bots, deals=1, seed=7)
+    assert outcome.status == "done" and not outcome.faults
+    assert all(not bot.greedy_worlds for bot in (bots[0], bots[2]))  # type: ignore[attr-defined]
+    assert any(bot.worlds for bot in (bots[0], bots[2]))  # type: ignore[attr-defined]
+
+
 def test_a_searched_trump_call_plays_out_worlds_under_every_suit() -> None:
     rules = rules_for("dehla-pakad")
     for seed in range(2):
