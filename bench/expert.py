@@ -6,17 +6,25 @@
     pairs won, move times, and per searched move the worlds drawn, played out and their
     effective number under the weights, and the model cache's hit rate.
 
-``python -m bench.expert clock DEALS MOVE_MS [SEED]``
+``python -m bench.expert clock DEALS MOVE_MS [SEED] [batch|scalar]``
     The expert's own log of its moves against ``heuristic`` on a simulated ``on-reply`` clock of
     MOVE_MS a move and a 30 s bank (its views carry that clock; the bank is charged what a move
     takes past the limit, as the referee does): its move times, its overrun past its own planned
     deadline, the share of moves over the limit and its learnt margin at the end. No gRPC: the
-    referee's figures add the reply's trip (``dehla match``, ``bench.search times``). Last line JSON.
+    referee's figures add the reply's trip (``dehla match``, ``bench.search times``); the worlds
+    played out per searched move before the endgame (the greedy playouts'); ``batch`` (the
+    default) or ``scalar``: the playouts a batch of worlds at a time (``--batch``) or one at a time.
+    Last line JSON.
 
-``python -m bench.expert playouts [POSITIONS] [PRESET]``
+``python -m bench.expert playouts [POSITIONS] [PRESET] [WORLDS]``
     Greedy playouts per second from random positions (a random number of random plays into a
     seeded deal), the search bot's (``sample_bots.search.bot.playout``, the baseline, in the same
-    run) against the expert's (``sample_bots.expert.playout``); the last line is JSON.
+    run) against the expert's (``sample_bots.expert.playout``), and the expert's batched playout
+    (``sample_bots.expert.batch_playout``) on the same worlds: WORLDS (default 64) worlds per
+    position, drawn by the sampler of the seat to move, each side finishing every one of them
+    (the batch all of a position's worlds at once, as the bot's move does); a position only where
+    the batch applies (``lean_applies``). Its values are checked equal to the expert's. The last
+    line is JSON: playouts per ms of each side and ``batch_over_expert``, the ratio.
 """
 
 from __future__ import annotations
@@ -28,20 +36,26 @@ import statistics
 import sys
 import time
 
+import numpy as np
+
 from arena.engine.actions import Action, PlayCard, RevealTrump
 from arena.engine.cards import Card
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
+from arena.engine.observation import observe
 from arena.engine.rules import rules_for
 from arena.referee.in_process import play_in_process
 from arena.referee.stats import mean_interval
 from bench.search import percentile
 from sample_bots.expert import playout as expert_playout
+from sample_bots.expert.batch_playout import batch_playout, hands_array
 from sample_bots.expert.bot import ExpertBot
+from sample_bots.expert.playout import lean_applies
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.search import bot as search_bot
 from sample_bots.search.bot import SearchBot, SearchBudget
 from sdk.bot import Bot, BotView
+from sdk.sampling import Sampler
 
 
 def inproc(deals: int, move_ms: float, preset: str, seed: int, opponent: str) -> None:
@@ -70,8 +84,8 @@ def inproc(deals: int, move_ms: float, preset: str, seed: int, opponent: str) ->
 class ClockedExpert(ExpertBot):
     """The expert on a simulated clock, logging each move's time and its overrun past its plan."""
 
-    def __init__(self, seed: int, per_move: float) -> None:
-        super().__init__(seed)
+    def __init__(self, seed: int, per_move: float, batch: bool = True) -> None:
+        super().__init__(seed, batch=batch)
         self.per_move, self.bank = per_move, 30.0
         self.took: list[float] = []
         self.overrun: list[float] = []
@@ -93,9 +107,9 @@ class ClockedExpert(ExpertBot):
         return action
 
 
-def clock(deals: int, move_ms: float, seed: int) -> None:
+def clock(deals: int, move_ms: float, seed: int, batch: bool) -> None:
     per_move = move_ms / 1000
-    experts = [ClockedExpert(0, per_move), ClockedExpert(2, per_move)]
+    experts = [ClockedExpert(0, per_move, batch), ClockedExpert(2, per_move, batch)]
     play_in_process([experts[0], HeuristicBot(), experts[1], HeuristicBot()], deals=deals, seed=seed)
     took = [t * 1000 for bot in experts for t in bot.took]
     overrun = [t * 1000 for bot in experts for t in bot.overrun]
@@ -105,35 +119,55 @@ def clock(deals: int, move_ms: float, seed: int) -> None:
               "took_max_ms": round(max(took), 1), "overrun_median_ms": round(statistics.median(overrun), 2),
               "overrun_p99_ms": round(percentile(overrun, 0.99), 1), "over_limit_share": round(over, 4),
               "margin_ms_at_end": [round(bot.margin.seconds * 1000, 1) for bot in experts],
+              "batch": batch, "worlds_median": statistics.median(n for bot in experts for n in bot.greedy_worlds),
+              "worlds_p90": percentile([float(n) for bot in experts for n in bot.greedy_worlds], 0.9),
               "load_average": os.getloadavg()[0]}
     print(f"expert's own moves at {move_ms:g} ms: median {result['took_median_ms']} p99 {result['took_p99_ms']} "
           f"max {result['took_max_ms']} ms; past its deadline median {result['overrun_median_ms']} p99 "
           f"{result['overrun_p99_ms']} ms; over the limit {over:.2%}; "
-          f"margin at the end {result['margin_ms_at_end']} ms")
+          f"margin at the end {result['margin_ms_at_end']} ms; worlds a move before the endgame median "
+          f"{result['worlds_median']}, p90 {result['worlds_p90']}")
     print(json.dumps(result))
 
 
-def playouts(positions: int, preset: str) -> None:
+def playouts(positions: int, preset: str, worlds: int) -> None:
     rules = rules_for(preset)
     rng = random.Random(7)
-    states = []
-    for seed in range(positions):
+    starts: list[tuple[HandState, list[HandState], np.ndarray]] = []
+    seed = 0
+    while len(starts) < positions:
         state = HandState(rules, Deal.from_seed(rules, seed), seed % 4)
+        seed += 1
         for _ in range(rng.randrange(0, 4 * rules.hand_size // 2)):
             state.apply(rng.choice(state.legal_actions()))
-        states.append(state)
-    rates = {}
-    for name, run in (("search", search_bot.playout), ("expert", expert_playout.playout)):
+        if not lean_applies(state, rules) or state.to_move is None:
+            continue
+        sampler = Sampler(observe(state, state.to_move))
+        placements = [sampler.sample(rng) for _ in range(worlds)]
+        states = [sampler.state(p) for p in placements]
+        starts.append((state, states, hands_array([p.hands for p in placements])))
+    total = positions * worlds
+    seconds: dict[str, float] = {}
+    values: dict[str, list[float]] = {}
+    sides = (("search", lambda s, w, h: [search_bot.playout(x.clone(), rules, 0) for x in w]),
+             ("expert", lambda s, w, h: [expert_playout.playout(x.clone(), rules, 0) for x in w]),
+             ("batch", lambda s, w, h: list(batch_playout(s, rules, 0, h))))
+    for name, run in sides:
         best = float("inf")
         for _ in range(3):
             started = time.perf_counter()
-            for state in states:
-                run(state.clone(), rules, 0)
+            out = [v for start, states, hands in starts for v in run(start, states, hands)]
             best = min(best, time.perf_counter() - started)
-        rates[name] = positions / best
-        print(f"{name}: {rates[name]:,.0f} playouts/s ({best / positions * 1e6:.0f} us each)")
-    print(json.dumps({"preset": preset, "positions": positions, "search_per_s": round(rates["search"]),
-                      "expert_per_s": round(rates["expert"]), "speedup": round(rates["expert"] / rates["search"], 2)}))
+        seconds[name], values[name] = best, out
+        print(f"{name}: {total / best / 1000:,.2f} playouts/ms ({best / total * 1e6:.1f} us each)")
+    mismatches = sum(bool(a != b) for a, b in zip(values["expert"], values["batch"], strict=True))
+    print(json.dumps({"preset": preset, "positions": positions, "worlds_per_position": worlds,
+                      "search_per_ms": round(total / seconds["search"] / 1000, 2),
+                      "expert_per_ms": round(total / seconds["expert"] / 1000, 2),
+                      "batch_per_ms": round(total / seconds["batch"] / 1000, 2),
+                      "speedup": round(seconds["search"] / seconds["expert"], 2),
+                      "batch_over_expert": round(seconds["expert"] / seconds["batch"], 2),
+                      "mismatches": mismatches, "load_average": os.getloadavg()[0]}))
 
 
 def main(argv: list[str]) -> None:
@@ -142,11 +176,11 @@ def main(argv: list[str]) -> None:
         deals, move_ms, preset, seed, opponent = (argv[1:] + defaults[len(argv) - 1:])[:5]
         inproc(int(deals), float(move_ms), preset, int(seed), opponent)
     elif argv[:1] == ["clock"]:
-        deals, move_ms, seed = (argv[1:] + ["10", "50", "1"][len(argv) - 1:])[:3]
-        clock(int(deals), float(move_ms), int(seed))
+        deals, move_ms, seed, mode = (argv[1:] + ["10", "50", "1", "batch"][len(argv) - 1:])[:4]
+        clock(int(deals), float(move_ms), int(seed), mode == "batch")
     elif argv[:1] == ["playouts"]:
-        positions, preset = (argv[1:] + ["2000", "dehla-pakad"][len(argv) - 1:])[:2]
-        playouts(int(positions), preset)
+        positions, preset, worlds = (argv[1:] + ["200", "dehla-pakad", "64"][len(argv) - 1:])[:3]
+        playouts(int(positions), preset, int(worlds))
     else:
         print(__doc__)
 

@@ -31,17 +31,19 @@ NOT_TENS = ((1 << 52) - 1) & ~TENS
 NOBODY = -1
 
 
-def playout(state: HandState, rules: Rules, team: int) -> float:
-    """Finish ``state`` with the greedy perfect-information policy; its value for ``team``."""
+def playout(state: HandState, rules: Rules, team: int, blind: bool = False) -> float:
+    """Finish ``state`` with the greedy perfect-information policy; its value for ``team``.
+    ``blind``: each seat judges a card safe against every card it cannot see, not against the
+    later seats' actual cards (``greedy_choice``'s ``unseen``)."""
     if lean_applies(state, rules):
-        return lean_playout(state, rules, team)
-    return engine_playout(state, rules, team)
+        return lean_playout(state, rules, team, blind)
+    return engine_playout(state, rules, team, blind)
 
 
-def engine_playout(state: HandState, rules: Rules, team: int) -> float:
+def engine_playout(state: HandState, rules: Rules, team: int, blind: bool = False) -> float:
     """``playout`` on the engine's ``HandState`` (every preset): the search bot's, with this
     module's faster greedy rule."""
-    return search_playout(state, rules, team, greedy_card)
+    return search_playout(state, rules, team, blind_greedy_card if blind else greedy_card)
 
 
 def lean_applies(state: HandState, rules: Rules) -> bool:
@@ -57,7 +59,7 @@ def lean_applies(state: HandState, rules: Rules) -> bool:
     )
 
 
-def lean_playout(state: HandState, rules: Rules, team: int) -> float:
+def lean_playout(state: HandState, rules: Rules, team: int, blind: bool = False) -> float:
     """``engine_playout`` on plain ints, where ``lean_applies``; ``state`` is only read."""
     trump_suit = state.trump_in_force
     assert trump_suit is not None
@@ -84,8 +86,9 @@ def lean_playout(state: HandState, rules: Rules, team: int) -> float:
             card = mask.bit_length() - 1
         else:
             last = number == last_trick
+            unseen = (hands[0] | hands[1] | hands[2] | hands[3]) ^ hand if blind else -1
             card = greedy_choice(mask, seat, trump, trick, leader, hands, order, streak, last,
-                                 last or every_trick or bool(pile & TENS))
+                                 last or every_trick or bool(pile & TENS), unseen)
         hands[seat] = hand ^ (1 << card)
         trick.append(card)
         if len(trick) < 4:
@@ -113,26 +116,34 @@ def lean_playout(state: HandState, rules: Rules, team: int) -> float:
 
 
 def greedy_card(state: HandState, mask: int, order: tuple[tuple[int, ...], ...], last_trick: int,
-                every_trick: bool) -> int:
+                every_trick: bool, blind: bool = False) -> int:
     """``greedy_choice`` for the seat to move in ``state`` (``search``'s ``_greedy_card``)."""
     seat = state.to_move
     assert seat is not None
     trump_suit = state.trump_in_force
     holder = state.streak_holder
     last = state.trick_number == last_trick
+    hands = [state.hand(s) for s in range(4)]
+    unseen = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat] if blind else -1
     return greedy_choice(mask, seat, -1 if trump_suit is None else int(trump_suit), state.trick_cards,
-                         state.trick_leader, [state.hand(s) for s in range(4)], order,
-                         NOBODY if holder is None else holder, last,
-                         last or every_trick or bool(state.pile & TENS))
+                         state.trick_leader, hands, order, NOBODY if holder is None else holder, last,
+                         last or every_trick or bool(state.pile & TENS), unseen)
+
+
+def blind_greedy_card(state: HandState, mask: int, order: tuple[tuple[int, ...], ...], last_trick: int,
+                      every_trick: bool) -> int:
+    """``greedy_card`` judging safety against every card the seat cannot see."""
+    return greedy_card(state, mask, order, last_trick, every_trick, blind=True)
 
 
 def greedy_choice(mask: int, seat: int, trump: int, trick: list[int] | tuple[int, ...], leader: int,
                   hands: list[int], order: tuple[tuple[int, ...], ...], streak: int, last: bool,
-                  at_stake: bool) -> int:
+                  at_stake: bool, unseen: int = -1) -> int:
     """Take a trick that matters with the cheapest sure winner, give a ten to a partner who
     surely wins, else throw the cheapest card. ``mask``: the legal cards; ``trump`` -1 for none;
     ``streak``: the seat that sweeps the centre with the next trick, or -1; ``at_stake``: the
-    trick matters (the last one, direct capture, or tens in the centre)."""
+    trick matters (the last one, direct capture, or tens in the centre); ``unseen`` (when not
+    -1): the cards the seat cannot see, against which a card is judged safe (``_safe_above``)."""
     later = [hands[s] for s in order[seat][1: 4 - len(trick)]]
     sweeping = last or streak == seat
     against_streak = streak >= 0 and streak & 1 != seat & 1
@@ -141,7 +152,7 @@ def greedy_choice(mask: int, seat: int, trump: int, trick: list[int] | tuple[int
         for suit in range(4):
             mine = mask & SUIT_MASKS[suit]
             if mine:
-                sure |= mine & _safe_above(suit, suit, trump, later)
+                sure |= mine & _safe_above(suit, suit, trump, later, unseen)
         if sure and (sweeping or at_stake or against_streak):
             return _cheapest_winner(sure, trump)
         return _cheapest(mask, trump)
@@ -154,18 +165,18 @@ def greedy_choice(mask: int, seat: int, trump: int, trick: list[int] | tuple[int
             if card % 13 == TEN_RANK:
                 at_stake = True
                 break
-    if best_seat == seat ^ 2 and (1 << best) & _safe_above(best // 13, led, trump, later):
+    if best_seat == seat ^ 2 and (1 << best) & _safe_above(best // 13, led, trump, later, unseen):
         tens = mask & TENS
         return (tens & -tens).bit_length() - 1 if tens else _cheapest(mask, trump)
     sure = 0
     if led != trump:
         mine = mask & SUIT_MASKS[led]
         if mine and best_key < TRUMP_BONUS:
-            sure |= mine & _ranks_above(led, best_key) & _safe_above(led, led, trump, later)
+            sure |= mine & _ranks_above(led, best_key) & _safe_above(led, led, trump, later, unseen)
     if trump >= 0:
         mine = mask & SUIT_MASKS[trump]
         if mine:
-            sure |= mine & _ranks_above(trump, best_key - TRUMP_BONUS) & _safe_above(trump, led, trump, later)
+            sure |= mine & _ranks_above(trump, best_key - TRUMP_BONUS) & _safe_above(trump, led, trump, later, unseen)
     if sure and (sweeping or at_stake or best_seat & 1 != seat & 1 or against_streak):
         return _cheapest_winner(sure, trump)
     return _cheapest(mask, trump)
@@ -178,12 +189,24 @@ def _ranks_above(suit: int, rank: int) -> int:
     return SUIT_MASKS[suit] & ~((2 << (suit * 13 + rank)) - 1)
 
 
-def _safe_above(suit: int, led: int, trump: int, later: list[int]) -> int:
+def _safe_above(suit: int, led: int, trump: int, later: list[int], unseen: int = -1) -> int:
     """The cards of ``suit`` no seat in ``later`` (their hands) can beat with a legal card,
     ``led`` being the led suit: those above the highest card of ``suit`` any of them may play,
-    none at all off trumps when one of them, void in the led suit, holds a trump."""
-    top = -1
+    none at all off trumps when one of them, void in the led suit, holds a trump. With
+    ``unseen`` (not -1), above the highest unseen card of ``suit`` where a later seat may play
+    that suit (it is led, or the seat is void in the led suit): the seat knows the voids shown,
+    not where each unseen card lies."""
     suit_mask = SUIT_MASKS[suit]
+    if unseen >= 0:
+        playable = False
+        for hand in later:
+            follow = hand & SUIT_MASKS[led]
+            if not follow and suit != trump and trump >= 0 and hand & SUIT_MASKS[trump]:
+                return 0
+            playable = playable or not follow or suit == led
+        threats = unseen & suit_mask if playable else 0
+        return suit_mask & ~((2 << (threats.bit_length() - 1)) - 1) if threats else suit_mask
+    top = -1
     for hand in later:
         follow = hand & SUIT_MASKS[led]
         if not follow and suit != trump and trump >= 0 and hand & SUIT_MASKS[trump]:
