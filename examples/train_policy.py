@@ -1,7 +1,7 @@
 """Train a policy bot: the heuristic sample bot's choices cloned, then PPO on the vector environment.
 
     dehla bot new my-policy --template policy
-    python examples/train_policy.py my-policy          # about 5 minutes on a quiet core
+    python examples/train_policy.py my-policy          # about 4 minutes on a quiet core
 
 The options are ``python -m sdk.learn.train``'s (``--help``), which trains the same way without
 a teacher (PPO from untrained weights: much slower to beat random play). This script is the one

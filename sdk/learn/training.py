@@ -49,16 +49,17 @@ MAX_HAND_STEPS = 40
 NEG = np.float32(-1e9)
 IMITATION_MINIBATCH = 512
 PPO_ITERATIONS = 120
-"""The documented run's PPO iterations: about 1.8 CPU seconds each on this machine with one BLAS
-thread, so the whole run is about 5 minutes of one core (docs/performance.md, session 18)."""
+"""The documented run's PPO iterations: about 1.5 CPU seconds each on this machine with one BLAS
+thread, the whole run about 220 CPU seconds, under 4 minutes of one core (docs/performance.md,
+session 18)."""
 MAX_SECONDS = 570.0
 """The safety cap: the documented run's training loop stops starting work after this long, so that
-a run on a slow or loaded machine still ends inside 10 minutes (cut short, and saying so)."""
+a run on a slow or loaded machine still ends at about 10 minutes (cut short, and saying so)."""
 
 
 @dataclass(frozen=True, slots=True)
 class TrainConfig:
-    """What a training run does; the defaults are the documented run (under 10 minutes on 2 cores)."""
+    """What a training run does; the defaults are the documented run (under 4 minutes of one quiet core)."""
 
     preset: str = "dehla-pakad"
     tables: int = 1024
