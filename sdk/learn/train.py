@@ -33,7 +33,7 @@ def parse(argv: Sequence[str] | None) -> tuple[Path, TrainConfig, int]:
     parser = argparse.ArgumentParser(prog="python -m sdk.learn.train", description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="a policy bot's folder (dehla bot new NAME --template policy)")
     parser.add_argument("--iterations", type=int, default=defaults.iterations,
-                        help="PPO iterations (default %(default)s: the documented run, minutes on two quiet cores)")
+                        help="PPO iterations (default %(default)s: the documented run, 4 minutes of a quiet core)")
     parser.add_argument("--max-seconds", type=float, default=defaults.max_seconds,
                         help="safety cap on the training's wall clock (default %(default)s): past it no pass or "
                              "iteration starts and training.json says the run was cut short")
