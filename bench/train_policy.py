@@ -9,7 +9,7 @@ weights the scaffold wrote, on the same deal pairs. The figures to publish again
 ``heuristic`` and ``search`` come from ``dehla match`` on the folder (``docs/performance.md``);
 ``--keep FOLDER`` leaves the trained bot there for it.
 
-Run: ``nice -n 19 python bench/train_policy.py [--seconds S] [--pairs N] [--keep FOLDER]``.
+Run: ``nice -n 19 python bench/train_policy.py [--iterations N] [--pairs N] [--keep FOLDER]``.
 The last line is one JSON object.
 """
 
@@ -36,7 +36,7 @@ def figures(pairs: PairResults) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=TrainConfig().seconds)
+    parser.add_argument("--iterations", type=int, default=TrainConfig().iterations, help="PPO iterations")
     parser.add_argument("--pairs", type=int, default=2000)
     parser.add_argument("--keep", type=Path, default=None, help="make the bot folder here (PARENT/NAME) and keep it")
     args = parser.parse_args()
@@ -45,7 +45,7 @@ def main() -> None:
         started = time.perf_counter()
         folder = scaffold_bot(target.name, target.parent, template=Template.POLICY)
         untrained = PolicyNetwork.load(folder / WEIGHTS_FILE)
-        result = train(TrainConfig(seconds=args.seconds), teacher=HeuristicBot())
+        result = train(TrainConfig(iterations=args.iterations), teacher=HeuristicBot())
         result.network.save(folder / WEIGHTS_FILE)
         wall = time.perf_counter() - started
         imitation = sum(1 for r in result.history if r.stage == "imitation")
@@ -54,7 +54,8 @@ def main() -> None:
         trained_pairs = against_random(result.network, args.pairs, seed=99)
         untrained_pairs = against_random(untrained, args.pairs, seed=99)
         random_pairs = against_random(None, args.pairs, seed=99)
-        print(json.dumps({"train_wall_s": round(wall, 1), "imitation_epochs": imitation,
+        print(json.dumps({"train_wall_s": round(wall, 1), "train_cpu_s": round(result.cpu_seconds, 1),
+                          "cut_short": result.cut_short is not None, "imitation_epochs": imitation,
                           "ppo_iterations": result.iterations - imitation, "decisions": result.samples,
                           "pairs": args.pairs, "trained": figures(trained_pairs),
                           "untrained": figures(untrained_pairs), "random": figures(random_pairs),

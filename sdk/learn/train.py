@@ -22,7 +22,7 @@ from pathlib import Path
 from sdk.bot import Bot
 from sdk.learn.errors import LearnEnvError
 from sdk.learn.evaluation import against_random
-from sdk.learn.training import IterationReport, Stage, TrainConfig, train
+from sdk.learn.training import IterationReport, Stage, TrainConfig, TrainResult, train
 from sdk.policy_bot import WEIGHTS_FILE
 
 PROVENANCE_FILE = "training.json"
@@ -32,9 +32,11 @@ def parse(argv: Sequence[str] | None) -> tuple[Path, TrainConfig, int]:
     defaults = TrainConfig()
     parser = argparse.ArgumentParser(prog="python -m sdk.learn.train", description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="a policy bot's folder (dehla bot new NAME --template policy)")
-    parser.add_argument("--seconds", type=float, default=defaults.seconds,
-                        help="training time budget (default %(default)s; the whole run stays under 10 minutes)")
-    parser.add_argument("--iterations", type=int, default=None, help="stop after this many iterations")
+    parser.add_argument("--iterations", type=int, default=defaults.iterations,
+                        help="PPO iterations (default %(default)s: the documented run, 4 minutes of a quiet core)")
+    parser.add_argument("--max-seconds", type=float, default=defaults.max_seconds,
+                        help="safety cap on the training's wall clock (default %(default)s): past it no pass or "
+                             "iteration starts and training.json says the run was cut short")
     parser.add_argument("--tables", type=int, default=defaults.tables, help="hands per iteration")
     parser.add_argument("--hidden", type=int, default=defaults.hidden, help="hidden layer width")
     parser.add_argument("--preset", default=defaults.preset)
@@ -45,7 +47,7 @@ def parse(argv: Sequence[str] | None) -> tuple[Path, TrainConfig, int]:
     parser.add_argument("--eval-pairs", type=int, default=2000,
                         help="duplicate deal pairs against random play after training (0: none)")
     args = parser.parse_args(argv)
-    config = TrainConfig(preset=args.preset, tables=args.tables, hidden=args.hidden, seconds=args.seconds,
+    config = TrainConfig(preset=args.preset, tables=args.tables, hidden=args.hidden, max_seconds=args.max_seconds,
                          iterations=args.iterations, seed=args.seed, teacher_hands=args.teacher_hands,
                          imitation_epochs=args.imitation_epochs)
     return args.folder, config, args.eval_pairs
@@ -54,14 +56,26 @@ def parse(argv: Sequence[str] | None) -> tuple[Path, TrainConfig, int]:
 def show(report: IterationReport) -> None:
     figures = (f"cross-entropy to the teacher {report.entropy:.3f}" if report.stage is Stage.IMITATION
                else f"mean hand value {report.mean_value:+.3f}, entropy {report.entropy:.3f}")
-    print(f"{report.stage.value} {report.iteration}: {report.elapsed:.0f} s, {report.samples} decisions, {figures}",
+    print(f"{report.stage.value} {report.iteration}: {report.elapsed:.0f} s ({report.cpu:.0f} s CPU), "
+          f"{report.samples} decisions, {figures}",
           file=sys.stderr, flush=True)
+
+
+def stage_times(result: TrainResult) -> dict[str, dict[str, float]]:
+    """Wall and CPU seconds from the start of training to the end of each stage (the teacher's
+    hands, the imitation passes, the PPO iterations): CPU is the load-robust measure."""
+    ends: dict[str, dict[str, float]] = {}
+    if result.teacher_seconds:
+        ends["teacher"] = {"wall_s": round(result.teacher_seconds, 1), "cpu_s": round(result.teacher_cpu_seconds, 1)}
+    for report in result.history:
+        ends[report.stage.value] = {"wall_s": round(report.elapsed, 1), "cpu_s": round(report.cpu, 1)}
+    return ends
 
 
 def main(argv: Sequence[str] | None = None, teacher: Bot | None = None) -> int:
     """Train (cloning ``teacher`` first if given: ``examples/train_policy.py`` passes the heuristic)
     and write the weights into the folder; the exit status."""
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     try:
         folder, config, eval_pairs = parse(argv)
     except LearnEnvError as exc:
@@ -76,11 +90,16 @@ def main(argv: Sequence[str] | None = None, teacher: Bot | None = None) -> int:
     except LearnEnvError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if result.cut_short is not None:
+        print(f"warning: {result.cut_short.message()}", file=sys.stderr, flush=True)
     result.network.save(folder / WEIGHTS_FILE)
     figures: dict[str, object] = {
         "folder": str(folder), "iterations": result.iterations, "decisions": result.samples,
-        "train_seconds": round(result.seconds, 1), "config": asdict(config),
+        "train_seconds": round(result.seconds, 1), "train_cpu_seconds": round(result.cpu_seconds, 1),
+        "stages": stage_times(result), "config": asdict(config),
         "teacher": None if teacher is None else type(teacher).__name__,
+        "cut_short": None if result.cut_short is None else dict(asdict(result.cut_short),
+                                                                message=result.cut_short.message()),
     }
     if eval_pairs > 0:
         pairs = against_random(result.network, eval_pairs, config.preset, seed=config.seed + 1)
@@ -88,6 +107,7 @@ def main(argv: Sequence[str] | None = None, teacher: Bot | None = None) -> int:
                                      "lost": pairs.lost, "won_share": round(pairs.won_share, 4),
                                      "mean_score": round(pairs.mean_score, 4)}
     figures["total_seconds"] = round(time.perf_counter() - started, 1)
+    figures["total_cpu_seconds"] = round(time.process_time() - cpu_started, 1)
     (folder / PROVENANCE_FILE).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(figures))
     return 0

@@ -17,9 +17,11 @@ decision of the team is a sample whose return is the hand's value to the team (`
 +1 won, +2 with a kot, -1/-2 lost, 0 drawn; no discount, one hand is the episode). A value head
 on the same hidden layer is the baseline; PPO's clipped objective, an optional entropy bonus and
 Adam update the weights for ``epochs`` passes over the iteration's samples in minibatches.
-Seeded: the same ``TrainConfig`` and number of iterations give the same weights on the same
-machine (numpy's matrix products may differ in the last bits between machines); the time budget
-(``seconds``) makes the number of PPO iterations depend on the machine's load.
+The amount of work is fixed by the config (teacher hands, imitation passes, PPO iterations), not
+by a clock, so a run does the same computation whatever the machine's load: seeded, the same
+``TrainConfig`` gives the same weights on the same machine (numpy's matrix products may differ in
+the last bits between machines). ``max_seconds`` is only a safety cap on the wall clock: a run
+that reaches it stops starting passes and iterations, and its result says so (``cut_short``).
 """
 
 from __future__ import annotations
@@ -46,19 +48,28 @@ MAX_HAND_STEPS = 40
 
 NEG = np.float32(-1e9)
 IMITATION_MINIBATCH = 512
+PPO_ITERATIONS = 120
+"""The documented run's PPO iterations: about 1.5 CPU seconds each on this machine with one BLAS
+thread, the whole run about 220 CPU seconds, under 4 minutes of one core (docs/performance.md,
+session 18)."""
+MAX_SECONDS = 570.0
+"""The safety cap: the documented run's training loop stops starting work after this long, so that
+a run on a slow or loaded machine still ends at about 10 minutes (cut short, and saying so)."""
 
 
 @dataclass(frozen=True, slots=True)
 class TrainConfig:
-    """What a training run does; the defaults are the documented run (under 10 minutes on 2 cores)."""
+    """What a training run does; the defaults are the documented run (under 4 minutes of one quiet core)."""
 
     preset: str = "dehla-pakad"
     tables: int = 1024
     hidden: int = 128
-    seconds: float = 540.0
-    """Stop starting iterations after this long (the clock of the training loop only)."""
-    iterations: int | None = None
-    """Stop after this many PPO iterations (seconds still bounds them); for tests and benches."""
+    iterations: int = PPO_ITERATIONS
+    """PPO iterations (each ``tables`` hands): with ``teacher_hands`` and ``imitation_epochs``, the
+    run's fixed amount of work."""
+    max_seconds: float = MAX_SECONDS
+    """A safety cap on the training loop's wall clock, not a budget: past it no pass or iteration
+    starts, and the result's ``cut_short`` says how much was left undone."""
     epochs: int = 4
     minibatch: int = 4096
     learning_rate: float = 1e-3
@@ -81,10 +92,11 @@ class TrainConfig:
     def __post_init__(self) -> None:
         if self.tables < 1 or self.hidden < 1 or self.epochs < 1 or self.minibatch < 1:
             raise LearnEnvError("tables, hidden, epochs and minibatch must be positive")
-        if self.iterations is not None and self.iterations < 0:
-            raise LearnEnvError(f"iterations must be zero or more, not {self.iterations}")
-        if self.seconds <= 0:
-            raise LearnEnvError(f"seconds must be positive, not {self.seconds}")
+        if self.iterations < 0 or self.imitation_epochs < 0 or self.teacher_hands < 0:
+            raise LearnEnvError("iterations, imitation_epochs and teacher_hands must be zero or more, not "
+                                f"{self.iterations}, {self.imitation_epochs} and {self.teacher_hands}")
+        if self.max_seconds <= 0:
+            raise LearnEnvError(f"max_seconds must be positive, not {self.max_seconds}")
 
 
 class Stage(StrEnum):
@@ -100,10 +112,29 @@ class IterationReport:
 
     iteration: int
     elapsed: float
+    cpu: float
+    """The process's CPU seconds since the run started (all threads): the load-robust measure."""
     samples: int
     mean_value: float
     entropy: float
     stage: Stage
+
+
+@dataclass(frozen=True, slots=True)
+class CutShort:
+    """The safety cap stopped the run before its planned work: what was done of it."""
+
+    max_seconds: float
+    imitation_epochs_done: int
+    imitation_epochs_planned: int
+    iterations_done: int
+    iterations_planned: int
+
+    def message(self) -> str:
+        return (f"the safety cap of {self.max_seconds:.0f} s cut training short: {self.imitation_epochs_done} of "
+                f"{self.imitation_epochs_planned} imitation passes and {self.iterations_done} of "
+                f"{self.iterations_planned} PPO iterations done (the machine was slower or busier than "
+                "planned; these weights are a shorter run's)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +143,11 @@ class TrainResult:
     iterations: int
     samples: int
     seconds: float
+    cpu_seconds: float
+    teacher_seconds: float
+    """Wall seconds of the teacher's hands (0 without a teacher)."""
+    teacher_cpu_seconds: float
+    cut_short: CutShort | None = None
     history: tuple[IterationReport, ...] = field(default=())
 
 
@@ -308,37 +344,47 @@ def _play_hands(env: DehlaVectorEnv, learner: _Learner, seed: int, rng: np.rando
 def train(config: TrainConfig = TrainConfig(), progress: Callable[[IterationReport], None] | None = None,
           teacher: Bot | None = None) -> TrainResult:
     """Train from ``PolicyNetwork.initial(config.hidden, config.seed)``, first cloning ``teacher``'s
-    choices if one is given (``config.teacher_hands`` hands, ``config.imitation_epochs`` passes); see
-    the module's docstring."""
+    choices if one is given (``config.teacher_hands`` hands, ``config.imitation_epochs`` passes),
+    then ``config.iterations`` PPO iterations; see the module's docstring."""
     rng = np.random.default_rng(config.seed)
     env = DehlaVectorEnv(config.tables, config.preset, learning_seats=TEAM_SEATS)
     learner = _Learner(PolicyNetwork.initial(config.hidden, config.seed), config, rng)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     history: list[IterationReport] = []
     samples = iteration = 0
-    if teacher is not None and config.teacher_hands > 0:
+    teacher_seconds = teacher_cpu = 0.0
+    imitating = teacher is not None and config.teacher_hands > 0
+    planned_imitation = config.imitation_epochs if imitating else 0
+
+    def in_time() -> bool:
+        return time.perf_counter() - started < config.max_seconds
+
+    def record(stage: Stage, mean_value: float, entropy: float) -> None:
+        report = IterationReport(iteration, time.perf_counter() - started, time.process_time() - cpu_started,
+                                 samples, mean_value, entropy, stage)
+        history.append(report)
+        if progress is not None:
+            progress(report)
+
+    if teacher is not None and imitating:
         decisions = teacher_decisions(teacher, config.teacher_hands, config.preset, config.seed)
-        for _ in range(config.imitation_epochs):
+        teacher_seconds, teacher_cpu = time.perf_counter() - started, time.process_time() - cpu_started
+        while iteration < planned_imitation and in_time():
             loss = learner.imitate(decisions, rng)
             iteration += 1
             samples += len(decisions.actions)
-            report = IterationReport(iteration, time.perf_counter() - started, samples, float("nan"), loss,
-                                     Stage.IMITATION)
-            history.append(report)
-            if progress is not None:
-                progress(report)
-    if iteration > 0:
+            record(Stage.IMITATION, float("nan"), loss)
+    imitated = iteration
+    if imitated > 0:
         learner.rate = config.ppo_learning_rate
-    first_ppo = iteration
-    while (config.iterations is None or iteration - first_ppo < config.iterations) and \
-            time.perf_counter() - started < config.seconds:
+    while iteration - imitated < config.iterations and in_time():
         batch = _play_hands(env, learner, int(rng.integers(2**62)), rng)
         entropy = learner.update(batch, rng)
         samples += len(batch.actions)
         iteration += 1
-        report = IterationReport(iteration, time.perf_counter() - started, samples, batch.mean_value, entropy,
-                                 Stage.PPO)
-        history.append(report)
-        if progress is not None:
-            progress(report)
-    return TrainResult(learner.network, iteration, samples, time.perf_counter() - started, tuple(history))
+        record(Stage.PPO, batch.mean_value, entropy)
+    cut = None
+    if imitated < planned_imitation or iteration - imitated < config.iterations:
+        cut = CutShort(config.max_seconds, imitated, planned_imitation, iteration - imitated, config.iterations)
+    return TrainResult(learner.network, iteration, samples, time.perf_counter() - started,
+                       time.process_time() - cpu_started, teacher_seconds, teacher_cpu, cut, tuple(history))

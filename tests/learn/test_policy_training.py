@@ -1,4 +1,5 @@
-"""A briefly trained policy beats random play clearly more than the untrained network it started from.
+"""A briefly trained policy beats random play clearly more than the untrained network it started from;
+the run's work is fixed by its config, and the wall-clock safety cap says when it cut a run short.
 
 Seeded and small (a few seconds): the heuristic's choices on 100 hands cloned, one PPO iteration
 on 64 tables, then 400 duplicate deal pairs each against random play in the vector environment.
@@ -7,12 +8,18 @@ backwards (a sign error in a gradient), fails the margin."""
 
 from __future__ import annotations
 
-import numpy as np
+import json
+from pathlib import Path
 
+import numpy as np
+import pytest
+
+from arena.bots.scaffold import Template, scaffold_bot
 from sample_bots.heuristic.bot import HeuristicBot
 from sdk.encoding import OFFSETS
 from sdk.learn.evaluation import against_random
 from sdk.learn.imitation import teacher_decisions
+from sdk.learn.train import PROVENANCE_FILE, main
 from sdk.learn.training import Stage, TrainConfig, train
 from sdk.policy_network import PolicyNetwork
 
@@ -51,3 +58,25 @@ def test_the_teacher_is_recorded_at_its_own_decisions_only_and_always_legally() 
     plays = (decisions.actions < 52).sum()
     assert plays == 4 * 26, f"two seats' 13 cards each in every hand, {plays} recorded"
 
+
+
+def test_the_work_is_fixed_and_the_safety_cap_says_when_it_cut_a_run_short() -> None:
+    """A run does its configured iterations whatever the clock says; only the safety cap stops it
+    early, and then the result says how much of the planned work was done."""
+    whole = train(TrainConfig(tables=8, hidden=8, iterations=3, seed=1))
+    assert whole.cut_short is None and [r.stage for r in whole.history] == [Stage.PPO] * 3
+    assert all(r.cpu >= 0 for r in whole.history) and whole.cpu_seconds > 0
+    capped = train(TrainConfig(tables=8, hidden=8, iterations=3, seed=1, max_seconds=1e-9))
+    assert capped.history == () and capped.cut_short is not None
+    assert (capped.cut_short.iterations_done, capped.cut_short.iterations_planned) == (0, 3)
+    assert "cut training short" in capped.cut_short.message()
+
+
+def test_a_cut_short_run_is_recorded_in_its_training_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = scaffold_bot("capped", tmp_path, template=Template.POLICY)
+    assert main([str(folder), "--iterations", "2", "--tables", "8", "--hidden", "8", "--max-seconds", "1e-9",
+                 "--eval-pairs", "0"]) == 0
+    assert "warning: the safety cap" in capsys.readouterr().err
+    provenance = json.loads((folder / PROVENANCE_FILE).read_text())
+    assert provenance["cut_short"]["iterations_done"] == 0 and provenance["cut_short"]["iterations_planned"] == 2
+    assert provenance["config"]["iterations"] == 2 and "train_cpu_seconds" in provenance
