@@ -11,6 +11,8 @@ The queue is the table: a service restarted picks the pending rows up again. A s
 upload before validating it, with a lease it renews while it works (``ladder/coordinator/leases.py``), so
 several services on one store never validate one upload at once; the claim of a service that
 died expires and the upload is taken again; a verdict is written only by the claim's holder.
+Another service's work never wakes this one's threads, so an idle worker and a long poll look
+at the store again every ``STORE_RECHECK`` seconds.
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ import re
 import shutil
 import tempfile
 import threading
+import time
 import tomllib
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -190,6 +193,12 @@ def upload_log(store: Store, upload_id: int, author_id: int) -> str | None:
         return None
 
 
+STORE_RECHECK = 1.0
+"""Seconds an idle worker, a long poll or ``wait_until_idle`` goes without reading the store again:
+a service on the same store receives, validates and abandons uploads without waking this one
+(an upload received there, a verdict written there, a dead service's expired claim)."""
+
+
 @dataclass
 class Intake:
     """The service's uploads: receiving them and the queue that validates them."""
@@ -314,15 +323,25 @@ class Intake:
         if not self._pollers.acquire(blocking=False):
             return
         try:
-            with self._wake:
-                self._wake.wait_for(lambda: not self._is_pending(upload_id), timeout)
+            self._wait_until(lambda: not self._is_pending(upload_id), timeout)
         finally:
             self._pollers.release()
 
     def wait_until_idle(self, timeout: float) -> bool:
         """Whether every upload was validated within ``timeout`` seconds (none pending or running)."""
+        return self._wait_until(lambda: not self._claimed and self._next_pending() is None, timeout)
+
+    def _wait_until(self, done: Callable[[], bool], timeout: float) -> bool:
+        """Whether ``done`` held within ``timeout`` seconds: checked when this service's workers
+        say something changed, and every ``STORE_RECHECK`` seconds for what other services did."""
+        deadline = time.monotonic() + timeout
         with self._wake:
-            return self._wake.wait_for(lambda: not self._claimed and self._next_pending() is None, timeout)
+            while not done():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._wake.wait(min(left, STORE_RECHECK))
+            return True
 
     def _is_pending(self, upload_id: int) -> bool:
         with self.store.reading() as session:
@@ -333,7 +352,7 @@ class Intake:
             with self._wake:
                 upload_id = self._claim()
                 while upload_id is None and not self._stopping:
-                    self._wake.wait()
+                    self._wake.wait(STORE_RECHECK)
                     upload_id = self._claim()
                 if self._stopping or upload_id is None:
                     if upload_id is not None:

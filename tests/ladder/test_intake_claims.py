@@ -118,3 +118,55 @@ def test_a_claim_is_renewed_while_its_validation_outlasts_it(tmp_path: Path, mon
         intake.stop()
     assert outcome == [None]  # still claimed by the first service, four renewals on
     assert row(store, upload).status is UploadStatus.ACCEPTED
+
+
+def test_an_idle_service_validates_an_upload_another_service_received(tmp_path: Path) -> None:
+    """Nothing tells an idle service that another one on the store received an upload: its
+    workers read the store again on their own (``STORE_RECHECK``) instead of sleeping until
+    an upload of their own arrives."""
+    store, asha, _ = fresh(tmp_path)
+    recorder = Recorder()
+    idle = Intake(store, IntakeSettings(runner="local"), validate=recorder)
+    receiving = Intake(store, IntakeSettings(runner="local"), validate=recorder)  # never started
+    idle.start()
+    try:
+        upload = send(receiving, asha, tar_gz(good_bot("elsewhere")))
+        assert idle.wait_until_idle(SETTLE)
+    finally:
+        idle.stop()
+    assert row(store, upload).status is UploadStatus.ACCEPTED and recorder.order == ["elsewhere"]
+
+
+def test_a_long_poll_ends_when_another_service_writes_the_verdict(tmp_path: Path) -> None:
+    """An author's long poll on one service (``GET /api/uploads/{id}?wait=``) for an upload
+    another service validates ends when that verdict is written, not at the poll's timeout."""
+    store, asha, _ = fresh(tmp_path)
+    release = threading.Event()
+
+    def held(command: BotCommand, records: Path, runner: str) -> None:
+        release.wait(SETTLE)
+
+    validating = Intake(store, IntakeSettings(runner="local"), validate=held)
+    polled = Intake(store, IntakeSettings(runner="local"))  # never started: it only answers polls
+    polling = threading.Event()
+    checked = polled._is_pending
+
+    def watched(upload_id: int) -> bool:
+        pending = checked(upload_id)
+        polling.set()
+        return pending
+
+    polled._is_pending = watched  # type: ignore[method-assign]
+    upload = send(validating, asha, tar_gz(good_bot("there")))
+    validating.start()
+    poll = threading.Thread(target=polled.wait_for, args=(upload, 600), daemon=True)
+    try:
+        poll.start()
+        assert polling.wait(SETTLE)  # the poll found the upload pending and waits
+        release.set()
+        poll.join(SETTLE)
+        assert not poll.is_alive()  # ended by the verdict, long before its 600 s
+    finally:
+        release.set()
+        validating.stop()
+    assert row(store, upload).status is UploadStatus.ACCEPTED
