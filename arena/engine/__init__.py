@@ -97,7 +97,7 @@ from arena.engine.errors import (
 from arena.engine.hand import Decision, HandState, PublicHand
 from arena.engine.match import KOT_RUN, FormatKind, MatchFormat, MatchScore, next_dealer
 from arena.engine.observation import Observation, observe
-from arena.engine.outcome import HandOutcome, HandResult, Trick, decide_hand, hand_value
+from arena.engine.outcome import HandOutcome, HandResult, Trick, decide_hand, hand_value, majority
 from arena.engine.ranking import CARD_POINTS_28, RankOrder, card_points, ranks_high_to_low, strength
 from arena.engine.rules import (
     PRESET_SUMMARIES,
@@ -292,6 +292,7 @@ __all__ = [
     "hand_record",
     "hand_value",
     "is_bidding_record",
+    "majority",
     "make_rules",
     "mask_of",
     "new_hand",

@@ -84,6 +84,7 @@ def hand_value(rules: Rules, result: HandResult) -> float:
 
 
 def majority(rules: Rules) -> int:
+    """Tricks a side needs for the majority of a hand."""
     return rules.hand_size // 2 + 1
 
 

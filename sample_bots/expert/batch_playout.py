@@ -31,10 +31,9 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from arena.engine import decide_hand, play_orders
+from arena.engine import decide_hand, majority, play_orders
 from arena.engine.cards import Rank
 from arena.engine.hand import HandState
-from arena.engine.outcome import majority
 from arena.engine.rules import Capture, Direction, Rules
 from sample_bots.search.bot import result_reward
 

@@ -115,8 +115,8 @@ def test_a_searched_trump_call_plays_out_worlds_under_every_suit() -> None:
         state = HandState(rules, Deal.from_seed(rules, seed), 0)
         seat = state.to_move
         assert seat is not None
-        bot = ExpertBot(0, SearchBudget(max_per_move=0.2), search_calls=True)
-        suit = bot.call_trump(BotView(observe(state, seat), 0.3, 30.0))
+        bot = ExpertBot(0, SearchBudget(max_per_move=5.0), search_calls=True)
+        suit = bot.call_trump(BotView(observe(state, seat), 10.0, 30.0))
         assert isinstance(suit, Suit)
         state.apply(CallTrump(suit))  # a legal call
         assert bot.calls[0] >= 8  # a batch at least: every world under all four suits
