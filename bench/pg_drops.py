@@ -9,7 +9,9 @@ log shows one "checkpoint starting: immediate force wait" per drop): on a loaded
 drop waits for the checkpointer to be scheduled. Drops on several connections at once wait for
 the same checkpoints. Each arm copies a migrated store ``--databases`` times (``CREATE DATABASE
 ... TEMPLATE``, as the tests do), then times dropping them all; the server's requested
-checkpoints are counted (``pg_stat_bgwriter.checkpoints_req``). The last line is one JSON object.
+checkpoints are counted (``pg_stat_bgwriter.checkpoints_req``). ``--idle N``: N more connections
+stay open and idle meanwhile, as a test run's stores keep theirs (each backend must absorb every
+drop's barrier). The last line is one JSON object.
 """
 
 from __future__ import annotations
@@ -40,8 +42,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--databases", type=int, default=60)
     parser.add_argument("--connections", type=int, nargs="+", default=[1, 8])
+    parser.add_argument("--idle", type=int, default=0)
     args = parser.parse_args()
-    admin = create_engine(SERVER, isolation_level="AUTOCOMMIT", poolclass=NullPool).connect()
+    server = create_engine(SERVER, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+    admin = server.connect()
+    idle = [server.connect() for _ in range(args.idle)]
     admin.execute(text(f'DROP DATABASE IF EXISTS "{TEMPLATE}"'))
     admin.execute(text(f'CREATE DATABASE "{TEMPLATE}"'))
     engine = make_engine(SERVER.set(database=TEMPLATE).render_as_string(hide_password=False))
@@ -56,11 +61,12 @@ def main() -> None:
         started = time.perf_counter()
         drop_all(names, connections)
         seconds = time.perf_counter() - started
-        arms.append({"connections": connections, "databases": len(names), "seconds": round(seconds, 2),
-                     "checkpoints_requested": checkpoints(admin) - before})
+        arms.append({"connections": connections, "databases": len(names), "idle": args.idle,
+                     "seconds": round(seconds, 2), "checkpoints_requested": checkpoints(admin) - before})
         print(arms[-1], flush=True)
     admin.execute(text(f'DROP DATABASE "{TEMPLATE}"'))
-    admin.close()
+    for connection in [admin, *idle]:
+        connection.close()
     print(json.dumps({"arms": arms}))
 
 
