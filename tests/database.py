@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from sqlalchemy import URL, ColumnElement, Connection, MetaData, Table, create_engine, make_url, select, text
@@ -158,12 +160,40 @@ def drop_kept(root: Path) -> None:
             _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+DROP_CONNECTIONS = 8
+"""How many connections drop a session's databases at once (``drop_all``)."""
+
+
+def drop_all(names: Iterable[str], connections: int = DROP_CONNECTIONS) -> None:
+    """Drop the databases ``names`` (those that exist), on ``connections`` connections at once.
+    PostgreSQL 15's ``DROP DATABASE`` asks for an immediate checkpoint and waits for it: one
+    after another on a loaded machine each waited for the checkpointer to be scheduled (about a
+    second: over 100 s for a worker's databases, on its last test's teardown); drops waiting at
+    the same time share the checkpoints (``bench/pg_drops.py``, docs/performance.md, session 18)."""
+    shares = [share for share in (sorted(names)[n::connections] for n in range(connections)) if share]
+    if not shares:
+        return
+    engine = create_engine(server_url().set(database="postgres"), isolation_level="AUTOCOMMIT", poolclass=NullPool)
+
+    def drop(share: list[str]) -> None:
+        with engine.connect() as connection:
+            for name in share:
+                connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+    try:
+        with ThreadPoolExecutor(max_workers=len(shares)) as pool:
+            for done in [pool.submit(drop, share) for share in shares]:
+                done.result()
+    finally:
+        engine.dispose()
+
+
 def drop_created() -> None:
     """Drop every database this test session created (the end of the session: leaving them to
-    ``pg_virtualenv``'s removal of the cluster was tried and cost as much); close the connection."""
+    ``pg_virtualenv``'s removal of the cluster was tried and cost as much), several at once
+    (``drop_all``); close the connection."""
     global _connection
-    for name in sorted(_created):
-        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    drop_all(_created)
     _created.clear()
     if _connection is not None:
         _connection.close()
