@@ -16,6 +16,7 @@ from arena.engine.deal import Deal
 from arena.engine.hand import HandState
 from arena.engine.observation import observe
 from arena.engine.rules import PRESETS, rules_for
+from arena.engine.seats import Seat
 from arena.referee.in_process import play_in_process
 from sample_bots.expert.bot import FIRST_BATCH, ExpertBot, choose_weighted, effective_size, move_ceiling
 from sample_bots.heuristic.bot import HeuristicBot
@@ -109,12 +110,18 @@ def test_without_the_middle_search_only_the_endgame_samples_worlds() -> None:
     assert any(bot.worlds for bot in (bots[0], bots[2]))  # type: ignore[attr-defined]
 
 
-def test_a_searched_trump_call_plays_out_worlds_under_every_suit() -> None:
+def trump_call(seed: int) -> tuple[HandState, Seat]:
+    """A new ``dehla-pakad`` hand of deal ``seed`` and the seat to call its trump."""
     rules = rules_for("dehla-pakad")
+    state = HandState(rules, Deal.from_seed(rules, seed), 0)
+    seat = state.to_move
+    assert seat is not None
+    return state, seat
+
+
+def test_a_searched_trump_call_plays_out_worlds_under_every_suit() -> None:
     for seed in range(2):
-        state = HandState(rules, Deal.from_seed(rules, seed), 0)
-        seat = state.to_move
-        assert seat is not None
+        state, seat = trump_call(seed)
         bot = ExpertBot(0, SearchBudget(max_per_move=5.0), search_calls=True)
         suit = bot.call_trump(BotView(observe(state, seat), 10.0, 30.0))
         assert isinstance(suit, Suit)
@@ -123,11 +130,8 @@ def test_a_searched_trump_call_plays_out_worlds_under_every_suit() -> None:
 
 
 def test_a_trump_call_with_no_time_is_the_heuristics() -> None:
-    rules = rules_for("dehla-pakad")
     for seed in range(5):
-        state = HandState(rules, Deal.from_seed(rules, seed), 0)
-        seat = state.to_move
-        assert seat is not None
+        state, seat = trump_call(seed)
         view = BotView(observe(state, seat), 0.001, 0.0)
         bot = ExpertBot(0, SearchBudget(max_per_move=0.001), search_calls=True)
         assert bot.call_trump(view) == HeuristicBot().call_trump(view)

@@ -5,6 +5,7 @@ values as the scalar greedy playout (``lean_playout``), card for card."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -41,6 +42,15 @@ def _worlds(state: HandState, rows: int, seed: int) -> list[HandState]:
     sampler = Sampler(observe(state, state.to_move))
     rng = random.Random(seed)
     return [sampler.state(sampler.sample(rng)) for _ in range(rows)]
+
+
+def _lean_worlds(rules: Rules, seeds: range) -> Iterator[tuple[HandState, Ints]]:
+    """For each seed that gives a lean position: the position and ``ROWS`` of its worlds' hands."""
+    for seed in seeds:
+        state = _lean_position(rules, seed)
+        if state is not None:
+            worlds = _worlds(state, ROWS, seed)
+            yield state, hands_array([[w.hand(s) for s in range(4)] for w in worlds])
 
 
 def _cards(mask: int) -> list[int]:
@@ -149,12 +159,7 @@ def test_the_greedy_playouts_values_are_the_scalar_ones(preset: str, blind: bool
 def test_blind_playouts_judge_safety_by_the_unseen_cards_not_their_places() -> None:
     rules = rules_for("dehla-pakad")
     differ = compared = 0
-    for seed in range(30):
-        state = _lean_position(rules, seed)
-        if state is None:
-            continue
-        worlds = _worlds(state, ROWS, seed)
-        hands = hands_array([[w.hand(s) for s in range(4)] for w in worlds])
+    for state, hands in _lean_worlds(rules, range(30)):
         sighted = batch_playout(state, rules, 0, hands)
         blind = batch_playout(state, rules, 0, hands, blind=True)
         differ += int((sighted != blind).sum())
@@ -164,12 +169,7 @@ def test_blind_playouts_judge_safety_by_the_unseen_cards_not_their_places() -> N
 
 def test_rows_blind_and_sighted_in_one_batch_are_each_as_alone() -> None:
     rules = rules_for("dehla-pakad")
-    for seed in range(12):
-        state = _lean_position(rules, seed)
-        if state is None:
-            continue
-        worlds = _worlds(state, ROWS, seed)
-        hands = hands_array([[w.hand(s) for s in range(4)] for w in worlds])
+    for state, hands in _lean_worlds(rules, range(12)):
         mixed = np.arange(ROWS) % 2 == 1
         together = BatchHand(state, rules, hands, blind=mixed)
         together.play_greedy()
