@@ -31,7 +31,7 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from arena.engine import decide_hand, majority, play_orders
+from arena.engine import TENS, TRUMP_BONUS, decide_hand, majority, play_orders
 from arena.engine.cards import Rank
 from arena.engine.hand import HandState
 from arena.engine.rules import Capture, Direction, Rules
@@ -44,8 +44,6 @@ Masks = TypeVar("Masks", Ints, Bools)
 TEN = int(Rank.TEN)
 ACE = int(Rank.ACE)
 SUIT_BITS = 0x1FFF
-TRUMP_BONUS = 16
-"""A trump's key is its rank plus this (``arena.engine.trick``)."""
 EMPTY = 99
 """The ranking key of an empty suit: above every card's."""
 SHIFTS = np.array([0, 13, 26, 39], dtype=np.int64)
@@ -98,7 +96,7 @@ SEAT_AT = {direction: np.array([play_orders(direction)[leader][k] for leader in 
 """Per direction, the seat at position ``k`` of a trick ``leader`` leads, at ``leader * 4 + k``."""
 CHEAPEST, CHEAPEST_WINNER, FEED = 0, 1, 2
 """The ways of ``CHOICE``."""
-_TENS = np.int64(sum(1 << (s * 13 + TEN) for s in range(4)))
+_TENS = np.int64(TENS)
 
 
 def _mask(flags: Bools) -> Ints:
