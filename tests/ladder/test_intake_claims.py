@@ -120,10 +120,12 @@ def test_a_claim_is_renewed_while_its_validation_outlasts_it(tmp_path: Path, mon
     assert row(store, upload).status is UploadStatus.ACCEPTED
 
 
-def test_an_idle_service_validates_an_upload_another_service_received(tmp_path: Path) -> None:
+def test_an_idle_service_validates_an_upload_another_service_received(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Nothing tells an idle service that another one on the store received an upload: its
-    workers read the store again on their own (``STORE_RECHECK``) instead of sleeping until
-    an upload of their own arrives."""
+    workers read the store again on their own (``STORE_RECHECK``, shortened here) instead of
+    sleeping until an upload of their own arrives."""
+    monkeypatch.setattr(intake_module, "STORE_RECHECK", 0.05)
     store, asha, _ = fresh(tmp_path)
     recorder = Recorder()
     idle = Intake(store, IntakeSettings(runner="local"), validate=recorder)
@@ -137,9 +139,12 @@ def test_an_idle_service_validates_an_upload_another_service_received(tmp_path: 
     assert row(store, upload).status is UploadStatus.ACCEPTED and recorder.order == ["elsewhere"]
 
 
-def test_a_long_poll_ends_when_another_service_writes_the_verdict(tmp_path: Path) -> None:
+def test_a_long_poll_ends_when_another_service_writes_the_verdict(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """An author's long poll on one service (``GET /api/uploads/{id}?wait=``) for an upload
-    another service validates ends when that verdict is written, not at the poll's timeout."""
+    another service validates ends when that verdict is written, not at the poll's timeout
+    (``STORE_RECHECK`` shortened here)."""
+    monkeypatch.setattr(intake_module, "STORE_RECHECK", 0.05)
     store, asha, _ = fresh(tmp_path)
     release = threading.Event()
 
