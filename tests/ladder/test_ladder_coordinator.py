@@ -125,7 +125,9 @@ def test_a_killed_coordinator_takes_its_workers_and_bots_along_and_the_match_is_
 
 @pytest.mark.sqlite_only("a PostgreSQL store takes several coordinators (tests/ladder/test_ladder_coordinators.py)")
 def test_a_second_coordinator_on_the_same_store_is_refused(tmp_path: Path) -> None:
-    with stalled_run(tmp_path, "--matches", "50") as (run, _, data):
+    # One worker, held by the stalled match: with two, the other played on meanwhile (about 50
+    # bot processes this test does not need).
+    with stalled_run(tmp_path, "--matches", "50", executor=("--workers", "1")) as (run, _, data):
         second = subprocess.run([sys.executable, "-m", "arena", "ladder", "run", "--matches", "1", *SLOW_CLOCK,
                                  "--data", str(data)], capture_output=True, text=True, timeout=120, check=False,
                                 env={**clean_env(data), "DEHLA_TEST_STALL": str(tmp_path / "stall")})
