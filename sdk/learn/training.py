@@ -16,7 +16,9 @@ the policy playing both seats of team 0 against random legal play, and plays it 
 decision of the team is a sample whose return is the hand's value to the team (``reward="hand"``:
 +1 won, +2 with a kot, -1/-2 lost, 0 drawn; no discount, one hand is the episode). A value head
 on the same hidden layer is the baseline; PPO's clipped objective, an optional entropy bonus and
-Adam update the weights for ``epochs`` passes over the iteration's samples in minibatches.
+Adam update the weights for ``epochs`` passes over the iteration's samples in minibatches, Adam's
+step falling linearly over the PPO iterations (1e-3 to 1e-4: measured, more pairs won than a constant
+1e-3, with which they stopped rising at about 90.5%; docs/performance.md, session 19).
 The amount of work is fixed by the config (teacher hands, imitation passes, PPO iterations), not
 by a clock, so a run does the same computation whatever the machine's load: seeded, the same
 ``TrainConfig`` gives the same weights on the same machine (numpy's matrix products may differ in
