@@ -101,6 +101,9 @@ class TrainConfig:
         if self.iterations < 0 or self.imitation_epochs < 0 or self.teacher_hands < 0:
             raise LearnEnvError("iterations, imitation_epochs and teacher_hands must be zero or more, not "
                                 f"{self.iterations}, {self.imitation_epochs} and {self.teacher_hands}")
+        steps = (self.learning_rate, self.ppo_learning_rate, self.ppo_final_learning_rate)
+        if any(step is not None and not step > 0 for step in steps):
+            raise LearnEnvError(f"the learning rates must be positive, not {steps}")
         if self.max_seconds <= 0:
             raise LearnEnvError(f"max_seconds must be positive, not {self.max_seconds}")
 

@@ -18,6 +18,7 @@ import pytest
 from arena.bots.scaffold import Template, scaffold_bot
 from sample_bots.heuristic.bot import HeuristicBot
 from sdk.encoding import OFFSETS
+from sdk.learn.errors import LearnEnvError
 from sdk.learn.evaluation import against_random
 from sdk.learn.imitation import teacher_decisions
 from sdk.learn.train import PROVENANCE_FILE, main
@@ -58,6 +59,8 @@ def test_ppo_s_step_falls_to_its_final_value_and_a_constant_one_is_the_old_run()
     assert all(np.array_equal(getattr(unchanged, n), getattr(before, n)) for n in names)
     assert not np.array_equal(falling.w1, before.w1)
     assert _falling(1e-3, 1e-4, 0.0) == 1e-3 and _falling(1e-3, 1e-4, 0.5) == pytest.approx(5.5e-4)
+    with pytest.raises(LearnEnvError, match="learning rates must be positive"):
+        TrainConfig(ppo_final_learning_rate=-1e-4)
 
 
 def test_the_teacher_is_recorded_at_its_own_decisions_only_and_always_legally() -> None:
