@@ -44,12 +44,16 @@ def parse(argv: Sequence[str] | None) -> tuple[Path, TrainConfig, int]:
     parser.add_argument("--teacher-hands", type=int, default=defaults.teacher_hands,
                         help="hands the teacher plays for the warm start, if there is a teacher")
     parser.add_argument("--imitation-epochs", type=int, default=defaults.imitation_epochs)
+    parser.add_argument("--final-step", type=float, default=defaults.ppo_final_learning_rate,
+                        help="PPO's step at the last iteration, falling linearly from its first (default %(default)s)")
+    parser.add_argument("--constant-step", action="store_true", help="keep PPO's step constant (no fall)")
     parser.add_argument("--eval-pairs", type=int, default=2000,
                         help="duplicate deal pairs against random play after training (0: none)")
     args = parser.parse_args(argv)
     config = TrainConfig(preset=args.preset, tables=args.tables, hidden=args.hidden, max_seconds=args.max_seconds,
                          iterations=args.iterations, seed=args.seed, teacher_hands=args.teacher_hands,
-                         imitation_epochs=args.imitation_epochs)
+                         imitation_epochs=args.imitation_epochs,
+                         ppo_final_learning_rate=None if args.constant_step else args.final_step)
     return args.folder, config, args.eval_pairs
 
 

@@ -9,6 +9,7 @@ backwards (a sign error in a gradient), fails the margin."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -17,10 +18,11 @@ import pytest
 from arena.bots.scaffold import Template, scaffold_bot
 from sample_bots.heuristic.bot import HeuristicBot
 from sdk.encoding import OFFSETS
+from sdk.learn.errors import LearnEnvError
 from sdk.learn.evaluation import against_random
 from sdk.learn.imitation import teacher_decisions
 from sdk.learn.train import PROVENANCE_FILE, main
-from sdk.learn.training import Stage, TrainConfig, train
+from sdk.learn.training import Stage, TrainConfig, _falling, train
 from sdk.policy_network import PolicyNetwork
 
 BRIEF = TrainConfig(tables=64, hidden=64, iterations=1, teacher_hands=100, imitation_epochs=20, seed=5)
@@ -44,6 +46,21 @@ def test_ppo_alone_changes_the_weights_and_is_repeatable() -> None:
     assert [r.stage for r in first.history] == [Stage.PPO] * 2
     assert not np.array_equal(first.network.w2, start.w2)
     assert np.array_equal(first.network.w1, second.network.w1) and np.array_equal(first.network.w2, second.network.w2)
+
+
+def test_ppo_s_step_falls_to_its_final_value_and_a_constant_one_is_the_old_run() -> None:
+    """The falling step changes the weights from the second iteration on; falling to the step it starts
+    at is a constant step, bit for bit the run without the fall."""
+    constant = TrainConfig(tables=32, hidden=16, iterations=2, seed=2, ppo_final_learning_rate=None)
+    unchanged = train(replace(constant, ppo_final_learning_rate=constant.learning_rate)).network
+    falling = train(replace(constant, ppo_final_learning_rate=1e-4)).network
+    before = train(constant).network
+    names = ("w1", "b1", "w2", "b2", "w3", "b3")
+    assert all(np.array_equal(getattr(unchanged, n), getattr(before, n)) for n in names)
+    assert not np.array_equal(falling.w1, before.w1)
+    assert _falling(1e-3, 1e-4, 0.0) == 1e-3 and _falling(1e-3, 1e-4, 0.5) == pytest.approx(5.5e-4)
+    with pytest.raises(LearnEnvError, match="learning rates must be positive"):
+        TrainConfig(ppo_final_learning_rate=-1e-4)
 
 
 def test_the_teacher_is_recorded_at_its_own_decisions_only_and_always_legally() -> None:
