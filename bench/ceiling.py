@@ -3,7 +3,7 @@
 ``python -m bench.ceiling [PAIRS] [PRESET] [SEED] [ARMS] [MOVE_MS]``
 
 Plays PAIRS (default 200) duplicate deal pairs of PRESET (default ``dehla-pakad``) from match
-seed SEED (default 1) for each arm in ARMS (comma-separated, default all), the arm's team in
+seed SEED (default 1) for each arm in ARMS (comma-separated, default all but ``replies``), the arm's team in
 seats 0 and 2 against ``heuristic`` in 1 and 3, on a table whose clock never moves (no time
 faults; the bots' own budgets stand):
 
@@ -11,16 +11,18 @@ faults; the bots' own budgets stand):
 - ``clairvoyant``: ``bench.clairvoyant.ClairvoyantBot``, seeing the true deal, every decision its own;
 - ``cards``: the clairvoyant's card plays, the heuristic's trump calls;
 - ``calls``: the clairvoyant's trump calls, the heuristic's card plays;
-- ``expert``: the expert sample bot's own search at MOVE_MS (default 50) a move, no clairvoyance.
+- ``expert``: the expert sample bot's own search at MOVE_MS (default 50) a move, no clairvoyance;
+- ``replies``: the same with ``--heuristic-replies`` (``sample_bots/expert/replies.py``).
 
 An arm ``NAME:TRICKS`` has its clairvoyant solve exactly from TRICKS tricks left (default
 ``bench.clairvoyant.ENDGAME_TRICKS``); ``NAME+model`` (either form) has its playouts let the
 heuristic seats play their own cards (``Clairvoyant.opponents``): it knows the opponents' policy
-as well as the deal. ``control+model`` and ``expert+model`` judge by that clairvoyant.
+as well as the deal; ``+modelN`` only in a playout's first N tricks (the one in progress counts).
+``control+model`` and ``expert+model`` judge by that clairvoyant.
 
 The pairs are scored by the table's own duplicate rule (``arena.referee.table``: what
 ``dehla match`` counts): won, drawn and lost pairs and the share (a draw counts half), the mean
-per pair and its 95% interval. For the ``control`` and ``expert`` arms each of their team's
+per pair and its 95% interval. For the ``control``, ``expert`` and ``replies`` arms each of their team's
 decisions is also judged by a clairvoyant on the true hand (``Shadowed``): per phase (the trump
 call, each trick number) how often the bot's choice is among the clairvoyant's best and the
 mean value it gives up by the clairvoyant's measure. Last line: one JSON object.
@@ -55,7 +57,7 @@ from sample_bots.search.bot import SearchBudget
 from sdk import HandEnd, MatchEnd, MatchStart
 from sdk.bot import Bot, BotView
 
-ARMS = ("control", "clairvoyant", "cards", "calls", "expert")
+ARMS = ("control", "clairvoyant", "cards", "calls", "expert", "replies")
 
 
 class StillClock:
@@ -147,7 +149,8 @@ def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:
     endgame = int(tricks) if tricks else ENDGAME_TRICKS
 
     def search() -> Clairvoyant:
-        return Clairvoyant(endgame, HeuristicBot() if flag == "model" else None)
+        model = flag.startswith("model")
+        return Clairvoyant(endgame, HeuristicBot() if model else None, int(flag[5:]) if model and flag[5:] else None)
 
     makers: dict[str, Callable[[int], Bot]] = {
         "control": lambda seat: Shadowed(HeuristicBot(), true_hand, search()),
@@ -156,6 +159,8 @@ def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:
         "calls": lambda seat: ClairvoyantBot(true_hand, cards=False, search=search()),
         "expert": lambda seat: Shadowed(ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000)), true_hand,
                                         search()),
+        "replies": lambda seat: Shadowed(ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000),
+                                                   heuristic_replies=True), true_hand, search()),
     }
     return makers[name](0), makers[name](2)
 
@@ -196,7 +201,7 @@ def main(argv: list[str]) -> None:
     if argv[:1] in (["-h"], ["--help"]):
         print(__doc__)
         return
-    defaults = ["200", "dehla-pakad", "1", ",".join(ARMS), "50"]
+    defaults = ["200", "dehla-pakad", "1", ",".join(ARMS[:5]), "50"]
     pairs, preset, seed, arms, move_ms = (argv + defaults[len(argv):])[:5]
     chosen = [a for a in arms.split(",") if a]
     unknown = sorted({a.partition("+")[0].partition(":")[0] for a in chosen} - set(ARMS))

@@ -87,10 +87,13 @@ class Clairvoyant:
     ``opponents``: the other team's policy, known (the heuristic, deterministic): before the
     endgame a playout lets that team play its own cards and only ``team`` play greedily, so a
     candidate is valued by what it really leads to against those opponents (the solve still
-    assumes perfect opponents: a lower bound on what they allow)."""
+    assumes perfect opponents: a lower bound on what they allow). ``model_tricks``: only in the
+    first this many tricks of a playout (the one in progress counts), the greedy rule for every
+    seat after them."""
 
     endgame_tricks: int = ENDGAME_TRICKS
     opponents: Bot | None = None
+    model_tricks: int | None = None
     solves: int = 0
     playouts: int = 0
 
@@ -111,12 +114,13 @@ class Clairvoyant:
         rules = state.rules
         order = play_orders(rules.direction)
         every_trick = rules.capture is not Capture.SWEEP
+        modelled = len(state.tricks) + (self.model_tricks if self.model_tricks is not None else rules.hand_size)
         while not state.is_over:
             seat = state.to_move
             assert seat is not None
             mask = state.legal_mask()
             if state.decision is Decision.PLAY and state.hidden_card is None and (
-                    seat & 1 == team or mask & (mask - 1) == 0):
+                    seat & 1 == team or mask & (mask - 1) == 0 or len(state.tricks) >= modelled):
                 state.play(greedy_card(state, mask, order, rules.hand_size, every_trick))
             else:
                 state.apply(opponents.decide(BotView(observe(state, seat), 1.0, 30.0)))

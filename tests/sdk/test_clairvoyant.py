@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from arena.engine.actions import Action
 from arena.engine.cards import mask_of
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
@@ -12,7 +13,7 @@ from arena.engine.observation import observe
 from arena.engine.rules import rules_for
 from arena.referee.in_process import play_in_process
 from bench.ceiling import Shadowed, play_table, team_for
-from bench.clairvoyant import ClairvoyanceError, ClairvoyantBot, TrueHand
+from bench.clairvoyant import ClairvoyanceError, Clairvoyant, ClairvoyantBot, TrueHand
 from sample_bots.heuristic.bot import HeuristicBot
 from sdk import HandEnd
 from sdk.bot import BotView
@@ -70,3 +71,33 @@ def test_the_control_is_the_real_heuristic() -> None:
     assert measured.deal_scores == plain.deal_scores
     assert [h.tens for h in measured.hands] == [h.tens for h in plain.hands]
     assert sum(t.decisions for t in north.phases.values()) > 0
+
+
+class Recording(HeuristicBot):
+    """The heuristic, noting the seats it is asked to play for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seats: list[int] = []
+
+    def decide(self, view: BotView) -> Action:
+        self.seats.append(view.observation.seat)
+        return super().decide(view)
+
+
+@pytest.mark.parametrize("tricks", [None, 1])
+def test_a_model_playout_asks_the_opponents_policy_for_their_seats_only(tricks: int | None) -> None:
+    rules = rules_for("dehla-pakad")
+    state = HandState(rules, Deal.from_seed(rules, 4), 0)
+    state.apply(state.legal_actions()[0])  # the trump call
+    mover = state.to_move
+    assert mover is not None
+    opponents = Recording()
+    search = Clairvoyant(endgame_tricks=3, opponents=opponents, model_tricks=tricks)
+    search.value(state.clone(), mover & 1)
+    assert set(opponents.seats) == {(mover + 1) % 4, (mover + 3) % 4}
+    assert search.playouts == 1
+    if tricks == 1:  # the first trick's two replies, then the greedy rule for every seat
+        assert len(opponents.seats) == 2
+    else:
+        assert len(opponents.seats) > 2
