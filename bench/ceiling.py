@@ -3,16 +3,18 @@
 ``python -m bench.ceiling [PAIRS] [PRESET] [SEED] [ARMS] [MOVE_MS]``
 
 Plays PAIRS (default 200) duplicate deal pairs of PRESET (default ``dehla-pakad``) from match
-seed SEED (default 1) for each arm in ARMS (comma-separated, default all but ``replies``), the arm's team in
-seats 0 and 2 against ``heuristic`` in 1 and 3, on a table whose clock never moves (no time
-faults; the bots' own budgets stand):
+seed SEED (default 1) for each arm in ARMS (comma-separated, default all but ``replies`` and
+``sampled``), the arm's team in seats 0 and 2 against ``heuristic`` in 1 and 3, on a table
+whose clock never moves (no time faults; the bots' own budgets stand):
 
 - ``control``: ``heuristic`` itself (must be about 50%: the measurement's control);
 - ``clairvoyant``: ``bench.clairvoyant.ClairvoyantBot``, seeing the true deal, every decision its own;
 - ``cards``: the clairvoyant's card plays, the heuristic's trump calls;
 - ``calls``: the clairvoyant's trump calls, the heuristic's card plays;
 - ``expert``: the expert sample bot's own search at MOVE_MS (default 50) a move, no clairvoyance;
-- ``replies``: the same with ``--heuristic-replies`` (``sample_bots/expert/replies.py``).
+- ``replies``: the same with ``--heuristic-replies`` (``sample_bots/expert/replies.py``);
+- ``sampled``: the clairvoyant's search on ``SAMPLED_WORLDS`` deals drawn by the seat's sampler
+  instead of the true one, no clock (``bench/sampled_search.py``).
 
 An arm ``NAME:TRICKS`` has its clairvoyant solve exactly from TRICKS tricks left (default
 ``bench.clairvoyant.ENDGAME_TRICKS``); ``NAME+model`` (either form) has its playouts let the
@@ -51,13 +53,16 @@ from arena.referee.stats import mean_interval
 from arena.referee.table import Table
 from arena.referee.table_values import MatchOutcome, TableConfig
 from bench.clairvoyant import ENDGAME_TRICKS, Clairvoyant, ClairvoyantBot, TrueHand, call_options, card_options
+from bench.sampled_search import SampledSearchBot
 from sample_bots.expert.bot import ExpertBot
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.search.bot import SearchBudget
 from sdk import HandEnd, MatchEnd, MatchStart
 from sdk.bot import Bot, BotView
 
-ARMS = ("control", "clairvoyant", "cards", "calls", "expert", "replies")
+SAMPLED_WORLDS = 16
+"""Worlds a ``sampled`` seat searches per card decision."""
+ARMS = ("control", "clairvoyant", "cards", "calls", "expert", "replies", "sampled")
 
 
 class StillClock:
@@ -159,6 +164,7 @@ def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:
         "calls": lambda seat: ClairvoyantBot(true_hand, cards=False, search=search()),
         "expert": lambda seat: Shadowed(ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000)), true_hand,
                                         search()),
+        "sampled": lambda seat: SampledSearchBot(SAMPLED_WORLDS, search(), seat),
         "replies": lambda seat: Shadowed(ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000),
                                                    heuristic_replies=True), true_hand, search()),
     }

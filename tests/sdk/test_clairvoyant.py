@@ -14,6 +14,7 @@ from arena.engine.rules import rules_for
 from arena.referee.in_process import play_in_process
 from bench.ceiling import Shadowed, play_table, team_for
 from bench.clairvoyant import ClairvoyanceError, Clairvoyant, ClairvoyantBot, TrueHand
+from bench.sampled_search import SampledSearchBot
 from sample_bots.heuristic.bot import HeuristicBot
 from sdk import HandEnd
 from sdk.bot import BotView
@@ -101,3 +102,13 @@ def test_a_model_playout_asks_the_opponents_policy_for_their_seats_only(tricks: 
         assert len(opponents.seats) == 2
     else:
         assert len(opponents.seats) > 2
+
+
+def test_the_sampled_twin_searches_its_own_worlds_at_the_table() -> None:
+    true_hand = TrueHand()
+    north, south = team_for("sampled", true_hand, 50)
+    assert isinstance(north, SampledSearchBot) and isinstance(south, SampledSearchBot)
+    north.worlds = south.worlds = 2
+    outcome = play_table([north, HeuristicBot(), south, HeuristicBot()], true_hand, 1, "dehla-pakad", 3)
+    assert outcome.faults == []
+    assert north.search.playouts > 0 and north.search.solves > 0
