@@ -14,7 +14,8 @@ whose clock never moves (no time faults; the bots' own budgets stand):
 - ``expert``: the expert sample bot's own search at MOVE_MS (default 50) a move, no clairvoyance;
 - ``replies``: the same with ``--heuristic-replies`` (``sample_bots/expert/replies.py``);
 - ``sampled``: the clairvoyant's search on ``SAMPLED_WORLDS`` deals drawn by the seat's sampler
-  instead of the true one, no clock (``bench/sampled_search.py``).
+  instead of the true one, no clock (``bench/sampled_search.py``); ``sampled+infer``: the worlds
+  drawn in proportion to the likelihood of the plays seen (``SampledSearchBot.weigh``).
 
 An arm ``NAME:TRICKS`` has its clairvoyant solve exactly from TRICKS tricks left (default
 ``bench.clairvoyant.ENDGAME_TRICKS``); ``NAME+model`` (either form) has its playouts let the
@@ -164,7 +165,7 @@ def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:
         "calls": lambda seat: ClairvoyantBot(true_hand, cards=False, search=search()),
         "expert": lambda seat: Shadowed(ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000)), true_hand,
                                         search()),
-        "sampled": lambda seat: SampledSearchBot(SAMPLED_WORLDS, search(), seat),
+        "sampled": lambda seat: SampledSearchBot(SAMPLED_WORLDS, search(), seat, weigh=flag == "infer"),
         "replies": lambda seat: Shadowed(ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000),
                                                    heuristic_replies=True), true_hand, search()),
     }

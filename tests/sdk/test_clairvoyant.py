@@ -104,10 +104,12 @@ def test_a_model_playout_asks_the_opponents_policy_for_their_seats_only(tricks: 
         assert len(opponents.seats) > 2
 
 
-def test_the_sampled_twin_searches_its_own_worlds_at_the_table() -> None:
+@pytest.mark.parametrize("arm", ["sampled", "sampled+infer"])
+def test_the_sampled_twin_searches_its_own_worlds_at_the_table(arm: str) -> None:
     true_hand = TrueHand()
-    north, south = team_for("sampled", true_hand, 50)
+    north, south = team_for(arm, true_hand, 50)
     assert isinstance(north, SampledSearchBot) and isinstance(south, SampledSearchBot)
+    assert north.weigh == (arm == "sampled+infer")
     north.worlds = south.worlds = 2
     outcome = play_table([north, HeuristicBot(), south, HeuristicBot()], true_hand, 1, "dehla-pakad", 3)
     assert outcome.faults == []
