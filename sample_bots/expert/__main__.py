@@ -15,7 +15,9 @@ at a time on numpy arrays (``sample_bots/expert/batch_playout.py``) or one at a 
 cannot see (the voids shown still count), not against the later seats' actual cards;
 ``--cautious`` (with ``--batch``): a card overrides the heuristic's only on its worse value of
 the sighted and the blind playouts; ``--no-middle-search``: the heuristic's card at once before
-the last 3 tricks (only the endgame searched).
+the last 3 tricks (only the endgame searched); ``--heuristic-replies``: before the endgame, the
+trick in progress finished with the heuristic's cards (each seat on its own view of the imagined
+world) before each greedy playout (``sample_bots/expert/replies.py``).
 """
 
 import argparse
@@ -48,8 +50,12 @@ parser.add_argument("--cautious", action="store_true",
                          "sighted and blind playouts")
 parser.add_argument("--middle-search", action=argparse.BooleanOptionalAction, default=True,
                     help="search before the last 3 tricks (--no-middle-search: the heuristic's card at once)")
+parser.add_argument("--heuristic-replies", action="store_true",
+                    help="before the last 3 tricks, finish the trick in progress with the heuristic's cards "
+                         "before each greedy playout")
 args, rest = parser.parse_known_args()
 budget = budget_for(Level(args.level), args.move_ms, args.confidence)
 run(ExpertBot(args.seed, budget, window=args.window, inference_tricks=args.inference_tricks, batch=args.batch,
                  min_advantage=args.min_advantage, search_calls=args.search_calls,
-                 blind_playouts=args.blind_playouts, cautious=args.cautious, middle_search=args.middle_search), rest)
+                 blind_playouts=args.blind_playouts, cautious=args.cautious, middle_search=args.middle_search,
+                 heuristic_replies=args.heuristic_replies), rest)

@@ -37,6 +37,7 @@ from sample_bots.expert.batch_playout import BatchHand, hands_array
 from sample_bots.expert.margin import LimitMargin
 from sample_bots.expert.model import heuristic_policy
 from sample_bots.expert.playout import lean_applies, playout
+from sample_bots.expert.replies import finish_trick
 from sample_bots.search.bot import (
     MAX_WORLDS,
     OutOfTimeError,
@@ -101,8 +102,12 @@ class ExpertBot(SearchBot):
     def __init__(self, seed: int = 0, budget: SearchBudget | None = None, model: PlayModel | None = None,
                  window: int | None = None, inference_tricks: int = INFERENCE_TRICKS, batch: bool = BATCH,
                  min_advantage: float = 0.0, search_calls: bool = SEARCH_CALLS,
-                 blind_playouts: bool = False, cautious: bool = False, middle_search: bool = True) -> None:
+                 blind_playouts: bool = False, cautious: bool = False, middle_search: bool = True,
+                 heuristic_replies: bool = False) -> None:
         super().__init__(seed, budget)
+        self.heuristic_replies = heuristic_replies
+        """Before the endgame, the trick in progress finished with the heuristic's cards before
+        each greedy playout (``sample_bots.expert.replies.finish_trick``; the scalar playouts only)."""
         self.middle_search = middle_search
         """Search before the endgame; without, the heuristic's card at once (only the endgame searched)."""
         self.cautious = cautious
@@ -231,6 +236,8 @@ class ExpertBot(SearchBot):
                     except OutOfTimeError:
                         return Evidence(rows, weights, drawn)
                 else:
+                    if self.heuristic_replies:
+                        finish_trick(world, self._heuristic)
                     row.append(playout(world, rules, team, self.blind_playouts))
                 if time.perf_counter() >= deadline:
                     return Evidence(rows, weights, drawn)

@@ -1,0 +1,222 @@
+"""How far can any bot get against ``heuristic``? Duplicate deal pairs against a clairvoyant team.
+
+``python -m bench.ceiling [PAIRS] [PRESET] [SEED] [ARMS] [MOVE_MS]``
+
+Plays PAIRS (default 200) duplicate deal pairs of PRESET (default ``dehla-pakad``) from match
+seed SEED (default 1) for each arm in ARMS (comma-separated, default all but ``replies`` and
+``sampled``), the arm's team in seats 0 and 2 against ``heuristic`` in 1 and 3, on a table
+whose clock never moves (no time faults; the bots' own budgets stand):
+
+- ``control``: ``heuristic`` itself (must be about 50%: the measurement's control);
+- ``clairvoyant``: ``bench.clairvoyant.ClairvoyantBot``, seeing the true deal, every decision its own;
+- ``cards``: the clairvoyant's card plays, the heuristic's trump calls;
+- ``calls``: the clairvoyant's trump calls, the heuristic's card plays;
+- ``expert``: the expert sample bot's own search at MOVE_MS (default 50) a move, no clairvoyance;
+- ``replies``: the same with ``--heuristic-replies`` (``sample_bots/expert/replies.py``);
+- ``sampled``: the clairvoyant's search on ``SAMPLED_WORLDS`` deals drawn by the seat's sampler
+  instead of the true one, no clock (``bench/sampled_search.py``); ``sampled+infer``: the worlds
+  drawn in proportion to the likelihood of the plays seen (``SampledSearchBot.weigh``).
+
+An arm ``NAME:TRICKS`` has its clairvoyant solve exactly from TRICKS tricks left (default
+``bench.clairvoyant.ENDGAME_TRICKS``); ``NAME+model`` (either form) has its playouts let the
+heuristic seats play their own cards (``Clairvoyant.opponents``): it knows the opponents' policy
+as well as the deal; ``+modelN`` only in a playout's first N tricks (the one in progress counts).
+``control+model`` and ``expert+model`` judge by that clairvoyant.
+
+The pairs are scored by the table's own duplicate rule (``arena.referee.table``: what
+``dehla match`` counts): won, drawn and lost pairs and the share (a draw counts half), the mean
+per pair and its 95% interval. For the ``control``, ``expert`` and ``replies`` arms each of their team's
+decisions is also judged by a clairvoyant on the true hand (``Shadowed``): per phase (the trump
+call, each trick number) how often the bot's choice is among the clairvoyant's best and the
+mean value it gives up by the clairvoyant's measure. Last line: one JSON object.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from arena.contract.faults import FaultPolicy
+from arena.contract.time_control import TimeControl
+from arena.engine.actions import Action, CallTrump, PlayCard, RevealTrump
+from arena.engine.cards import Card
+from arena.engine.hand import Decision
+from arena.engine.match import MatchFormat
+from arena.engine.rules import rules_for
+from arena.referee.in_process import InProcessSeat
+from arena.referee.stats import mean_interval
+from arena.referee.table import Table
+from arena.referee.table_values import MatchOutcome, TableConfig
+from bench.clairvoyant import ENDGAME_TRICKS, Clairvoyant, ClairvoyantBot, TrueHand, call_options, card_options
+from bench.sampled_search import SampledSearchBot
+from sample_bots.expert.bot import ExpertBot
+from sample_bots.heuristic.bot import HeuristicBot
+from sample_bots.search.bot import SearchBudget
+from sdk import HandEnd, MatchEnd, MatchStart
+from sdk.bot import Bot, BotView
+
+SAMPLED_WORLDS = 16
+"""Worlds a ``sampled`` seat searches per card decision."""
+ARMS = ("control", "clairvoyant", "cards", "calls", "expert", "replies", "sampled")
+
+
+class StillClock:
+    """A referee clock that never moves: no decision is late, whatever it takes."""
+
+    def now(self) -> float:
+        return 0.0
+
+    async def hold_until(self, moment: float) -> None:
+        return None
+
+
+@dataclass(slots=True)
+class PhaseTally:
+    """A bot's decisions in one phase, judged by the clairvoyant."""
+
+    decisions: int = 0
+    agreed: int = 0
+    regret: float = 0.0
+
+    def to_json(self) -> dict[str, float]:
+        return {"decisions": self.decisions, "agreed": round(self.agreed / max(1, self.decisions), 3),
+                "regret_mean": round(self.regret / max(1, self.decisions), 4), "regret_sum": round(self.regret, 2)}
+
+
+@dataclass
+class Shadowed(Bot):
+    """``inner``'s decisions, each judged by a clairvoyant on the true hand (outside ``inner``'s
+    own timing: after it answers). Only decisions with a choice are judged."""
+
+    inner: Bot
+    true_hand: TrueHand
+    search: Clairvoyant = field(default_factory=Clairvoyant)
+    phases: dict[str, PhaseTally] = field(default_factory=lambda: defaultdict(PhaseTally))
+
+    def __post_init__(self) -> None:
+        self.name = self.inner.name
+
+    def on_match_start(self, start: MatchStart) -> None:
+        self.inner.on_match_start(start)
+
+    def on_hand_end(self, end: HandEnd) -> None:
+        self.inner.on_hand_end(end)
+
+    def on_match_end(self, end: MatchEnd) -> None:
+        self.inner.on_match_end(end)
+
+    def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
+        """Unused (``decide`` asks ``inner`` itself); ``inner``'s own answer."""
+        return self.inner.play(view)
+
+    def decide(self, view: BotView) -> Action:
+        action = self.inner.decide(view)
+        obs = view.observation
+        state = self.true_hand.seen_by(view)
+        if obs.decision is Decision.CALL_TRUMP:
+            if not isinstance(action, CallTrump):
+                return action
+            judgement = self.search.judge(state, call_options(action.suit))
+            phase = "call"
+        elif len(obs.legal_actions) > 1 and obs.decision is Decision.PLAY:
+            judgement = self.search.judge(state, card_options(view, action))
+            phase = f"trick {obs.trick_number:02d}"
+        else:
+            return action
+        tally = self.phases[phase]
+        regret = judgement.regret(action)
+        tally.decisions += 1
+        tally.agreed += regret <= 0.0
+        tally.regret += regret
+        return action
+
+
+def play_table(bots: list[Bot], true_hand: TrueHand, pairs: int, preset: str, seed: int) -> MatchOutcome:
+    """``pairs`` duplicate deal pairs of ``preset`` at a table that tells ``true_hand`` every move."""
+    config = TableConfig(match_id=f"ceiling-{seed}", rules=rules_for(preset), preset=preset,
+                         match_format=MatchFormat.parse(f"duplicate:{pairs}"), seed=seed,
+                         time_control=TimeControl(), policy=FaultPolicy.FORFEIT)
+    seats = [InProcessSeat(bot) for bot in bots]
+    return asyncio.run(Table(config, seats, clock=StillClock(), live=true_hand).run())
+
+
+def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:
+    """Seats 0 and 2 of ``arm``: ``NAME``, ``NAME:TRICKS`` (the clairvoyant's exact solve from
+    TRICKS tricks left instead of ``ENDGAME_TRICKS``), and either with ``+model`` (its playouts
+    let the heuristic seats play their own cards: ``Clairvoyant.opponents``)."""
+    spec, _, flag = arm.partition("+")
+    name, _, tricks = spec.partition(":")
+    endgame = int(tricks) if tricks else ENDGAME_TRICKS
+
+    def search() -> Clairvoyant:
+        model = flag.startswith("model")
+        return Clairvoyant(endgame, HeuristicBot() if model else None, int(flag[5:]) if model and flag[5:] else None)
+
+    makers: dict[str, Callable[[int], Bot]] = {
+        "control": lambda seat: Shadowed(HeuristicBot(), true_hand, search()),
+        "clairvoyant": lambda seat: ClairvoyantBot(true_hand, search=search()),
+        "cards": lambda seat: ClairvoyantBot(true_hand, calls=False, search=search()),
+        "calls": lambda seat: ClairvoyantBot(true_hand, cards=False, search=search()),
+        "expert": lambda seat: Shadowed(ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000)), true_hand,
+                                        search()),
+        "sampled": lambda seat: SampledSearchBot(SAMPLED_WORLDS, search(), seat, weigh=flag == "infer"),
+        "replies": lambda seat: Shadowed(ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000),
+                                                   heuristic_replies=True), true_hand, search()),
+    }
+    return makers[name](0), makers[name](2)
+
+
+def run_arm(arm: str, pairs: int, preset: str, seed: int, move_ms: float) -> dict[str, object]:
+    started = time.perf_counter()
+    true_hand = TrueHand()
+    north, south = team_for(arm, true_hand, move_ms)
+    outcome = play_table([north, HeuristicBot(), south, HeuristicBot()], true_hand, pairs, preset, seed)
+    scores = outcome.deal_scores
+    stats = mean_interval(scores)
+    result: dict[str, object] = {
+        "arm": arm, "pairs": stats.n, "won": sum(s > 0 for s in scores), "drawn": sum(s == 0 for s in scores),
+        "lost": sum(s < 0 for s in scores), "share": round(stats.won_share, 4), "mean": round(stats.mean, 3),
+        "ci": [round(stats.low, 3), round(stats.high, 3)], "faults": len(outcome.faults),
+        "seconds": round(time.perf_counter() - started, 1), "load_average": round(os.getloadavg()[0], 2)}
+    shadows = [b for b in (north, south) if isinstance(b, Shadowed)]
+    if shadows:
+        merged: dict[str, PhaseTally] = defaultdict(PhaseTally)
+        for shadow in shadows:
+            for phase, tally in shadow.phases.items():
+                into = merged[phase]
+                into.decisions += tally.decisions
+                into.agreed += tally.agreed
+                into.regret += tally.regret
+        result["phases"] = {p: merged[p].to_json() for p in sorted(merged)}
+    print(f"{arm}: pairs {stats.n} won {result['won']} drawn {result['drawn']} lost {result['lost']} "
+          f"share {stats.won_share:.1%} mean {stats.mean:+.3f} CI [{stats.low:+.3f}, {stats.high:+.3f}] "
+          f"faults {len(outcome.faults)} ({result['seconds']} s, load {result['load_average']})", flush=True)
+    if shadows:
+        for phase, tally in result["phases"].items():  # type: ignore[attr-defined]
+            print(f"  {phase}: {tally['decisions']} decisions, clairvoyant's best {tally['agreed']:.1%}, "
+                  f"regret mean {tally['regret_mean']:+.4f} sum {tally['regret_sum']:+.1f}", flush=True)
+    return result
+
+
+def main(argv: list[str]) -> None:
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return
+    defaults = ["200", "dehla-pakad", "1", ",".join(ARMS[:5]), "50"]
+    pairs, preset, seed, arms, move_ms = (argv + defaults[len(argv):])[:5]
+    chosen = [a for a in arms.split(",") if a]
+    unknown = sorted({a.partition("+")[0].partition(":")[0] for a in chosen} - set(ARMS))
+    if unknown:
+        raise SystemExit(f"unknown arm {', '.join(unknown)} (known: {', '.join(ARMS)})")
+    results = [run_arm(arm, int(pairs), preset, int(seed), float(move_ms)) for arm in chosen]
+    print(json.dumps({"preset": preset, "seed": int(seed), "move_ms": float(move_ms), "arms": results}))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,84 @@
+"""The clairvoyant's search on sampled worlds: its fair twin, with a fixed amount of work.
+
+``bench.clairvoyant`` searches the true deal; ``SampledSearchBot`` searches ``worlds`` deals
+drawn by the seat's own sampler (``sdk.sampling``: every placement consistent with what it has
+seen, equally likely), the same way (each legal card, a playout per world, an exact solve near
+the end; ``+model``: the heuristic's replies in the playouts) and plays the best mean, the
+heuristic's card on ties. ``weigh``: the worlds are drawn from ``draws`` times as many
+placements in proportion to the likelihood of the other seats' plays so far under the expert's
+model of them (``sdk.inference``, the heuristic as a softmax policy), through the whole hand.
+No clock: its strength does not move with the machine's load, so it
+says what a playout policy is worth without the truth and without the time limit. Its trump
+calls are the heuristic's (the ceiling found them worth little).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from arena.engine.actions import Action, DeclineTrump, PlayCard, RevealTrump
+from arena.engine.cards import Card, Suit
+from bench.clairvoyant import Clairvoyant, as_action, as_answer, card_options
+from sample_bots.expert.model import heuristic_policy
+from sample_bots.heuristic.bot import HeuristicBot
+from sdk import MatchStart
+from sdk.bot import Bot, BotView, seeded_rng
+from sdk.inference import Inference, LikelihoodCache, UnsupportedViewError
+from sdk.sampling import Placement, Sampler
+
+
+@dataclass
+class SampledSearchBot(Bot):
+    """Each legal card valued by ``search`` on ``worlds`` sampled deals; the best mean plays."""
+
+    worlds: int = 16
+    search: Clairvoyant = field(default_factory=Clairvoyant)
+    seed: int = 0
+    weigh: bool = False
+    draws: int = 4
+    name = "sampled-search"
+
+    def __post_init__(self) -> None:
+        self._heuristic = HeuristicBot()
+        self.rng = random.Random(self.seed)
+        self._model = heuristic_policy()
+        self._cache = LikelihoodCache()
+
+    def on_match_start(self, start: MatchStart) -> None:
+        self.rng = seeded_rng(start, self.seed)
+
+    def call_trump(self, view: BotView) -> Suit | DeclineTrump:
+        return self._heuristic.call_trump(view)
+
+    def hide_trump(self, view: BotView) -> Card:
+        return self._heuristic.hide_trump(view)
+
+    def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
+        choice = as_action(self._heuristic.play(view))
+        if len(view.observation.legal_actions) == 1:
+            return as_answer(choice)
+        options: list[Action] = card_options(view, choice)
+        totals = [0.0] * len(options)
+        sampler, placements = self._placements(view)
+        for placement in placements:
+            judgement = self.search.judge(sampler.state(placement), options)
+            totals = [t + v for t, v in zip(totals, judgement.values, strict=True)]
+        return as_answer(options[totals.index(max(totals))])
+
+    def _placements(self, view: BotView) -> tuple[Sampler, list[Placement]]:
+        """The sampler and the ``worlds`` placements to search: uniform, or (``weigh``) drawn
+        from a uniform pool in proportion to their likelihoods (uniform where the inference
+        cannot replay the view, or no placement of the pool is possible under the model)."""
+        if self.weigh:
+            try:
+                inference = Inference(view, self._model, self._cache)
+            except UnsupportedViewError:
+                inference = None
+            if inference is not None:
+                pool = [inference.sampler.sample(self.rng) for _ in range(self.worlds * self.draws)]
+                weights = [inference.likelihood(p) for p in pool]
+                if sum(weights) > 0:
+                    return inference.sampler, self.rng.choices(pool, weights, k=self.worlds)
+        sampler = Sampler(view.observation)
+        return sampler, [sampler.sample(self.rng) for _ in range(self.worlds)]
