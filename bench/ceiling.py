@@ -40,12 +40,11 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from arena.contract.faults import FaultPolicy
 from arena.contract.time_control import TimeControl
-from arena.engine.actions import Action, CallTrump, PlayCard, RevealTrump
-from arena.engine.cards import Card
+from arena.engine.actions import Action, CallTrump
 from arena.engine.hand import Decision
 from arena.engine.match import MatchFormat
 from arena.engine.rules import rules_for
@@ -58,8 +57,7 @@ from bench.sampled_search import SampledSearchBot
 from sample_bots.expert.bot import ExpertBot
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.search.bot import SearchBudget
-from sdk import HandEnd, MatchEnd, MatchStart
-from sdk.bot import Bot, BotView
+from sdk.bot import Bot, BotView, DelegatingBot
 
 SAMPLED_WORLDS = 16
 """Worlds a ``sampled`` seat searches per card decision."""
@@ -84,36 +82,26 @@ class PhaseTally:
     agreed: int = 0
     regret: float = 0.0
 
+    def add(self, other: PhaseTally) -> None:
+        self.decisions += other.decisions
+        self.agreed += other.agreed
+        self.regret += other.regret
+
     def to_json(self) -> dict[str, float]:
         return {"decisions": self.decisions, "agreed": round(self.agreed / max(1, self.decisions), 3),
                 "regret_mean": round(self.regret / max(1, self.decisions), 4), "regret_sum": round(self.regret, 2)}
 
 
-@dataclass
-class Shadowed(Bot):
+class Shadowed(DelegatingBot):
     """``inner``'s decisions, each judged by a clairvoyant on the true hand (outside ``inner``'s
     own timing: after it answers). Only decisions with a choice are judged."""
 
-    inner: Bot
-    true_hand: TrueHand
-    search: Clairvoyant = field(default_factory=Clairvoyant)
-    phases: dict[str, PhaseTally] = field(default_factory=lambda: defaultdict(PhaseTally))
-
-    def __post_init__(self) -> None:
-        self.name = self.inner.name
-
-    def on_match_start(self, start: MatchStart) -> None:
-        self.inner.on_match_start(start)
-
-    def on_hand_end(self, end: HandEnd) -> None:
-        self.inner.on_hand_end(end)
-
-    def on_match_end(self, end: MatchEnd) -> None:
-        self.inner.on_match_end(end)
-
-    def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
-        """Unused (``decide`` asks ``inner`` itself); ``inner``'s own answer."""
-        return self.inner.play(view)
+    def __init__(self, inner: Bot, true_hand: TrueHand, search: Clairvoyant) -> None:
+        super().__init__(inner)
+        self.name = inner.name
+        self.true_hand = true_hand
+        self.search = search
+        self.phases: dict[str, PhaseTally] = defaultdict(PhaseTally)
 
     def decide(self, view: BotView) -> Action:
         action = self.inner.decide(view)
@@ -189,10 +177,7 @@ def run_arm(arm: str, pairs: int, preset: str, seed: int, move_ms: float) -> dic
         merged: dict[str, PhaseTally] = defaultdict(PhaseTally)
         for shadow in shadows:
             for phase, tally in shadow.phases.items():
-                into = merged[phase]
-                into.decisions += tally.decisions
-                into.agreed += tally.agreed
-                into.regret += tally.regret
+                merged[phase].add(tally)
         result["phases"] = {p: merged[p].to_json() for p in sorted(merged)}
     print(f"{arm}: pairs {stats.n} won {result['won']} drawn {result['drawn']} lost {result['lost']} "
           f"share {stats.won_share:.1%} mean {stats.mean:+.3f} CI [{stats.low:+.3f}, {stats.high:+.3f}] "

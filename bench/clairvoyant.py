@@ -150,11 +150,6 @@ def card_options(view: BotView, heuristic_choice: Action) -> list[Action]:
     return [heuristic_choice, *(a for a in legal if a != heuristic_choice)]
 
 
-def as_action(choice: Card | PlayCard | RevealTrump) -> Action:
-    """A bot's answer to ``play`` as an engine action."""
-    return PlayCard(choice) if isinstance(choice, Card) else choice
-
-
 def as_answer(action: Action) -> Card | PlayCard | RevealTrump:
     if isinstance(action, PlayCard | RevealTrump):
         return action
@@ -188,7 +183,7 @@ class ClairvoyantBot(Bot):
         return self._heuristic.hide_trump(view)
 
     def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
-        choice = as_action(self._heuristic.play(view))
+        choice = self._heuristic.decide(view)
         state = self.true_hand.seen_by(view)
         if not self.cards or len(view.observation.legal_actions) == 1:
             return as_answer(choice)

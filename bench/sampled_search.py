@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from arena.engine.actions import Action, DeclineTrump, PlayCard, RevealTrump
 from arena.engine.cards import Card, Suit
-from bench.clairvoyant import Clairvoyant, as_action, as_answer, card_options
+from bench.clairvoyant import Clairvoyant, as_answer, card_options
 from sample_bots.expert.model import heuristic_policy
 from sample_bots.heuristic.bot import HeuristicBot
 from sdk import MatchStart
@@ -55,7 +55,7 @@ class SampledSearchBot(Bot):
         return self._heuristic.hide_trump(view)
 
     def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
-        choice = as_action(self._heuristic.play(view))
+        choice = self._heuristic.decide(view)
         if len(view.observation.legal_actions) == 1:
             return as_answer(choice)
         options: list[Action] = card_options(view, choice)

@@ -218,6 +218,26 @@ class Bot(abc.ABC):
         return PLAY[answer]
 
 
+class DelegatingBot(Bot):
+    """Another bot's notifications (``inner``), for a wrapper that answers every decision in its own
+    ``decide``, mostly by asking ``inner``: to change its timing, say, or to judge its choices."""
+
+    def __init__(self, inner: Bot) -> None:
+        self.inner = inner
+
+    def on_match_start(self, start: MatchStart) -> None:
+        self.inner.on_match_start(start)
+
+    def on_hand_end(self, end: HandEnd) -> None:
+        self.inner.on_hand_end(end)
+
+    def on_match_end(self, end: MatchEnd) -> None:
+        self.inner.on_match_end(end)
+
+    def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
+        raise AssertionError("decide() answers every decision")
+
+
 def seeded_rng(start: MatchStart, salt: int | str = 0) -> random.Random:
     """A random stream for this seat in this match, from ``start.seat_seed`` (and ``salt``, the
     bot's own seed): the same match seed gives the same stream, so a bot drawing on it plays a

@@ -29,8 +29,7 @@ from ladder.store.database import Store
 from ladder.store.report_files import ReportFile, record_name
 from ladder.store.schema import BotVersion
 from sample_bots.random.bot import RandomBot
-from sdk.bot import Bot, BotView
-from tests.bots.common import DelegatingBot
+from sdk.bot import Bot, BotView, DelegatingBot
 
 Timing = Callable[[int, int, int, random.Random], float]
 """(seat, holding mask, legal actions, rng) -> ms."""

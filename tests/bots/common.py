@@ -6,9 +6,8 @@ import abc
 import argparse
 from collections.abc import Sequence
 
-from arena.engine.actions import REVEAL, PlayCard, RevealTrump
+from arena.engine.actions import REVEAL, RevealTrump
 from arena.engine.cards import Card
-from sdk import HandEnd, MatchEnd, MatchStart
 from sdk.bot import Bot, BotView
 
 
@@ -59,21 +58,3 @@ def arguments(description: str, argv: Sequence[str] | None = None,
     return known
 
 
-class DelegatingBot(Bot):
-    """Another bot's moves and notifications (``inner``), for a wrapper that changes only how
-    ``decide`` answers: its timing, say."""
-
-    def __init__(self, inner: Bot) -> None:
-        self.inner = inner
-
-    def on_match_start(self, start: MatchStart) -> None:
-        self.inner.on_match_start(start)
-
-    def on_hand_end(self, end: HandEnd) -> None:
-        self.inner.on_hand_end(end)
-
-    def on_match_end(self, end: MatchEnd) -> None:
-        self.inner.on_match_end(end)
-
-    def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
-        raise AssertionError("decide() answers every decision")

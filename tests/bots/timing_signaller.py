@@ -14,8 +14,7 @@ from collections.abc import Callable
 
 from arena.engine.actions import Action
 from sample_bots.heuristic.bot import HeuristicBot
-from sdk.bot import Bot, BotView
-from tests.bots.common import DelegatingBot
+from sdk.bot import Bot, BotView, DelegatingBot
 
 
 class TimingSignaller(DelegatingBot):
