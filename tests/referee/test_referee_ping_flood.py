@@ -47,10 +47,13 @@ alone, its wait held every other worker of the run idle."""
 UNBOUNDED = FloodLimits(burst=2**62, per_second=0.0, header_block=2**62)
 """The guard relays and counts but bounds nothing: the attack as it worked before."""
 
-STALL_ROOM = TimeControl(per_move=3.0, bank=1.0, startup=ROOMY.startup)
-"""The hang's negative control runs beside other tests: a flooder starved of CPU once took longer than
-ROOMY's 2 s to fill the connection, so gRPC's deadline fired first and the match ended. Four seconds
-to stall it; a call that did not stall still ends well inside ``ENDS_WITHIN``, and the control fails."""
+STALL_ROOM = TimeControl(per_move=5.0, bank=1.0, startup=ROOMY.startup)
+"""The hang's negative control runs beside other tests: a flooder starved of CPU there took longer than
+ROOMY's 2 s to stall the connection (twice in loaded runs), so gRPC's deadline fired first and the match
+ended. Six seconds to stall it; a call that did not stall still ends inside ``STALL_WAIT``, and the
+control fails (checked with a flooder that reads everything: its match ends within 2 s)."""
+
+STALL_WAIT = ENDS_WITHIN + 6.0
 
 MID_MATCH = ("--after-calls", "6")
 """The flood starts once the health poll, StartMatch and a few Decide calls are answered."""
@@ -109,7 +112,7 @@ def test_without_the_referees_own_clock_or_guard_the_stalled_match_hangs(
     monkeypatch.setattr(grpc_seat, "_bounded", grpc_deadline_only)
     without_guard(monkeypatch)
     with pytest.raises(TimeoutError):
-        flood_match(tmp_path, *STALLING, *MID_MATCH, time_control=STALL_ROOM)
+        flood_match(tmp_path, *STALLING, *MID_MATCH, time_control=STALL_ROOM, within=STALL_WAIT)
 
 
 @ALONE
