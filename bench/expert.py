@@ -6,25 +6,24 @@
     pairs won, move times, and per searched move the worlds drawn, played out and their
     effective number under the weights, and the model cache's hit rate.
 
-``python -m bench.expert clock DEALS MOVE_MS [SEED] [batch|scalar]``
+``python -m bench.expert clock DEALS MOVE_MS [SEED]``
     The expert's own log of its moves against ``heuristic`` on a simulated ``on-reply`` clock of
     MOVE_MS a move and a 30 s bank (its views carry that clock; the bank is charged what a move
     takes past the limit, as the referee does): its move times, its overrun past its own planned
     deadline, the share of moves over the limit and its learnt margin at the end. No gRPC: the
     referee's figures add the reply's trip (``dehla match``, ``bench.search times``); the worlds
-    played out per searched move before the endgame (the greedy playouts'); ``batch`` (the
-    default) or ``scalar``: the playouts a batch of worlds at a time (``--batch``) or one at a time.
-    Last line JSON.
+    played out per searched move before the endgame (the greedy playouts'). Last line JSON.
 
 ``python -m bench.expert playouts [POSITIONS] [PRESET] [WORLDS]``
     Greedy playouts per second from random positions (a random number of random plays into a
     seeded deal), the search bot's (``sample_bots.search.bot.playout``, the baseline, in the same
-    run) against the expert's (``sample_bots.expert.playout``), and the expert's batched playout
-    (``sample_bots.expert.batch_playout``) on the same worlds: WORLDS (default 64) worlds per
-    position, drawn by the sampler of the seat to move, each side finishing every one of them
-    (the batch all of a position's worlds at once, as the bot's move does); a position only where
-    the batch applies (``lean_applies``). Its values are checked equal to the expert's. The last
-    line is JSON: playouts per ms of each side and ``batch_over_expert``, the ratio.
+    run) against the expert's (``sample_bots.expert.playout``) on the same worlds: WORLDS (default
+    64) worlds per position, drawn by the sampler of the seat to move, each side finishing every
+    one of them; a position only where the expert's lean playout applies (``lean_applies``). The
+    two sides' values are checked equal. The last line is JSON: playouts per ms of each side and
+    ``speedup``, the ratio. (Sessions 18 and 19 also timed a batched playout,
+    ``sample_bots/expert/batch_playout.py``, removed in session 20 with the dropped variants that
+    used it: at commit 269556c.)
 """
 
 from __future__ import annotations
@@ -36,8 +35,6 @@ import statistics
 import sys
 import time
 
-import numpy as np
-
 from arena.engine.actions import Action, PlayCard, RevealTrump
 from arena.engine.cards import Card
 from arena.engine.deal import Deal
@@ -48,7 +45,6 @@ from arena.referee.in_process import play_in_process
 from arena.referee.stats import mean_interval
 from bench.search import percentile
 from sample_bots.expert import playout as expert_playout
-from sample_bots.expert.batch_playout import batch_playout, hands_array
 from sample_bots.expert.bot import ExpertBot
 from sample_bots.expert.playout import lean_applies
 from sample_bots.heuristic.bot import HeuristicBot
@@ -84,8 +80,8 @@ def inproc(deals: int, move_ms: float, preset: str, seed: int, opponent: str) ->
 class ClockedExpert(ExpertBot):
     """The expert on a simulated clock, logging each move's time and its overrun past its plan."""
 
-    def __init__(self, seed: int, per_move: float, batch: bool = True) -> None:
-        super().__init__(seed, batch=batch)
+    def __init__(self, seed: int, per_move: float) -> None:
+        super().__init__(seed)
         self.per_move, self.bank = per_move, 30.0
         self.took: list[float] = []
         self.overrun: list[float] = []
@@ -107,9 +103,9 @@ class ClockedExpert(ExpertBot):
         return action
 
 
-def clock(deals: int, move_ms: float, seed: int, batch: bool) -> None:
+def clock(deals: int, move_ms: float, seed: int) -> None:
     per_move = move_ms / 1000
-    experts = [ClockedExpert(0, per_move, batch), ClockedExpert(2, per_move, batch)]
+    experts = [ClockedExpert(0, per_move), ClockedExpert(2, per_move)]
     play_in_process([experts[0], HeuristicBot(), experts[1], HeuristicBot()], deals=deals, seed=seed)
     took = [t * 1000 for bot in experts for t in bot.took]
     overrun = [t * 1000 for bot in experts for t in bot.overrun]
@@ -119,7 +115,7 @@ def clock(deals: int, move_ms: float, seed: int, batch: bool) -> None:
               "took_max_ms": round(max(took), 1), "overrun_median_ms": round(statistics.median(overrun), 2),
               "overrun_p99_ms": round(percentile(overrun, 0.99), 1), "over_limit_share": round(over, 4),
               "margin_ms_at_end": [round(bot.margin.seconds * 1000, 1) for bot in experts],
-              "batch": batch, "worlds_median": statistics.median(n for bot in experts for n in bot.greedy_worlds),
+              "worlds_median": statistics.median(n for bot in experts for n in bot.greedy_worlds),
               "worlds_p90": percentile([float(n) for bot in experts for n in bot.greedy_worlds], 0.9),
               "load_average": os.getloadavg()[0]}
     print(f"expert's own moves at {move_ms:g} ms: median {result['took_median_ms']} p99 {result['took_p99_ms']} "
@@ -133,7 +129,7 @@ def clock(deals: int, move_ms: float, seed: int, batch: bool) -> None:
 def playouts(positions: int, preset: str, worlds: int) -> None:
     rules = rules_for(preset)
     rng = random.Random(7)
-    starts: list[tuple[HandState, list[HandState], np.ndarray]] = []
+    starts: list[list[HandState]] = []
     seed = 0
     while len(starts) < positions:
         state = HandState(rules, Deal.from_seed(rules, seed), seed % 4)
@@ -144,29 +140,25 @@ def playouts(positions: int, preset: str, worlds: int) -> None:
             continue
         sampler = Sampler(observe(state, state.to_move))
         placements = [sampler.sample(rng) for _ in range(worlds)]
-        states = [sampler.state(p) for p in placements]
-        starts.append((state, states, hands_array([p.hands for p in placements])))
+        starts.append([sampler.state(p) for p in placements])
     total = positions * worlds
     seconds: dict[str, float] = {}
     values: dict[str, list[float]] = {}
-    sides = (("search", lambda s, w, h: [search_bot.playout(x.clone(), rules, 0) for x in w]),
-             ("expert", lambda s, w, h: [expert_playout.playout(x.clone(), rules, 0) for x in w]),
-             ("batch", lambda s, w, h: list(batch_playout(s, rules, 0, h))))
+    sides = (("search", lambda w: [search_bot.playout(x.clone(), rules, 0) for x in w]),
+             ("expert", lambda w: [expert_playout.playout(x.clone(), rules, 0) for x in w]))
     for name, run in sides:
         best = float("inf")
         for _ in range(3):
             started = time.perf_counter()
-            out = [v for start, states, hands in starts for v in run(start, states, hands)]
+            out = [v for states in starts for v in run(states)]
             best = min(best, time.perf_counter() - started)
         seconds[name], values[name] = best, out
         print(f"{name}: {total / best / 1000:,.2f} playouts/ms ({best / total * 1e6:.1f} us each)")
-    mismatches = sum(bool(a != b) for a, b in zip(values["expert"], values["batch"], strict=True))
+    mismatches = sum(bool(a != b) for a, b in zip(values["search"], values["expert"], strict=True))
     print(json.dumps({"preset": preset, "positions": positions, "worlds_per_position": worlds,
                       "search_per_ms": round(total / seconds["search"] / 1000, 2),
                       "expert_per_ms": round(total / seconds["expert"] / 1000, 2),
-                      "batch_per_ms": round(total / seconds["batch"] / 1000, 2),
                       "speedup": round(seconds["search"] / seconds["expert"], 2),
-                      "batch_over_expert": round(seconds["expert"] / seconds["batch"], 2),
                       "mismatches": mismatches, "load_average": os.getloadavg()[0]}))
 
 
@@ -176,8 +168,8 @@ def main(argv: list[str]) -> None:
         deals, move_ms, preset, seed, opponent = (argv[1:] + defaults[len(argv) - 1:])[:5]
         inproc(int(deals), float(move_ms), preset, int(seed), opponent)
     elif argv[:1] == ["clock"]:
-        deals, move_ms, seed, mode = (argv[1:] + ["10", "50", "1", "batch"][len(argv) - 1:])[:4]
-        clock(int(deals), float(move_ms), int(seed), mode == "batch")
+        deals, move_ms, seed = (argv[1:] + ["10", "50", "1"][len(argv) - 1:])[:3]
+        clock(int(deals), float(move_ms), int(seed))
     elif argv[:1] == ["playouts"]:
         positions, preset, worlds = (argv[1:] + ["200", "dehla-pakad", "64"][len(argv) - 1:])[:3]
         playouts(int(positions), preset, int(worlds))

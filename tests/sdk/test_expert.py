@@ -10,19 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.engine.actions import Action, CallTrump
-from arena.engine.cards import Suit
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
 from arena.engine.observation import observe
 from arena.engine.rules import PRESETS, rules_for
-from arena.engine.seats import Seat
 from arena.referee.in_process import play_in_process
-from sample_bots.expert.bot import FIRST_BATCH, ExpertBot, choose_weighted, effective_size, move_ceiling
+from sample_bots.expert.bot import ExpertBot, choose_weighted, effective_size, move_ceiling
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.search.bot import SearchBudget, _choose
 from sdk.bot import BotView
-from sdk.sampling import Sampler
 
 BUDGET_S = 0.01
 SLACK_S = 0.03
@@ -60,82 +56,6 @@ def test_a_world_of_weight_zero_changes_nothing(rows: list[list[float]], extra: 
     width = len(rows[0])
     heavy = [1.0] * len(rows)
     assert choose_weighted([*rows, extra[:width]], [*heavy, 0.0], 1.0) == choose_weighted(rows, heavy, 1.0)
-
-
-def test_a_card_under_the_least_advantage_does_not_override() -> None:
-    rows = [[0.0, 0.1 + 0.01 * (i % 3)] for i in range(30)]  # the second card, 0.11 better, surely
-    assert choose_weighted(rows, [1.0] * 30, 1.0) == 1
-    assert choose_weighted(rows, [1.0] * 30, 1.0, min_advantage=0.1) == 1
-    assert choose_weighted(rows, [1.0] * 30, 1.0, min_advantage=0.15) == 0
-
-
-class BatchCountingExpert(ExpertBot):
-    """The expert with batched playouts, keeping how many worlds each move's batches played out."""
-
-    def __init__(self, seed: int, budget: SearchBudget) -> None:
-        super().__init__(seed, budget, batch=True)
-        self.batched: list[int] = []
-
-    def _batch_scores(self, sampler: Sampler, candidates: list[Action], deadline: float,
-                      team: int) -> list[list[float]]:
-        rows = super()._batch_scores(sampler, candidates, deadline, team)
-        self.batched.append(len(rows))
-        return rows
-
-
-@pytest.mark.parametrize("preset", ["dehla-pakad", "court-piece"])
-def test_a_middle_game_move_plays_its_worlds_in_batches(preset: str) -> None:
-    """The batched path is taken and finishes its batches (its rate against the scalar
-    playouts is ``bench.expert playouts``'s: a timing race does not belong in a test on this
-    machine, where a 32-world batch took 200 ms at load 25)."""
-    rules = rules_for(preset)
-    state = HandState(rules, Deal.from_seed(rules, 2), 0)
-    while state.trick_number < 3 or len(state.legal_actions()) < 3:  # a middle-game choice
-        state.apply(state.legal_actions()[-1])
-    seat = state.to_move
-    assert seat is not None
-    bot = BatchCountingExpert(0, SearchBudget(max_per_move=0.5))
-    bot.play(BotView(observe(state, seat), 1.0, 30.0))
-    assert bot.batched[0] >= FIRST_BATCH
-    assert bot.greedy_worlds[0] >= bot.batched[0]  # the scalar loop only adds to the batches' worlds
-
-
-def test_without_the_middle_search_only_the_endgame_samples_worlds() -> None:
-    budget = SearchBudget(max_per_move=0.01)
-    bots = [ExpertBot(0, budget, middle_search=False), HeuristicBot(), ExpertBot(2, budget, middle_search=False),
-            HeuristicBot()]
-    outcome = play_in_process(bots, deals=1, seed=7)
-    assert outcome.status == "done" and not outcome.faults
-    assert all(not bot.greedy_worlds for bot in (bots[0], bots[2]))  # type: ignore[attr-defined]
-    assert any(bot.worlds for bot in (bots[0], bots[2]))  # type: ignore[attr-defined]
-
-
-def trump_call(seed: int) -> tuple[HandState, Seat]:
-    """A new ``dehla-pakad`` hand of deal ``seed`` and the seat to call its trump."""
-    rules = rules_for("dehla-pakad")
-    state = HandState(rules, Deal.from_seed(rules, seed), 0)
-    seat = state.to_move
-    assert seat is not None
-    return state, seat
-
-
-def test_a_searched_trump_call_plays_out_worlds_under_every_suit() -> None:
-    for seed in range(2):
-        state, seat = trump_call(seed)
-        bot = ExpertBot(0, SearchBudget(max_per_move=5.0), search_calls=True)
-        suit = bot.call_trump(BotView(observe(state, seat), 10.0, 30.0))
-        assert isinstance(suit, Suit)
-        state.apply(CallTrump(suit))  # a legal call
-        assert bot.calls[0] >= 8  # a batch at least: every world under all four suits
-
-
-def test_a_trump_call_with_no_time_is_the_heuristics() -> None:
-    for seed in range(5):
-        state, seat = trump_call(seed)
-        view = BotView(observe(state, seat), 0.001, 0.0)
-        bot = ExpertBot(0, SearchBudget(max_per_move=0.001), search_calls=True)
-        assert bot.call_trump(view) == HeuristicBot().call_trump(view)
-        assert bot.calls == [0]
 
 
 def test_the_effective_size_of_weights() -> None:
