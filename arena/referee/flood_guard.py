@@ -29,11 +29,12 @@ import os
 import shutil
 import socket
 import struct
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from arena.referee.scratch import ScratchKind, make_scratch
 
 FRAME_HEADER = 9
 _WORD = struct.Struct(">I")
@@ -152,7 +153,7 @@ class FloodGuard:
         """Header-block bytes forwarded to the referee over every connection."""
         self.budget = ControlBudget(self.limits)
         self._loop = asyncio.get_running_loop()
-        self._folder = tempfile.mkdtemp(prefix="dehla-relay-")
+        self._folder = str(make_scratch(ScratchKind.RELAY))
         path = os.path.join(self._folder, "relay.sock")
         self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._listener.bind(path)

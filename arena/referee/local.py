@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import tempfile
 from pathlib import Path
 
 from arena.engine.match import FormatKind
@@ -24,6 +23,7 @@ from arena.referee.live_view import LiveBoard, LiveOutlet, live_path
 from arena.referee.match_recorder import MatchRecorder
 from arena.referee.referee_clock import MONOTONIC, SHARED_LOOP
 from arena.referee.rooms import seat_log_name
+from arena.referee.scratch import ScratchKind, make_scratch, sweep_stale
 from arena.referee.table import NOTIFY_TIMEOUT, Table
 from arena.referee.table_values import MatchOutcome, OnHand, TableConfig
 from arena.sandbox import Limits, LocalRunner, Runner, match_cpu_seconds
@@ -65,7 +65,8 @@ async def play_local_match(
     if config.match_format.kind is FormatKind.DUPLICATE:
         return await play_local_pairs(partnership_a, partnership_b, config, records, 1, None, on_hand, runner,
                                       live_folder, live_outlet)
-    sockets = Path(tempfile.mkdtemp(prefix="dehla-"))
+    sweep_stale()
+    sockets = make_scratch(ScratchKind.SOCKETS)
     seats: list[GrpcSeat] = []
     live = live_board(partnership_a, partnership_b, config, live_folder, live_outlet)
     try:
@@ -98,7 +99,8 @@ async def play_local_pairs(
     The tables share this event loop: with one table a room, a ``slot-end`` move is held
     precisely (blocking the loop for its last few ms, which may delay the other room's by as
     much: ``PRECISE_HOLD``); with more, on the loop's timer (``SHARED_LOOP``)."""
-    sockets = Path(tempfile.mkdtemp(prefix="dehla-"))
+    sweep_stale()
+    sockets = make_scratch(ScratchKind.SOCKETS)
     rooms: list[list[list[GrpcSeat]]] = [[], []]
     live = live_board(partnership_a, partnership_b, config, live_folder, live_outlet)
     try:

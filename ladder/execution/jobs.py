@@ -27,6 +27,7 @@ from arena.engine.bidding_rules import game_rules_for
 from arena.engine.match import MatchFormat
 from arena.referee.launcher import BotCommand
 from arena.referee.live_view import LiveOutlet
+from arena.referee.scratch import ScratchKind, scratch_prefix
 from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.sandbox.runner import RunnerKind
 from ladder.execution.runners import DEFAULT_RUNNER, check_job_runner, ladder_runner, make_runner
@@ -167,7 +168,7 @@ def play_match_job(job: MatchJob, live_outlet: Callable[[str, int], LiveOutlet] 
     runner = make_runner(job.runner)
     a = (commands[0], commands[2])
     b = (commands[1], commands[3])
-    with tempfile.TemporaryDirectory(prefix=f"dehla-{job.key}.a{job.attempt}-") as private:
+    with tempfile.TemporaryDirectory(prefix=scratch_prefix(ScratchKind.JOB, f"{job.key}.a{job.attempt}-")) as private:
         played = Path(private)
         live = Path(job.live_folder) if job.live_folder is not None else None
         outlet = live_outlet(job.key, job.attempt) if live_outlet is not None else None

@@ -19,7 +19,6 @@ import asyncio
 import secrets
 import shutil
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -40,6 +39,7 @@ from arena.referee.live_view import LiveBoard, live_path
 from arena.referee.local import close_all, seat_limits
 from arena.referee.match_recorder import MatchRecorder
 from arena.referee.rooms import seat_log_name
+from arena.referee.scratch import ScratchKind, make_scratch, sweep_stale
 from arena.referee.table import Table
 from arena.referee.table_values import MatchOutcome, TableConfig
 from arena.sandbox import Runner, RunnerKind, SandboxError, runner_for
@@ -259,7 +259,8 @@ class PersonTable:
         self.outcome = await self._play()
 
     async def _play(self) -> MatchOutcome:
-        sockets = Path(tempfile.mkdtemp(prefix="dehla-seat-"))
+        sweep_stale()
+        sockets = make_scratch(ScratchKind.SEAT)
         seats: list[GrpcSeat] = []
         server = None
         live = self.spectators()
