@@ -8,7 +8,9 @@ gather in ``/tmp``. Each folder's name carries the id of the process that made i
 (``dehla-KIND-PID-...``); before a match starts, ``sweep_stale`` removes the folders of processes
 that no longer exist. It removes only directories of this user whose name it made, never
 follows a symbolic link (``shutil.rmtree``'s descriptor-based walk), and keeps a folder whose
-process id is in use again (kept until that process is gone too: never a live match's)."""
+process id is in use again (kept until that process is gone too: never a live match's).
+Referees that share a temporary directory must share a process-id namespace (a container's
+``/tmp`` is its own unless mounted from outside), or one would take another's ids for gone."""
 
 from __future__ import annotations
 
