@@ -15,7 +15,10 @@ whose clock never moves (no time faults; the bots' own budgets stand):
 - ``replies``: the same with ``--heuristic-replies`` (``sample_bots/expert/replies.py``);
 - ``sampled``: the clairvoyant's search on ``SAMPLED_WORLDS`` deals drawn by the seat's sampler
   instead of the true one, no clock (``bench/sampled_search.py``); ``sampled+infer``: the worlds
-  drawn in proportion to the likelihood of the plays seen (``SampledSearchBot.weigh``).
+  drawn in proportion to the likelihood of the plays seen (``SampledSearchBot.weigh``);
+- ``consistent``: the same search on ``SAMPLED_WORLDS`` deals consistent with every play and the
+  trump call of the heuristic seats under the heuristic's own policy
+  (``bench/consistent_worlds.py``), no clock.
 
 An arm ``NAME:TRICKS`` has its clairvoyant solve exactly from TRICKS tricks left (default
 ``bench.clairvoyant.ENDGAME_TRICKS``); ``NAME+model`` (either form) has its playouts let the
@@ -53,6 +56,7 @@ from arena.referee.stats import mean_interval
 from arena.referee.table import Table
 from arena.referee.table_values import MatchOutcome, TableConfig
 from bench.clairvoyant import ENDGAME_TRICKS, Clairvoyant, ClairvoyantBot, TrueHand, call_options, card_options
+from bench.consistent_worlds import ChainStats
 from bench.sampled_search import SampledSearchBot
 from sample_bots.expert.bot import ExpertBot
 from sample_bots.heuristic.bot import HeuristicBot
@@ -61,7 +65,7 @@ from sdk.bot import Bot, BotView, DelegatingBot
 
 SAMPLED_WORLDS = 16
 """Worlds a ``sampled`` seat searches per card decision."""
-ARMS = ("control", "clairvoyant", "cards", "calls", "expert", "replies", "sampled")
+ARMS = ("control", "clairvoyant", "cards", "calls", "expert", "replies", "sampled", "consistent")
 
 
 class StillClock:
@@ -154,6 +158,7 @@ def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:
         "expert": lambda seat: Shadowed(ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000)), true_hand,
                                         search()),
         "sampled": lambda seat: SampledSearchBot(SAMPLED_WORLDS, search(), seat, weigh=flag == "infer"),
+        "consistent": lambda seat: SampledSearchBot(SAMPLED_WORLDS, search(), seat, consistent=True),
         "replies": lambda seat: Shadowed(ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000),
                                                    heuristic_replies=True), true_hand, search()),
     }
@@ -172,6 +177,17 @@ def run_arm(arm: str, pairs: int, preset: str, seed: int, move_ms: float) -> dic
         "lost": sum(s < 0 for s in scores), "share": round(stats.won_share, 4), "mean": round(stats.mean, 3),
         "ci": [round(stats.low, 3), round(stats.high, 3)], "faults": len(outcome.faults),
         "seconds": round(time.perf_counter() - started, 1), "load_average": round(os.getloadavg()[0], 2)}
+    searchers = [b for b in (north, south) if isinstance(b, SampledSearchBot)]
+    if searchers:
+        decisions = sum(b.decisions for b in searchers)
+        result["cpu_ms_per_decision"] = round(1000 * sum(b.cpu_seconds for b in searchers) / max(1, decisions), 1)
+        result["decisions"] = decisions
+        result["uniform_fallbacks"] = sum(b.unsupported for b in searchers)
+        if any(b.consistent for b in searchers):
+            chain = ChainStats()
+            for b in searchers:
+                chain.add(b.chain_stats)
+            result["worlds"] = chain.to_json()
     shadows = [b for b in (north, south) if isinstance(b, Shadowed)]
     if shadows:
         merged: dict[str, PhaseTally] = defaultdict(PhaseTally)
@@ -182,6 +198,9 @@ def run_arm(arm: str, pairs: int, preset: str, seed: int, move_ms: float) -> dic
     print(f"{arm}: pairs {stats.n} won {result['won']} drawn {result['drawn']} lost {result['lost']} "
           f"share {stats.won_share:.1%} mean {stats.mean:+.3f} CI [{stats.low:+.3f}, {stats.high:+.3f}] "
           f"faults {len(outcome.faults)} ({result['seconds']} s, load {result['load_average']})", flush=True)
+    if searchers:
+        print(f"  CPU {result['cpu_ms_per_decision']} ms a card decision with a choice ({result['decisions']}), "
+              f"worlds {result.get('worlds', 'sampler')}", flush=True)
     if shadows:
         for phase, tally in result["phases"].items():  # type: ignore[attr-defined]
             print(f"  {phase}: {tally['decisions']} decisions, clairvoyant's best {tally['agreed']:.1%}, "
