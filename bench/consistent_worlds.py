@@ -14,11 +14,14 @@ first packet) pairs, and that is what ``ConsistentWorlds`` draws, approximately:
    of inconsistent plays by the chain's own proposals, annealed (a move that adds ``d``
    inconsistencies is taken with probability ``exp(-descent_beta * d)``), restarted from a
    uniform draw when it stalls;
-2. a Metropolis chain on the consistent worlds: the proposal swaps two unseen cards between two
-   hidden hands (chosen uniformly among the pairs in different hands: symmetric), or, for a
-   modelled caller, one card of its first packet with another of its cards; it is taken exactly
-   when the new state is consistent (the target is uniform), and a world is kept every ``thin``
-   proposals.
+2. a Metropolis chain on the consistent worlds: the proposal is, one time in four (``JUMP``), a
+   fresh uniform draw of the sampler (an independence proposal: it lets the chain cross between
+   consistent worlds no single swap connects, which late in a hand left it on one or two
+   worlds), else a swap of two unseen cards between two hidden hands (chosen uniformly among the
+   pairs in different hands), or, for a modelled caller, one time in four, a swap of one card of
+   its first packet with another of its cards. Each kind is symmetric, so a proposal is taken
+   exactly when the new state is consistent (the target is uniform); a world is kept every
+   ``thin`` proposals.
 
 The replay is ``sdk.inference``'s (``Inference.likelihood`` with an ``Agreement`` model: 1 where
 the policy plays the card, ``MISS`` where not, so the likelihood is ``MISS ** mismatches``; its
@@ -44,6 +47,8 @@ from sdk.bot import Bot, BotView
 from sdk.inference import Inference, LikelihoodCache, UnsupportedViewError
 from sdk.sampling import Placement, Sampler
 
+JUMP = 0.25
+"""The share of the chain's proposals that are fresh uniform draws (``_Space.propose``)."""
 MISS = 0.5
 """The ``Agreement`` model's factor for a play the policy would not have made (exact in binary:
 the likelihood is ``MISS ** mismatches``)."""
@@ -283,8 +288,11 @@ class _Space:
         return _State(hands, packet)  # type: ignore[arg-type]
 
     def propose(self, state: _State, rng: random.Random) -> _State | None:
-        """A swap of two unseen cards between hidden hands (or of a packet card, for a modelled
-        caller, one time in four); ``None`` when it breaks a void (the chain stays)."""
+        """A fresh uniform state (``JUMP`` of the time), or a swap of two unseen cards between
+        hidden hands (or of a packet card, for a modelled caller, one time in four); ``None``
+        when a swap breaks a void (the chain stays)."""
+        if rng.random() < JUMP:
+            return self.uniform(rng)
         if self.caller is not None and rng.random() < 0.25:
             original = state.hands[self.caller] | self.played[self.caller]
             out = rng.choice(_bits(state.packet))
