@@ -182,6 +182,8 @@ def run_arm(arm: str, pairs: int, preset: str, seed: int, move_ms: float) -> dic
         decisions = sum(b.decisions for b in searchers)
         result["cpu_ms_per_decision"] = round(1000 * sum(b.cpu_seconds for b in searchers) / max(1, decisions), 1)
         result["decisions"] = decisions
+        result["playouts"] = sum(b.search.playouts for b in searchers)
+        result["solves"] = sum(b.search.solves for b in searchers)
         result["uniform_fallbacks"] = sum(b.unsupported for b in searchers)
         if any(b.consistent for b in searchers):
             chain = ChainStats()
@@ -199,7 +201,8 @@ def run_arm(arm: str, pairs: int, preset: str, seed: int, move_ms: float) -> dic
           f"share {stats.won_share:.1%} mean {stats.mean:+.3f} CI [{stats.low:+.3f}, {stats.high:+.3f}] "
           f"faults {len(outcome.faults)} ({result['seconds']} s, load {result['load_average']})", flush=True)
     if searchers:
-        print(f"  CPU {result['cpu_ms_per_decision']} ms a card decision with a choice ({result['decisions']}), "
+        print(f"  CPU {result['cpu_ms_per_decision']} ms a card decision with a choice ({result['decisions']}; "
+              f"{result['playouts']} playouts, {result['solves']} exact solves), "
               f"worlds {result.get('worlds', 'sampler')}", flush=True)
     if shadows:
         for phase, tally in result["phases"].items():  # type: ignore[attr-defined]

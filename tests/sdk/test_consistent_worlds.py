@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
@@ -24,6 +25,7 @@ from bench.consistent_worlds import ConsistentWorlds
 from sample_bots.heuristic.bot import HeuristicBot, best_trump_suit
 from sdk.bot import BotView
 from sdk.sampling import Placement
+from tests.sdk_helpers import brute_force
 
 RULES = rules_for("dehla-pakad")
 OPPONENTS = frozenset({1, 3})
@@ -168,3 +170,50 @@ def test_a_call_the_packet_does_not_explain_counts() -> None:
             assert generator.energy(view, real, mask_of(fives[0])) == 1
             return
     pytest.fail("no hand with an opponent's call and a packet that calls otherwise")
+
+
+def late_views(seeds: range) -> Iterator[BotView]:
+    """Seat 0's views with 4 to 8 unseen cards in hands of four heuristic seats."""
+    for seed in seeds:
+        for _, view in heuristic_hand(seed):
+            obs = view.observation
+            if 4 <= sum(obs.hand_sizes) - len(obs.hand) <= 8:
+                yield view
+
+
+def packets_explaining(obs: Observation, placement: Placement) -> int:
+    """How many first packets of the caller's cards explain its call (1 if the call is not modelled)."""
+    caller = obs.first_player
+    if caller not in OPPONENTS:
+        return 1
+    assert obs.trump_setting is not None
+    cards = cards_of(placement.hands[caller] | mask_of(c for s, c in history(obs) if s == caller))
+    return sum(best_trump_suit(five) == obs.trump_setting.suit for five in itertools.combinations(cards, 5))
+
+
+def test_the_chain_visits_the_enumerated_posterior_in_proportion() -> None:
+    """On late positions, every consistent placement (enumerated) is reached, nothing else is, and
+    each about as often as the posterior says: uniform over the consistent (world, first packet)
+    pairs, so a world in proportion to the packets that explain the call. The chain's draws are
+    correlated, so the bound is loose (each within a factor of 0.75 to 1.3 of its share; 0.89 to
+    1.11 seen)."""
+    checked = 0
+    for view in late_views(range(30)):
+        obs = view.observation
+        generator = ConsistentWorlds(HeuristicBot(), OPPONENTS, best_trump_suit, thin=8)
+        weights = {p: packets_explaining(obs, p) for p in brute_force(obs) if mismatches(obs, p) == 0}
+        weights = {p: w for p, w in weights.items() if w}
+        if not 2 <= len(weights) <= 12:
+            continue
+        rng = random.Random(checked)
+        seen: Counter[Placement] = Counter()
+        for _ in range(25 * len(weights)):
+            seen.update(generator.draw(view, 16, rng)[1])
+        assert set(seen) == set(weights)
+        total, draws = sum(weights.values()), sum(seen.values())
+        for placement, weight in weights.items():
+            assert 0.75 < seen[placement] / (draws * weight / total) < 1.3, (seen, weights)
+        checked += 1
+        if checked == 4:
+            return
+    pytest.fail(f"only {checked} late positions with 2 to 12 consistent placements")
