@@ -2,6 +2,10 @@
 
 ``python -m bench.ceiling [PAIRS] [PRESET] [SEED] [ARMS] [MOVE_MS]``
 
+PAIRS ``A..B`` plays deals A to B-1 of the match only (a slice, to split one arm's pairs over
+processes: the same deals and plays as in the whole match; the bots see each deal's tally on its
+own, which none of them reads), a line per pair as it ends (its deal number and score).
+
 Plays PAIRS (default 200) duplicate deal pairs of PRESET (default ``dehla-pakad``) from match
 seed SEED (default 1) for each arm in ARMS (comma-separated, default all but ``replies`` and
 ``sampled``), the arm's team in seats 0 and 2 against ``heuristic`` in 1 and 3, on a table
@@ -43,7 +47,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from arena.contract.faults import FaultPolicy
 from arena.contract.time_control import TimeControl
@@ -54,7 +58,7 @@ from arena.engine.rules import rules_for
 from arena.referee.in_process import InProcessSeat
 from arena.referee.stats import mean_interval
 from arena.referee.table import Table
-from arena.referee.table_values import MatchOutcome, TableConfig
+from arena.referee.table_values import DealPlays, MatchOutcome, TableConfig
 from bench.clairvoyant import ENDGAME_TRICKS, Clairvoyant, ClairvoyantBot, TrueHand, call_options, card_options
 from bench.consistent_worlds import ChainStats
 from bench.sampled_search import SampledSearchBot
@@ -129,13 +133,39 @@ class Shadowed(DelegatingBot):
         return action
 
 
-def play_table(bots: list[Bot], true_hand: TrueHand, pairs: int, preset: str, seed: int) -> MatchOutcome:
-    """``pairs`` duplicate deal pairs of ``preset`` at a table that tells ``true_hand`` every move."""
+@dataclass(slots=True)
+class DealSlice:
+    """A ``PairSource`` of deals ``first`` to ``end - 1``, both plays of each at this table: the
+    pair scores in deal order, each printed as it ends."""
+
+    first: int
+    end: int
+    scores: list[float] = field(default_factory=list)
+    rotations: tuple[int, ...] = (0, 1)
+
+    def take(self) -> int | None:
+        number = self.first + len(self.scores)
+        return number if number < self.end else None
+
+    def played(self, plays: DealPlays) -> None:
+        self.scores.append(sum(plays.hand_values))
+        print(f"  deal {plays.number}: {self.scores[-1]:+g}", flush=True)
+
+
+def play_table(bots: list[Bot], true_hand: TrueHand, pairs: int, preset: str, seed: int,
+               first: int | None = None) -> MatchOutcome:
+    """``pairs`` duplicate deal pairs of ``preset`` at a table that tells ``true_hand`` every move
+    (from deal ``first`` on, as a ``DealSlice``, when it is given)."""
     config = TableConfig(match_id=f"ceiling-{seed}", rules=rules_for(preset), preset=preset,
-                         match_format=MatchFormat.parse(f"duplicate:{pairs}"), seed=seed,
+                         match_format=MatchFormat.parse(f"duplicate:{(first or 0) + pairs}"), seed=seed,
                          time_control=TimeControl(), policy=FaultPolicy.FORFEIT)
     seats = [InProcessSeat(bot) for bot in bots]
-    return asyncio.run(Table(config, seats, clock=StillClock(), live=true_hand).run())
+    if first is None:
+        return asyncio.run(Table(config, seats, clock=StillClock(), live=true_hand).run())
+    source = DealSlice(first, first + pairs)
+    outcome = asyncio.run(Table(config, seats, clock=StillClock(), pairs=source, live=true_hand).run())
+    outcome.deal_scores[:] = source.scores
+    return outcome
 
 
 def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:
@@ -165,15 +195,17 @@ def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:
     return makers[name](0), makers[name](2)
 
 
-def run_arm(arm: str, pairs: int, preset: str, seed: int, move_ms: float) -> dict[str, object]:
+def run_arm(arm: str, pairs: int, preset: str, seed: int, move_ms: float,
+            first: int | None = None) -> dict[str, object]:
     started = time.perf_counter()
     true_hand = TrueHand()
     north, south = team_for(arm, true_hand, move_ms)
-    outcome = play_table([north, HeuristicBot(), south, HeuristicBot()], true_hand, pairs, preset, seed)
+    outcome = play_table([north, HeuristicBot(), south, HeuristicBot()], true_hand, pairs, preset, seed, first)
     scores = outcome.deal_scores
     stats = mean_interval(scores)
     result: dict[str, object] = {
-        "arm": arm, "pairs": stats.n, "won": sum(s > 0 for s in scores), "drawn": sum(s == 0 for s in scores),
+        "arm": arm, "pairs": stats.n, "first": first or 0, "won": sum(s > 0 for s in scores),
+        "drawn": sum(s == 0 for s in scores),
         "lost": sum(s < 0 for s in scores), "share": round(stats.won_share, 4), "mean": round(stats.mean, 3),
         "ci": [round(stats.low, 3), round(stats.high, 3)], "faults": len(outcome.faults),
         "seconds": round(time.perf_counter() - started, 1), "load_average": round(os.getloadavg()[0], 2)}
@@ -221,7 +253,11 @@ def main(argv: list[str]) -> None:
     unknown = sorted({a.partition("+")[0].partition(":")[0] for a in chosen} - set(ARMS))
     if unknown:
         raise SystemExit(f"unknown arm {', '.join(unknown)} (known: {', '.join(ARMS)})")
-    results = [run_arm(arm, int(pairs), preset, int(seed), float(move_ms)) for arm in chosen]
+    if ".." in pairs:
+        low, high = (int(x) for x in pairs.split(".."))
+        results = [run_arm(arm, high - low, preset, int(seed), float(move_ms), low) for arm in chosen]
+    else:
+        results = [run_arm(arm, int(pairs), preset, int(seed), float(move_ms)) for arm in chosen]
     print(json.dumps({"preset": preset, "seed": int(seed), "move_ms": float(move_ms), "arms": results}))
 
 
