@@ -10,7 +10,11 @@ on the default preset. At each card decision of seat 0 with a choice:
   made; its answers cached for the hand), for CPU_SECONDS of CPU (default 0.3): draws, consistent
   draws, CPU per draw and per consistent world (the trump call is not checked here);
 - *the chain*: ``ConsistentWorlds`` (the ceiling's ``consistent`` arm's, 16 worlds, calls
-  included): CPU for the decision and per world, the Metropolis acceptance, distinct worlds.
+  included): CPU for the decision and per world, the Metropolis acceptance, distinct worlds;
+- *playouts*: on each of those worlds, the heuristic's card played and the hand finished by the
+  ceiling's greedy playout and by its ``+model`` playout (``bench.clairvoyant.Clairvoyant``, the
+  heuristic's own cards for seats 1 and 3; tricks 1 to 8, where no exact solve runs):
+  CPU per playout of each.
 
 One line per trick number (sums over the decisions), then one JSON object. CPU is
 ``time.process_time``: it does not move with the other processes' load.
@@ -26,14 +30,17 @@ import time
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 
+from arena.engine.actions import Action
 from arena.engine.deal import Deal
 from arena.engine.hand import Decision, HandState
 from arena.engine.observation import observe
 from arena.engine.rules import rules_for
+from bench.clairvoyant import ENDGAME_TRICKS, Clairvoyant
 from bench.consistent_worlds import Agreement, ConsistentWorlds
 from sample_bots.heuristic.bot import HeuristicBot, best_trump_suit
 from sdk.bot import BotView
 from sdk.inference import Inference, LikelihoodCache
+from sdk.sampling import Placement, Sampler
 
 WORLDS = 16
 OPPONENTS = frozenset({1, 3})
@@ -49,6 +56,9 @@ class TrickRates:
     chain_proposals: int = 0
     chain_accepted: int = 0
     distinct: int = 0
+    playouts: int = 0
+    greedy_cpu: float = 0.0
+    model_cpu: float = 0.0
 
     def line(self, trick: int) -> str:
         per_draw = 1000 * self.rejection_cpu / max(1, self.draws)
@@ -58,7 +68,9 @@ class TrickRates:
                 f"{per_world:.1f} ms a consistent world | chain {1000 * self.chain_cpu / self.decisions:.0f} ms "
                 f"a decision, {1000 * self.chain_cpu / (WORLDS * self.decisions):.1f} ms a world, acceptance "
                 f"{self.chain_accepted / max(1, self.chain_proposals):.0%}, distinct "
-                f"{self.distinct / self.decisions:.1f} of {WORLDS}")
+                f"{self.distinct / self.decisions:.1f} of {WORLDS}" + (
+                    f" | playout {1000 * self.greedy_cpu / self.playouts:.2f} ms greedy, "
+                    f"{1000 * self.model_cpu / self.playouts:.2f} ms +model" if self.playouts else ""))
 
 
 def measure(hands: int, seed: int, seconds: float) -> dict[int, TrickRates]:
@@ -84,13 +96,27 @@ def measure(hands: int, seed: int, seconds: float) -> dict[int, TrickRates]:
                     tally.consistent_draws += inference.likelihood(inference.sampler.sample(rng), floor=0.75) == 1.0
                 tally.rejection_cpu += time.process_time() - started
                 before = (generator.stats.seconds, generator.stats.chain_proposals, generator.stats.chain_accepted)
-                _, worlds = generator.draw(view, WORLDS, rng)
+                sampler, worlds = generator.draw(view, WORLDS, rng)
                 tally.chain_cpu += generator.stats.seconds - before[0]
                 tally.chain_proposals += generator.stats.chain_proposals - before[1]
                 tally.chain_accepted += generator.stats.chain_accepted - before[2]
                 tally.distinct += len(set(worlds))
+                if rules.hand_size - len(state.tricks) > ENDGAME_TRICKS + 1:  # no exact solve after the card
+                    time_playouts(tally, sampler, worlds, bot.decide(view))
             state.apply(bot.decide(view))
     return rates
+
+
+def time_playouts(tally: TrickRates, sampler: Sampler, worlds: list[Placement], card: Action) -> None:
+    greedy, model = Clairvoyant(), Clairvoyant(opponents=HeuristicBot())
+    for placement in worlds:
+        for search, attribute in ((greedy, "greedy_cpu"), (model, "model_cpu")):
+            world = sampler.state(placement)
+            world.apply(card)
+            started = time.process_time()
+            search.value(world, 0)
+            setattr(tally, attribute, getattr(tally, attribute) + time.process_time() - started)
+        tally.playouts += 1
 
 
 def main(argv: list[str]) -> None:
