@@ -14,7 +14,9 @@ on the default preset. At each card decision of seat 0 with a choice:
 - *playouts*: on each of those worlds, the heuristic's card played and the hand finished by the
   ceiling's greedy playout and by its ``+model`` playout (``bench.clairvoyant.Clairvoyant``, the
   heuristic's own cards for seats 1 and 3; tricks 1 to 8, where no exact solve runs):
-  CPU per playout of each.
+  CPU per playout of each;
+- *located*: the share of the unseen cards that a world puts in the hand that really holds it,
+  for the chain's worlds and for as many uniform draws (what the plays tell about the deal).
 
 One line per trick number (sums over the decisions), then one JSON object. CPU is
 ``time.process_time``: it does not move with the other processes' load.
@@ -57,6 +59,8 @@ class TrickRates:
     chain_accepted: int = 0
     distinct: int = 0
     playouts: int = 0
+    located_chain: float = 0.0
+    located_uniform: float = 0.0
     greedy_cpu: float = 0.0
     model_cpu: float = 0.0
 
@@ -68,7 +72,8 @@ class TrickRates:
                 f"{per_world:.1f} ms a consistent world | chain {1000 * self.chain_cpu / self.decisions:.0f} ms "
                 f"a decision, {1000 * self.chain_cpu / (WORLDS * self.decisions):.1f} ms a world, acceptance "
                 f"{self.chain_accepted / max(1, self.chain_proposals):.0%}, distinct "
-                f"{self.distinct / self.decisions:.1f} of {WORLDS}" + (
+                f"{self.distinct / self.decisions:.1f} of {WORLDS} | located {self.located_chain / self.decisions:.0%}"
+                f" (uniform {self.located_uniform / self.decisions:.0%})" + (
                     f" | playout {1000 * self.greedy_cpu / self.playouts:.2f} ms greedy, "
                     f"{1000 * self.model_cpu / self.playouts:.2f} ms +model" if self.playouts else ""))
 
@@ -101,10 +106,20 @@ def measure(hands: int, seed: int, seconds: float) -> dict[int, TrickRates]:
                 tally.chain_proposals += generator.stats.chain_proposals - before[1]
                 tally.chain_accepted += generator.stats.chain_accepted - before[2]
                 tally.distinct += len(set(worlds))
+                true_hands = [state.hand(s) for s in range(4)]
+                tally.located_chain += located(worlds, true_hands, seat)
+                tally.located_uniform += located([sampler.sample(rng) for _ in worlds], true_hands, seat)
                 if rules.hand_size - len(state.tricks) > ENDGAME_TRICKS + 1:  # no exact solve after the card
                     time_playouts(tally, sampler, worlds, bot.decide(view))
             state.apply(bot.decide(view))
     return rates
+
+
+def located(worlds: list[Placement], true_hands: list[int], me: int) -> float:
+    """The share of the unseen cards the worlds put where they really are."""
+    unseen = sum(true_hands[s].bit_count() for s in range(4) if s != me)
+    right = sum((w.hands[s] & true_hands[s]).bit_count() for w in worlds for s in range(4) if s != me)
+    return right / (unseen * len(worlds))
 
 
 def time_playouts(tally: TrickRates, sampler: Sampler, worlds: list[Placement], card: Action) -> None:
