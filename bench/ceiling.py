@@ -7,8 +7,8 @@ processes: the same deals and plays as in the whole match; the bots see each dea
 own, which none of them reads), a line per pair as it ends (its deal number and score).
 
 Plays PAIRS (default 200) duplicate deal pairs of PRESET (default ``dehla-pakad``) from match
-seed SEED (default 1) for each arm in ARMS (comma-separated, default all but ``replies`` and
-``sampled``), the arm's team in seats 0 and 2 against ``heuristic`` in 1 and 3, on a table
+seed SEED (default 1) for each arm in ARMS (comma-separated, default all but ``replies``,
+``sampled`` and ``consistent``), the arm's team in seats 0 and 2 against ``heuristic`` in 1 and 3, on a table
 whose clock never moves (no time faults; the bots' own budgets stand):
 
 - ``control``: ``heuristic`` itself (must be about 50%: the measurement's control);
