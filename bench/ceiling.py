@@ -2,9 +2,13 @@
 
 ``python -m bench.ceiling [PAIRS] [PRESET] [SEED] [ARMS] [MOVE_MS]``
 
+PAIRS ``A..B`` plays deals A to B-1 of the match only (a slice, to split one arm's pairs over
+processes: the same deals and plays as in the whole match; the bots see each deal's tally on its
+own, which none of them reads), a line per pair as it ends (its deal number and score).
+
 Plays PAIRS (default 200) duplicate deal pairs of PRESET (default ``dehla-pakad``) from match
-seed SEED (default 1) for each arm in ARMS (comma-separated, default all but ``replies`` and
-``sampled``), the arm's team in seats 0 and 2 against ``heuristic`` in 1 and 3, on a table
+seed SEED (default 1) for each arm in ARMS (comma-separated, default all but ``replies``,
+``sampled`` and ``consistent``), the arm's team in seats 0 and 2 against ``heuristic`` in 1 and 3, on a table
 whose clock never moves (no time faults; the bots' own budgets stand):
 
 - ``control``: ``heuristic`` itself (must be about 50%: the measurement's control);
@@ -15,7 +19,10 @@ whose clock never moves (no time faults; the bots' own budgets stand):
 - ``replies``: the same with ``--heuristic-replies`` (``sample_bots/expert/replies.py``);
 - ``sampled``: the clairvoyant's search on ``SAMPLED_WORLDS`` deals drawn by the seat's sampler
   instead of the true one, no clock (``bench/sampled_search.py``); ``sampled+infer``: the worlds
-  drawn in proportion to the likelihood of the plays seen (``SampledSearchBot.weigh``).
+  drawn in proportion to the likelihood of the plays seen (``SampledSearchBot.weigh``);
+- ``consistent``: the same search on ``SAMPLED_WORLDS`` deals consistent with every play and the
+  trump call of the heuristic seats under the heuristic's own policy
+  (``bench/consistent_worlds.py``), no clock.
 
 An arm ``NAME:TRICKS`` has its clairvoyant solve exactly from TRICKS tricks left (default
 ``bench.clairvoyant.ENDGAME_TRICKS``); ``NAME+model`` (either form) has its playouts let the
@@ -40,7 +47,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from arena.contract.faults import FaultPolicy
 from arena.contract.time_control import TimeControl
@@ -51,8 +58,9 @@ from arena.engine.rules import rules_for
 from arena.referee.in_process import InProcessSeat
 from arena.referee.stats import mean_interval
 from arena.referee.table import Table
-from arena.referee.table_values import MatchOutcome, TableConfig
+from arena.referee.table_values import DealPlays, MatchOutcome, TableConfig
 from bench.clairvoyant import ENDGAME_TRICKS, Clairvoyant, ClairvoyantBot, TrueHand, call_options, card_options
+from bench.consistent_worlds import ChainStats
 from bench.sampled_search import SampledSearchBot
 from sample_bots.expert.bot import ExpertBot
 from sample_bots.heuristic.bot import HeuristicBot
@@ -61,7 +69,7 @@ from sdk.bot import Bot, BotView, DelegatingBot
 
 SAMPLED_WORLDS = 16
 """Worlds a ``sampled`` seat searches per card decision."""
-ARMS = ("control", "clairvoyant", "cards", "calls", "expert", "replies", "sampled")
+ARMS = ("control", "clairvoyant", "cards", "calls", "expert", "replies", "sampled", "consistent")
 
 
 class StillClock:
@@ -125,13 +133,39 @@ class Shadowed(DelegatingBot):
         return action
 
 
-def play_table(bots: list[Bot], true_hand: TrueHand, pairs: int, preset: str, seed: int) -> MatchOutcome:
-    """``pairs`` duplicate deal pairs of ``preset`` at a table that tells ``true_hand`` every move."""
+@dataclass(slots=True)
+class DealSlice:
+    """A ``PairSource`` of deals ``first`` to ``end - 1``, both plays of each at this table: the
+    pair scores in deal order, each printed as it ends."""
+
+    first: int
+    end: int
+    scores: list[float] = field(default_factory=list)
+    rotations: tuple[int, ...] = (0, 1)
+
+    def take(self) -> int | None:
+        number = self.first + len(self.scores)
+        return number if number < self.end else None
+
+    def played(self, plays: DealPlays) -> None:
+        self.scores.append(sum(plays.hand_values))
+        print(f"  deal {plays.number}: {self.scores[-1]:+g}", flush=True)
+
+
+def play_table(bots: list[Bot], true_hand: TrueHand, pairs: int, preset: str, seed: int,
+               first: int | None = None) -> MatchOutcome:
+    """``pairs`` duplicate deal pairs of ``preset`` at a table that tells ``true_hand`` every move
+    (from deal ``first`` on, as a ``DealSlice``, when it is given)."""
     config = TableConfig(match_id=f"ceiling-{seed}", rules=rules_for(preset), preset=preset,
-                         match_format=MatchFormat.parse(f"duplicate:{pairs}"), seed=seed,
+                         match_format=MatchFormat.parse(f"duplicate:{(first or 0) + pairs}"), seed=seed,
                          time_control=TimeControl(), policy=FaultPolicy.FORFEIT)
     seats = [InProcessSeat(bot) for bot in bots]
-    return asyncio.run(Table(config, seats, clock=StillClock(), live=true_hand).run())
+    if first is None:
+        return asyncio.run(Table(config, seats, clock=StillClock(), live=true_hand).run())
+    source = DealSlice(first, first + pairs)
+    outcome = asyncio.run(Table(config, seats, clock=StillClock(), pairs=source, live=true_hand).run())
+    outcome.deal_scores[:] = source.scores
+    return outcome
 
 
 def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:
@@ -154,24 +188,40 @@ def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:
         "expert": lambda seat: Shadowed(ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000)), true_hand,
                                         search()),
         "sampled": lambda seat: SampledSearchBot(SAMPLED_WORLDS, search(), seat, weigh=flag == "infer"),
+        "consistent": lambda seat: SampledSearchBot(SAMPLED_WORLDS, search(), seat, consistent=True),
         "replies": lambda seat: Shadowed(ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000),
                                                    heuristic_replies=True), true_hand, search()),
     }
     return makers[name](0), makers[name](2)
 
 
-def run_arm(arm: str, pairs: int, preset: str, seed: int, move_ms: float) -> dict[str, object]:
+def run_arm(arm: str, pairs: int, preset: str, seed: int, move_ms: float,
+            first: int | None = None) -> dict[str, object]:
     started = time.perf_counter()
     true_hand = TrueHand()
     north, south = team_for(arm, true_hand, move_ms)
-    outcome = play_table([north, HeuristicBot(), south, HeuristicBot()], true_hand, pairs, preset, seed)
+    outcome = play_table([north, HeuristicBot(), south, HeuristicBot()], true_hand, pairs, preset, seed, first)
     scores = outcome.deal_scores
     stats = mean_interval(scores)
     result: dict[str, object] = {
-        "arm": arm, "pairs": stats.n, "won": sum(s > 0 for s in scores), "drawn": sum(s == 0 for s in scores),
+        "arm": arm, "pairs": stats.n, "first": first or 0, "won": sum(s > 0 for s in scores),
+        "drawn": sum(s == 0 for s in scores),
         "lost": sum(s < 0 for s in scores), "share": round(stats.won_share, 4), "mean": round(stats.mean, 3),
         "ci": [round(stats.low, 3), round(stats.high, 3)], "faults": len(outcome.faults),
         "seconds": round(time.perf_counter() - started, 1), "load_average": round(os.getloadavg()[0], 2)}
+    searchers = [b for b in (north, south) if isinstance(b, SampledSearchBot)]
+    if searchers:
+        decisions = sum(b.decisions for b in searchers)
+        result["cpu_ms_per_decision"] = round(1000 * sum(b.cpu_seconds for b in searchers) / max(1, decisions), 1)
+        result["decisions"] = decisions
+        result["playouts"] = sum(b.search.playouts for b in searchers)
+        result["solves"] = sum(b.search.solves for b in searchers)
+        result["uniform_fallbacks"] = sum(b.unsupported for b in searchers)
+        if any(b.consistent for b in searchers):
+            chain = ChainStats()
+            for b in searchers:
+                chain.add(b.chain_stats)
+            result["worlds"] = chain.to_json()
     shadows = [b for b in (north, south) if isinstance(b, Shadowed)]
     if shadows:
         merged: dict[str, PhaseTally] = defaultdict(PhaseTally)
@@ -182,6 +232,10 @@ def run_arm(arm: str, pairs: int, preset: str, seed: int, move_ms: float) -> dic
     print(f"{arm}: pairs {stats.n} won {result['won']} drawn {result['drawn']} lost {result['lost']} "
           f"share {stats.won_share:.1%} mean {stats.mean:+.3f} CI [{stats.low:+.3f}, {stats.high:+.3f}] "
           f"faults {len(outcome.faults)} ({result['seconds']} s, load {result['load_average']})", flush=True)
+    if searchers:
+        print(f"  CPU {result['cpu_ms_per_decision']} ms a card decision with a choice ({result['decisions']}; "
+              f"{result['playouts']} playouts, {result['solves']} exact solves), "
+              f"worlds {result.get('worlds', 'sampler')}", flush=True)
     if shadows:
         for phase, tally in result["phases"].items():  # type: ignore[attr-defined]
             print(f"  {phase}: {tally['decisions']} decisions, clairvoyant's best {tally['agreed']:.1%}, "
@@ -199,7 +253,11 @@ def main(argv: list[str]) -> None:
     unknown = sorted({a.partition("+")[0].partition(":")[0] for a in chosen} - set(ARMS))
     if unknown:
         raise SystemExit(f"unknown arm {', '.join(unknown)} (known: {', '.join(ARMS)})")
-    results = [run_arm(arm, int(pairs), preset, int(seed), float(move_ms)) for arm in chosen]
+    if ".." in pairs:
+        low, high = (int(x) for x in pairs.split(".."))
+        results = [run_arm(arm, high - low, preset, int(seed), float(move_ms), low) for arm in chosen]
+    else:
+        results = [run_arm(arm, int(pairs), preset, int(seed), float(move_ms)) for arm in chosen]
     print(json.dumps({"preset": preset, "seed": int(seed), "move_ms": float(move_ms), "arms": results}))
 
 

@@ -7,6 +7,8 @@ the end; ``+model``: the heuristic's replies in the playouts) and plays the best
 heuristic's card on ties. ``weigh``: the worlds are drawn from ``draws`` times as many
 placements in proportion to the likelihood of the other seats' plays so far under the expert's
 model of them (``sdk.inference``, the heuristic as a softmax policy), through the whole hand.
+``consistent``: the worlds are drawn by ``bench.consistent_worlds`` (consistent with every play
+of the other team under the heuristic's own deterministic policy, and with its trump call).
 No clock: its strength does not move with the machine's load, so it
 says what a playout policy is worth without the truth and without the time limit. Its trump
 calls are the heuristic's (the ceiling found them worth little).
@@ -15,13 +17,15 @@ calls are the heuristic's (the ceiling found them worth little).
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 
 from arena.engine.actions import Action, DeclineTrump, PlayCard, RevealTrump
 from arena.engine.cards import Card, Suit
 from bench.clairvoyant import Clairvoyant, as_answer, card_options
+from bench.consistent_worlds import ChainStats, ConsistentWorlds
 from sample_bots.expert.model import heuristic_policy
-from sample_bots.heuristic.bot import HeuristicBot
+from sample_bots.heuristic.bot import HeuristicBot, best_trump_suit
 from sdk import MatchStart
 from sdk.bot import Bot, BotView, seeded_rng
 from sdk.inference import Inference, LikelihoodCache, UnsupportedViewError
@@ -37,6 +41,7 @@ class SampledSearchBot(Bot):
     seed: int = 0
     weigh: bool = False
     draws: int = 4
+    consistent: bool = False
     name = "sampled-search"
 
     def __post_init__(self) -> None:
@@ -44,6 +49,13 @@ class SampledSearchBot(Bot):
         self.rng = random.Random(self.seed)
         self._model = heuristic_policy()
         self._cache = LikelihoodCache()
+        self.chain_stats = ChainStats()
+        self.generator = ConsistentWorlds(HeuristicBot(), frozenset(), best_trump_suit, stats=self.chain_stats)
+        self.decisions = 0
+        self.unsupported = 0
+        """Card decisions whose worlds fell back to uniform (a view the generator cannot replay)."""
+        self.cpu_seconds = 0.0
+        """CPU (``time.process_time``) of the card decisions with a choice: worlds and search."""
 
     def on_match_start(self, start: MatchStart) -> None:
         self.rng = seeded_rng(start, self.seed)
@@ -58,18 +70,31 @@ class SampledSearchBot(Bot):
         choice = self._heuristic.decide(view)
         if len(view.observation.legal_actions) == 1:
             return as_answer(choice)
+        started = time.process_time()
         options: list[Action] = card_options(view, choice)
         totals = [0.0] * len(options)
         sampler, placements = self._placements(view)
         for placement in placements:
             judgement = self.search.judge(sampler.state(placement), options)
             totals = [t + v for t, v in zip(totals, judgement.values, strict=True)]
+        self.decisions += 1
+        self.cpu_seconds += time.process_time() - started
         return as_answer(options[totals.index(max(totals))])
 
     def _placements(self, view: BotView) -> tuple[Sampler, list[Placement]]:
         """The sampler and the ``worlds`` placements to search: uniform, or (``weigh``) drawn
         from a uniform pool in proportion to their likelihoods (uniform where the inference
-        cannot replay the view, or no placement of the pool is possible under the model)."""
+        cannot replay the view, or no placement of the pool is possible under the model), or
+        (``consistent``) the consistent worlds' chain (uniform where it cannot replay the view)."""
+        if self.consistent:
+            me = view.observation.seat
+            opponents = frozenset({(me + 1) % 4, (me + 3) % 4})
+            if self.generator.seats != opponents:
+                self.generator = ConsistentWorlds(HeuristicBot(), opponents, best_trump_suit, stats=self.chain_stats)
+            try:
+                return self.generator.draw(view, self.worlds, self.rng)
+            except UnsupportedViewError:
+                self.unsupported += 1
         if self.weigh:
             try:
                 inference = Inference(view, self._model, self._cache)

@@ -104,13 +104,30 @@ def test_a_model_playout_asks_the_opponents_policy_for_their_seats_only(tricks: 
         assert len(opponents.seats) > 2
 
 
-@pytest.mark.parametrize("arm", ["sampled", "sampled+infer"])
+@pytest.mark.parametrize("arm", ["sampled", "sampled+infer", "consistent"])
 def test_the_sampled_twin_searches_its_own_worlds_at_the_table(arm: str) -> None:
     true_hand = TrueHand()
     north, south = team_for(arm, true_hand, 50)
     assert isinstance(north, SampledSearchBot) and isinstance(south, SampledSearchBot)
     assert north.weigh == (arm == "sampled+infer")
+    assert north.consistent == (arm == "consistent")
     north.worlds = south.worlds = 2
     outcome = play_table([north, HeuristicBot(), south, HeuristicBot()], true_hand, 1, "dehla-pakad", 3)
     assert outcome.faults == []
     assert north.search.playouts > 0 and north.search.solves > 0
+    assert north.decisions > 0 and north.cpu_seconds > 0
+    if arm == "consistent":
+        assert north.chain_stats.worlds == 2 * north.decisions and north.chain_stats.inconsistent_worlds == 0
+
+
+def test_a_slice_of_the_match_plays_the_same_deals() -> None:
+    """``PAIRS A..B``: deals A to B-1 alone score as they do in the whole match (the clairvoyant
+    is deterministic, so the same deals give the same scores)."""
+    def scores(first: int | None, pairs: int) -> list[float]:
+        true_hand = TrueHand()
+        north, south = team_for("clairvoyant", true_hand, 50)
+        return play_table([north, HeuristicBot(), south, HeuristicBot()], true_hand, pairs, "dehla-pakad", 1,
+                          first).deal_scores
+    whole = scores(None, 6)
+    assert scores(3, 3) == whole[3:]
+    assert len(set(whole)) > 1  # deals that differ, so a shifted slice would be caught
