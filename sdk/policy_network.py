@@ -1,13 +1,15 @@
 """A trained policy as plain arrays: a small network from the observation vector to action scores.
 
-One hidden layer (ReLU) and a linear head over the action space (``arena.engine.action_ids``),
+One hidden layer (ReLU), optionally followed by more of the same width (``deep``: each
+``relu(h @ w + b)``), and a linear head over the action space (``arena.engine.action_ids``),
 plus a per-card head: each card play's score also gets ``features(card) . (hidden @ w3 + b3)``,
 the card's facts (``sdk.card_features``) weighted by the state; the choice is the legal action
 with the highest score. Training (``sdk.learn.training``) and the
 bot at play time (``sdk.policy_bot``) run this same forward pass, so a bot plays the policy it
 was trained as. The weights are a ``.npz`` of float32 arrays, loaded with ``allow_pickle=False``:
 a weights file is untrusted input, and numpy alone reads it. A file without ``w3``/``b3`` (written
-before the per-card head, session 17) loads with that head at zero: the network it was.
+before the per-card head, session 17) loads with that head at zero: the network it was; the
+further hidden layers are ``wh1``/``bh1``, ``wh2``/``bh2``, ... (none in a one-layer file).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -33,10 +35,17 @@ CARDS = 52
 assert PLAY_BASE == 0, "the per-card head scores action ids 0..51"
 MAX_HIDDEN = 4096
 """The widest hidden layer a weights file may declare (a bound on memory and time per move)."""
+MAX_DEEP = 4
+"""The most hidden layers a weights file may add after the first (a bound on time per move)."""
 
 WEIGHT_NAMES = ("w1", "b1", "w2", "b2")
 CARD_HEAD_NAMES = ("w3", "b3")
 """The per-card head's arrays; optional in a file (absent: zero)."""
+
+
+def deep_names(layer: int) -> tuple[str, str]:
+    """The file's names of the weights and biases of hidden layer ``layer`` (1: the second)."""
+    return f"wh{layer}", f"bh{layer}"
 
 
 class PolicyFileError(ArenaError):
@@ -45,8 +54,9 @@ class PolicyFileError(ArenaError):
 
 @dataclass(frozen=True, eq=False)
 class PolicyNetwork:
-    """``scores(x) = h @ w2 + b2`` with ``h = relu(x @ w1 + b1)``, each card play's score plus
-    ``card_features(x)[card] . (h @ w3 + b3)``: observation vectors in, one score per action out."""
+    """``scores(x) = h @ w2 + b2`` with ``h = relu(x @ w1 + b1)`` (then ``h = relu(h @ w + b)``
+    for each ``(w, b)`` of ``deep``), each card play's score plus ``card_features(x)[card] . (h @
+    w3 + b3)``: observation vectors in, one score per action out."""
 
     w1: FloatArray
     b1: FloatArray
@@ -54,25 +64,36 @@ class PolicyNetwork:
     b2: FloatArray
     w3: FloatArray
     b3: FloatArray
+    deep: tuple[tuple[FloatArray, FloatArray], ...] = ()
 
     @property
     def hidden(self) -> int:
         return int(self.w1.shape[1])
 
     @classmethod
-    def initial(cls, hidden: int = 128, seed: int = 0) -> PolicyNetwork:
-        """Untrained weights (He-scaled first layer, a small head: choices start near uniform)."""
+    def initial(cls, hidden: int = 128, seed: int = 0, deep: int = 0) -> PolicyNetwork:
+        """Untrained weights (He-scaled hidden layers, ``deep`` of them after the first; a small
+        head: choices start near uniform). With ``deep`` 0 the draws are the one-layer network's."""
         rng = np.random.default_rng(seed)
         w1 = rng.standard_normal((OBSERVATION_SIZE, hidden)) * np.sqrt(2.0 / OBSERVATION_SIZE)
         w2 = rng.standard_normal((hidden, NUM_ACTIONS)) * 0.01
         w3 = rng.standard_normal((hidden, NUM_CARD_FEATURES)) * 0.01
+        layers = tuple(((rng.standard_normal((hidden, hidden)) * np.sqrt(2.0 / hidden)).astype(np.float32),
+                        np.zeros(hidden, np.float32)) for _ in range(deep))
         return cls(w1.astype(np.float32), np.zeros(hidden, np.float32), w2.astype(np.float32),
-                   np.zeros(NUM_ACTIONS, np.float32), w3.astype(np.float32), np.zeros(NUM_CARD_FEATURES, np.float32))
+                   np.zeros(NUM_ACTIONS, np.float32), w3.astype(np.float32), np.zeros(NUM_CARD_FEATURES, np.float32),
+                   layers)
+
+    def hidden_layers(self, observations: FloatArray) -> list[FloatArray]:
+        """Every hidden layer's activations, first to last, each ``(N, hidden)`` (for training's gradients)."""
+        out: list[FloatArray] = [np.maximum(observations @ self.w1 + self.b1, 0.0)]
+        for weights, biases in self.deep:
+            out.append(np.maximum(out[-1] @ weights + biases, 0.0))
+        return out
 
     def hidden_layer(self, observations: FloatArray) -> FloatArray:
-        """The hidden activations, ``(N, hidden)`` for ``(N, OBSERVATION_SIZE)`` observations."""
-        out: FloatArray = np.maximum(observations @ self.w1 + self.b1, 0.0)
-        return out
+        """The last hidden layer's activations, ``(N, hidden)`` for ``(N, OBSERVATION_SIZE)`` observations."""
+        return self.hidden_layers(observations)[-1]
 
     def scores_from(self, hidden: FloatArray, features: FloatArray) -> FloatArray:
         """The action scores from the hidden activations and the observations' ``card_features``."""
@@ -90,9 +111,18 @@ class PolicyNetwork:
         chosen: npt.NDArray[np.int64] = np.argmax(scores, axis=1).astype(np.int64)
         return chosen
 
+    def arrays(self) -> dict[str, FloatArray]:
+        """The weights by their file names."""
+        named = {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2, "w3": self.w3, "b3": self.b3}
+        for layer, (weights, biases) in enumerate(self.deep, start=1):
+            weights_name, biases_name = deep_names(layer)
+            named[weights_name], named[biases_name] = weights, biases
+        return named
+
     def save(self, target: Path | BinaryIO) -> None:
         """Write the weights as a ``.npz`` of float32 arrays (no pickled objects)."""
-        np.savez(target, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2, w3=self.w3, b3=self.b3)
+        named: dict[str, Any] = dict(self.arrays())  # Any: savez's own keywords are not arrays
+        np.savez(target, **named)
 
     @classmethod
     def load(cls, source: Path) -> PolicyNetwork:
@@ -103,7 +133,9 @@ class PolicyNetwork:
                 if missing:
                     raise PolicyFileError(f"{source}: no array {', '.join(missing)} (a policy file holds "
                                           f"{', '.join(WEIGHT_NAMES)})")
-                arrays = {name: archive[name] for name in WEIGHT_NAMES + CARD_HEAD_NAMES if name in archive.files}
+                deeper = tuple(name for layer in range(1, MAX_DEEP + 2) for name in deep_names(layer))
+                wanted = WEIGHT_NAMES + CARD_HEAD_NAMES + deeper
+                arrays = {name: archive[name] for name in wanted if name in archive.files}
         except PolicyFileError:
             raise
         except FileNotFoundError:
@@ -130,18 +162,32 @@ class PolicyNetwork:
             arrays["b3"] = np.zeros(NUM_CARD_FEATURES, np.float32)
         expected = {"b1": (hidden,), "w2": (hidden, NUM_ACTIONS), "b2": (NUM_ACTIONS,),
                     "w3": (hidden, NUM_CARD_FEATURES), "b3": (NUM_CARD_FEATURES,)}
+        deep = 0
+        while deep_names(deep + 1)[0] in arrays or deep_names(deep + 1)[1] in arrays:
+            deep += 1
+        if deep > MAX_DEEP:
+            raise PolicyFileError(f"{where}: {deep} hidden layers after the first, at most {MAX_DEEP}")
+        for layer in range(1, deep + 1):
+            weights_name, biases_name = deep_names(layer)
+            for name in (weights_name, biases_name):
+                if name not in arrays:
+                    raise PolicyFileError(f"{where}: hidden layer {layer + 1} has no {name}")
+            expected[weights_name], expected[biases_name] = (hidden, hidden), (hidden,)
         for name, shape in expected.items():
             if arrays[name].shape != shape:
                 raise PolicyFileError(f"{where}: {name} has shape {arrays[name].shape}, expected {shape} "
                                       f"(this version's per-card head has {NUM_CARD_FEATURES} card features)")
-        for name in WEIGHT_NAMES + CARD_HEAD_NAMES:
+        names = ["w1", *expected]
+        for name in names:
             array = arrays[name]
             if array.dtype.kind != "f":
                 raise PolicyFileError(f"{where}: {name} holds {array.dtype}, expected floating-point numbers")
             if not np.isfinite(array).all():
                 raise PolicyFileError(f"{where}: {name} holds a value that is not a finite number")
         w1f, b1, w2, b2, w3, b3 = (arrays[name].astype(np.float32) for name in WEIGHT_NAMES + CARD_HEAD_NAMES)
-        return cls(w1f, b1, w2, b2, w3, b3)
+        layers = tuple((arrays[deep_names(k)[0]].astype(np.float32), arrays[deep_names(k)[1]].astype(np.float32))
+                       for k in range(1, deep + 1))
+        return cls(w1f, b1, w2, b2, w3, b3, layers)
 
 
 @contextmanager

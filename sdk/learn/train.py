@@ -39,6 +39,7 @@ def parse(argv: Sequence[str] | None) -> tuple[Path, TrainConfig, int]:
                              "iteration starts and training.json says the run was cut short")
     parser.add_argument("--tables", type=int, default=defaults.tables, help="hands per iteration")
     parser.add_argument("--hidden", type=int, default=defaults.hidden, help="hidden layer width")
+    parser.add_argument("--deep", type=int, default=defaults.deep, help="hidden layers after the first")
     parser.add_argument("--preset", default=defaults.preset)
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--teacher-hands", type=int, default=defaults.teacher_hands,
@@ -50,7 +51,8 @@ def parse(argv: Sequence[str] | None) -> tuple[Path, TrainConfig, int]:
     parser.add_argument("--eval-pairs", type=int, default=2000,
                         help="duplicate deal pairs against random play after training (0: none)")
     args = parser.parse_args(argv)
-    config = TrainConfig(preset=args.preset, tables=args.tables, hidden=args.hidden, max_seconds=args.max_seconds,
+    config = TrainConfig(preset=args.preset, tables=args.tables, hidden=args.hidden, deep=args.deep,
+                         max_seconds=args.max_seconds,
                          iterations=args.iterations, seed=args.seed, teacher_hands=args.teacher_hands,
                          imitation_epochs=args.imitation_epochs,
                          ppo_final_learning_rate=None if args.constant_step else args.final_step)

@@ -42,7 +42,7 @@ from sdk.learn.errors import LearnEnvError
 from sdk.learn.imitation import Decisions, teacher_decisions
 from sdk.learn.symmetry import ALL_RENAMINGS
 from sdk.learn.vector import DehlaVectorEnv
-from sdk.policy_network import CARDS, FloatArray, PolicyNetwork
+from sdk.policy_network import CARDS, MAX_DEEP, FloatArray, PolicyNetwork, deep_names
 
 TEAM_SEATS = (0, 2)
 MAX_HAND_STEPS = 40
@@ -66,6 +66,8 @@ class TrainConfig:
     preset: str = "dehla-pakad"
     tables: int = 1024
     hidden: int = 128
+    deep: int = 0
+    """Hidden layers after the first, each ``hidden`` wide (``PolicyNetwork.deep``)."""
     iterations: int = PPO_ITERATIONS
     """PPO iterations (each ``tables`` hands): with ``teacher_hands`` and ``imitation_epochs``, the
     run's fixed amount of work."""
@@ -99,6 +101,8 @@ class TrainConfig:
     def __post_init__(self) -> None:
         if self.tables < 1 or self.hidden < 1 or self.epochs < 1 or self.minibatch < 1:
             raise LearnEnvError("tables, hidden, epochs and minibatch must be positive")
+        if not 0 <= self.deep <= MAX_DEEP:
+            raise LearnEnvError(f"deep must be 0 to {MAX_DEEP} hidden layers after the first, not {self.deep}")
         if self.iterations < 0 or self.imitation_epochs < 0 or self.teacher_hands < 0:
             raise LearnEnvError("iterations, imitation_epochs and teacher_hands must be zero or more, not "
                                 f"{self.iterations}, {self.imitation_epochs} and {self.teacher_hands}")
@@ -163,6 +167,8 @@ class TrainResult:
 
 @dataclass(frozen=True, slots=True)
 class _Forward:
+    layers: list[FloatArray]
+    """Every hidden layer's activations, first to last."""
     hidden: FloatArray
     features: FloatArray
     log_probs: FloatArray
@@ -187,19 +193,18 @@ class _Learner:
         self.config = config
         hidden = network.hidden
         self.params: dict[str, FloatArray] = {
-            "w1": network.w1.copy(), "b1": network.b1.copy(), "w2": network.w2.copy(), "b2": network.b2.copy(),
-            "w3": network.w3.copy(), "b3": network.b3.copy(),
-            "wv": (rng.standard_normal(hidden) * 0.01).astype(np.float32), "bv": np.zeros(1, np.float32),
-        }
+            name: array.copy() for name, array in network.arrays().items()
+        } | {"wv": (rng.standard_normal(hidden) * 0.01).astype(np.float32), "bv": np.zeros(1, np.float32)}
+        self.deep = len(network.deep)
         self.moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in self.params.items()}
         self.steps = 0
         self.rate = config.learning_rate
 
     @property
     def network(self) -> PolicyNetwork:
-        p = self.params
-        return PolicyNetwork(p["w1"].copy(), p["b1"].copy(), p["w2"].copy(), p["b2"].copy(), p["w3"].copy(),
-                             p["b3"].copy())
+        view = self.network_view
+        return PolicyNetwork(view.w1.copy(), view.b1.copy(), view.w2.copy(), view.b2.copy(), view.w3.copy(),
+                             view.b3.copy(), tuple((w.copy(), b.copy()) for w, b in view.deep))
 
     def forward(self, x: FloatArray, masks: npt.NDArray[np.bool_], features: FloatArray | None = None) -> _Forward:
         """Hidden activations, the card facts (``features``, if already computed for ``x``),
@@ -207,20 +212,22 @@ class _Learner:
         trained and the played forward pass are one)."""
         p = self.params
         network = self.network_view
-        h = network.hidden_layer(x)
+        layers = network.hidden_layers(x)
+        h = layers[-1]
         if features is None:
             features = card_features(x)
         logits = np.where(masks, network.scores_from(h, features), NEG)
         logits -= logits.max(axis=1, keepdims=True)
         log_probs = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
         values = h @ p["wv"] + p["bv"][0]
-        return _Forward(h, features, log_probs.astype(np.float32), values.astype(np.float32))
+        return _Forward(layers, h, features, log_probs.astype(np.float32), values.astype(np.float32))
 
     @property
     def network_view(self) -> PolicyNetwork:
         """The network over the live parameters (no copies: for the forward pass)."""
         p = self.params
-        return PolicyNetwork(p["w1"], p["b1"], p["w2"], p["b2"], p["w3"], p["b3"])
+        deep = tuple((p[deep_names(k)[0]], p[deep_names(k)[1]]) for k in range(1, self.deep + 1))
+        return PolicyNetwork(p["w1"], p["b1"], p["w2"], p["b2"], p["w3"], p["b3"], deep)
 
     def act(self, x: FloatArray, masks: npt.NDArray[np.bool_], rng: np.random.Generator
             ) -> tuple[npt.NDArray[np.int64], FloatArray, FloatArray]:
@@ -293,16 +300,27 @@ class _Learner:
 
     def _backward(self, x: FloatArray, forward: _Forward, d_logits: FloatArray, d_values: FloatArray) -> None:
         """The gradients from the loss's derivatives by the action scores and the values; one Adam step."""
+        self._adam(self.gradients(x, forward, d_logits, d_values))
+
+    def gradients(self, x: FloatArray, forward: _Forward, d_logits: FloatArray, d_values: FloatArray
+                  ) -> dict[str, npt.NDArray[np.floating]]:
+        """Each parameter's gradient, from the loss's derivatives by the action scores and the values."""
         p = self.params
         h = forward.hidden
         d_weights = np.matmul(d_logits[:, None, :CARDS], forward.features)[:, 0]  # by h @ w3 + b3
         d_hidden = (d_logits @ p["w2"].T + d_weights @ p["w3"].T + np.outer(d_values, p["wv"])) * (h > 0)
-        self._adam({
+        grads: dict[str, npt.NDArray[np.floating]] = {
             "w2": h.T @ d_logits, "b2": d_logits.sum(axis=0),
             "w3": h.T @ d_weights, "b3": d_weights.sum(axis=0),
             "wv": h.T @ d_values, "bv": np.array([d_values.sum()]),
-            "w1": x.T @ d_hidden, "b1": d_hidden.sum(axis=0),
-        })
+        }
+        for layer in range(self.deep, 0, -1):  # back through the deeper layers to the first
+            below = forward.layers[layer - 1]
+            weights_name, biases_name = deep_names(layer)
+            grads[weights_name], grads[biases_name] = below.T @ d_hidden, d_hidden.sum(axis=0)
+            d_hidden = (d_hidden @ p[weights_name].T) * (below > 0)
+        grads["w1"], grads["b1"] = x.T @ d_hidden, d_hidden.sum(axis=0)
+        return grads
 
     def _adam(self, grads: dict[str, npt.NDArray[np.floating]], beta1: float = 0.9, beta2: float = 0.999) -> None:
         self.steps += 1
@@ -363,7 +381,7 @@ def train(config: TrainConfig = TrainConfig(), progress: Callable[[IterationRepo
     then ``config.iterations`` PPO iterations; see the module's docstring."""
     rng = np.random.default_rng(config.seed)
     env = DehlaVectorEnv(config.tables, config.preset, learning_seats=TEAM_SEATS)
-    learner = _Learner(PolicyNetwork.initial(config.hidden, config.seed), config, rng)
+    learner = _Learner(PolicyNetwork.initial(config.hidden, config.seed, config.deep), config, rng)
     started, cpu_started = time.perf_counter(), time.process_time()
     history: list[IterationReport] = []
     samples = iteration = 0

@@ -52,6 +52,29 @@ def test_the_per_card_head_moves_the_scores_of_card_plays_only() -> None:
     assert moved.tolist() == [5], moved
 
 
+def test_a_deeper_network_loads_back_exactly_and_its_layers_change_the_scores(tmp_path: Path) -> None:
+    """Two hidden layers after the first (``wh1``/``bh1``, ``wh2``/``bh2``): read back as written,
+    and the scores are the one-layer network's with those layers applied in order."""
+    network = PolicyNetwork.initial(hidden=8, seed=4, deep=2)
+    network.save(tmp_path / "deep.npz")
+    loaded = PolicyNetwork.load(tmp_path / "deep.npz")
+    assert len(loaded.deep) == 2 and set(loaded.arrays()) == set(network.arrays())
+    assert all(np.array_equal(loaded.arrays()[n], a) for n, a in network.arrays().items())
+    x = (np.random.default_rng(2).random((3, OBSERVATION_SIZE)) < 0.1).astype(np.float32)
+    shallow = PolicyNetwork(network.w1, network.b1, network.w2, network.b2, network.w3, network.b3)
+    h = shallow.hidden_layer(x)
+    for weights, biases in network.deep:
+        h = np.maximum(h @ weights + biases, 0.0)
+    assert np.allclose(loaded.hidden_layer(x), h) and not np.allclose(h, shallow.hidden_layer(x))
+    assert not np.allclose(loaded.scores(x), shallow.scores(x))
+
+
+def test_the_one_layer_network_draws_its_weights_as_before() -> None:
+    """``deep=0`` is the network of earlier sessions, draw for draw (a seed gives the same run)."""
+    one, deeper = PolicyNetwork.initial(hidden=8, seed=6), PolicyNetwork.initial(hidden=8, seed=6, deep=1)
+    assert one.deep == () and all(np.array_equal(getattr(one, n), getattr(deeper, n)) for n in ("w1", "w2", "w3"))
+
+
 def bad_files(tmp_path: Path) -> list[tuple[Path, str]]:
     good = arrays(PolicyNetwork.initial(hidden=8))
     cases: list[tuple[Path, str]] = []
@@ -72,6 +95,14 @@ def bad_files(tmp_path: Path) -> list[tuple[Path, str]]:
     npz("nan.npz", "b1 holds a value that is not a finite number", b1=np.full(8, np.nan, np.float32))
     npz("ints.npz", "b2 holds int64", b2=np.zeros(NUM_ACTIONS, np.int64))
     npz("objects.npz", "not a numpy .npz of plain arrays", b1=np.array([{"x": 1}] * 8, dtype=object))
+    layer = np.zeros((8, 8), np.float32)
+    npz("deep-half.npz", "hidden layer 2 has no bh1", wh1=layer)
+    npz("deep-shape.npz", "wh1 has shape (8, 3), expected (8, 8)", wh1=np.zeros((8, 3), np.float32),
+        bh1=np.zeros(8, np.float32))
+    npz("deep-nan.npz", "bh1 holds a value that is not a finite number", wh1=layer,
+        bh1=np.full(8, np.nan, np.float32))
+    too_deep = {f"{kind}{k}": (layer if kind == "wh" else layer[0]) for k in range(1, 6) for kind in ("wh", "bh")}
+    npz("too-deep.npz", "5 hidden layers after the first, at most 4", **too_deep)
     (tmp_path / "text.npz").write_text("hello")
     cases.append((tmp_path / "text.npz", "not a numpy .npz of plain arrays"))
     (tmp_path / "pickle.npz").write_bytes(pickle.dumps(good))
