@@ -374,12 +374,8 @@ class _Chain:
 
 
 def _bits(mask: CardMask) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    """The card indices of ``mask``, lowest first (the engine's ``cards_of`` order)."""
+    return [int(card) for card in cards_of(mask)]
 
 
 def _suits(suits: int) -> CardMask:

@@ -25,6 +25,7 @@ from arena.referee.grpc_seat import GrpcSeat
 from arena.referee.in_process import InProcessSeat
 from arena.referee.launcher import BotCommand, BotProcess
 from arena.referee.match_recorder import MatchRecorder, read_match_record
+from arena.referee.scratch import process_exists
 from arena.referee.table import Table
 from arena.referee.table_values import MatchOutcome, TableConfig
 from sample_bots.random.bot import RandomBot
@@ -152,13 +153,7 @@ def play(config: TableConfig, commands: Sequence[BotCommand], folder: Path) -> P
 def is_running(pid: int) -> bool:
     """True while ``pid`` is a live process (a zombie awaiting its parent counts as gone)."""
     if not Path("/proc/self/stat").exists():  # no procfs: ask the kernel (a zombie counts as alive)
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        return True
+        return process_exists(pid)
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except (FileNotFoundError, ProcessLookupError):
