@@ -40,14 +40,17 @@ def test_submit_run_show_and_replay(tmp_path: Path) -> None:
     run = dehla_process("ladder", "run", "--matches", "2", "--deals", "1", "--workers", "2", "--seed", "3",
                 "--runner", "local", data=data)
     assert run.returncode == 0, run.stderr
-    assert "2 matches counted" in run.stderr
+    matches = json.loads(dehla("ladder", "matches", "--bot", "heuristic", "--json", data=data).stdout)
+    # A void match (a platform fault, such as every bot failing to start) is counted but rates
+    # nobody (docs/ladder.md): said here with its reason, not as a miscount further down.
+    assert "2 matches counted (0 void)" in run.stderr, (run.stderr, matches)
     assert "In a browser: `" in run.stderr and " serve` shows these rankings" in run.stderr, \
         "the run ends by saying how to see it in a browser"
     show = json.loads(dehla("ladder", "show", "--json", data=data).stdout)
     assert [row["rank"] for row in show] == [1, 2] and {row["bot"] for row in show} == {"random", "heuristic"}
-    assert all(row["matches"] == 2 and row["rating"] == pytest.approx(row["mu"] - 3 * row["sigma"], abs=2e-3)
-               for row in show)
-    matches = json.loads(dehla("ladder", "matches", "--bot", "heuristic", "--json", data=data).stdout)
+    for row in show:
+        assert row["matches"] == 2, (row, matches)
+        assert row["rating"] == pytest.approx(row["mu"] - 3 * row["sigma"], abs=2e-3), row
     assert len(matches) == 2 and all(m["status"] == "done" for m in matches)
     assert not (data / "matches").exists(), "records are kept in the store, not in the data folder"
     replay = dehla("replay", "--match", str(matches[0]["match_id"]), data=data)
