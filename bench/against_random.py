@@ -10,6 +10,9 @@ deal for deal (the random seats' draws differ). PLAYER is one of:
 
 - ``heuristic``: the heuristic sample bot (the policy's teacher);
 - ``search`` / ``expert``: the sample bots at MOVE_MS (default 5) a move, their own clock;
+- ``policy:FOLDER``: the exported policy bot of a trained bot folder (``sdk.policy_bot``), which
+  plays the network ``against_random`` plays in the vector environment: the same network on the
+  same deals through the scalar engine and the bot's own encoding (``bench/policy_gap.py``);
 - ``clairvoyant``: ``bench.clairvoyant.ClairvoyantBot``, which sees the true deal (every hand,
   the cards to come) and searches it with greedy playouts and an exact endgame: no bot can see
   what it sees, so it shows how much of the pairs' outcome play can decide at all (its playouts
@@ -27,6 +30,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -39,13 +43,19 @@ from sample_bots.search.bot import SearchBot, SearchBudget
 from sdk.bot import Bot, BotView
 from sdk.learn import dehla_v0
 from sdk.learn.aec import seat_of
+from sdk.policy_bot import PolicyBot
 
 PLAYERS = ("heuristic", "search", "expert", "clairvoyant")
 RANDOM_SEED = 12345
 """The random seats' draws (one generator for the whole run)."""
 
 
+POLICY = "policy:"
+
+
 def player(name: str, seat: int, true_hand: TrueHand, move_seconds: float) -> Bot:
+    if name.startswith(POLICY):
+        return PolicyBot.from_folder(Path(name.removeprefix(POLICY)))
     if name == "heuristic":
         return HeuristicBot()
     if name == "search":
@@ -92,8 +102,9 @@ def pair_scores(name: str, pairs: int, seed: int, move_seconds: float) -> list[f
 
 
 def main(argv: list[str]) -> None:
-    if not argv or argv[0] not in PLAYERS:
-        raise SystemExit(f"usage: python -m bench.against_random {{{','.join(PLAYERS)}}} [PAIRS] [SEED] [MOVE_MS]")
+    if not argv or not (argv[0] in PLAYERS or argv[0].startswith(POLICY)):
+        raise SystemExit(f"usage: python -m bench.against_random {{{','.join(PLAYERS)},policy:FOLDER}} "
+                         "[PAIRS] [SEED] [MOVE_MS]")
     name = argv[0]
     pairs, seed = (int(argv[1]) if len(argv) > 1 else 1000), (int(argv[2]) if len(argv) > 2 else 7)
     move_ms = float(argv[3]) if len(argv) > 3 else 5.0

@@ -1,5 +1,6 @@
 """A bot that plays a trained policy: the seat's view encoded as the learning environments encode
-it (``sdk.encoding``), the network's highest-scoring legal action taken.
+it (``sdk.encoding``), the network's highest-scoring legal action taken (an ensemble's: the
+highest summed log-probability, ``sdk.policy_ensemble``).
 
 Numpy only at play time (no learning library). The policy was trained on one-hand episodes,
 whose observations carry no match score (the ``score`` block is zero during a hand), so the bot
@@ -18,7 +19,8 @@ from arena.engine.actions import Action, PlayCard, RevealTrump
 from arena.engine.cards import Card
 from sdk.bot import Bot, BotView
 from sdk.encoding import action_mask, encode
-from sdk.policy_network import FloatArray, PolicyNetwork
+from sdk.policy_ensemble import Policy, load_policy
+from sdk.policy_network import FloatArray
 
 WEIGHTS_FILE = "policy.npz"
 """The weights' file name in a policy bot's folder (``dehla bot new NAME --template policy``)."""
@@ -29,13 +31,13 @@ class PolicyBot(Bot):
 
     name = "policy"
 
-    def __init__(self, network: PolicyNetwork) -> None:
+    def __init__(self, network: Policy) -> None:
         self.network = network
 
     @classmethod
     def from_folder(cls, folder: Path) -> PolicyBot:
-        """The bot of the weights in ``folder/policy.npz`` (``PolicyFileError`` if they are wrong)."""
-        return cls(PolicyNetwork.load(folder / WEIGHTS_FILE))
+        """The bot of the network or ensemble in ``folder/policy.npz`` (``PolicyFileError`` if it is wrong)."""
+        return cls(load_policy(folder / WEIGHTS_FILE))
 
     @staticmethod
     def observation_vector(view: BotView) -> FloatArray:

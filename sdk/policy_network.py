@@ -15,7 +15,7 @@ further hidden layers are ``wh1``/``bh1``, ``wh2``/``bh2``, ... (none in a one-l
 from __future__ import annotations
 
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -127,21 +127,12 @@ class PolicyNetwork:
     @classmethod
     def load(cls, source: Path) -> PolicyNetwork:
         """Read weights written by ``save``; a wrong file is a ``PolicyFileError`` naming it and the problem."""
-        try:
-            with _opened(source) as archive:
-                missing = [name for name in WEIGHT_NAMES if name not in archive.files]
-                if missing:
-                    raise PolicyFileError(f"{source}: no array {', '.join(missing)} (a policy file holds "
-                                          f"{', '.join(WEIGHT_NAMES)})")
-                deeper = tuple(name for layer in range(1, MAX_DEEP + 2) for name in deep_names(layer))
-                wanted = WEIGHT_NAMES + CARD_HEAD_NAMES + deeper
-                arrays = {name: archive[name] for name in wanted if name in archive.files}
-        except PolicyFileError:
-            raise
-        except FileNotFoundError:
-            raise PolicyFileError(f"{source}: no such weights file") from None
-        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-            raise PolicyFileError(f"{source}: not a numpy .npz of plain arrays ({exc})") from None
+        deeper = tuple(name for layer in range(1, MAX_DEEP + 2) for name in deep_names(layer))
+        arrays, files = read_arrays(source, WEIGHT_NAMES + CARD_HEAD_NAMES + deeper)
+        missing = [name for name in WEIGHT_NAMES if name not in files]
+        if missing:
+            raise PolicyFileError(f"{source}: no array {', '.join(missing)} (a policy file holds "
+                                  f"{', '.join(WEIGHT_NAMES)})")
         return cls.of(arrays, str(source))
 
     @classmethod
@@ -188,6 +179,21 @@ class PolicyNetwork:
         layers = tuple((arrays[deep_names(k)[0]].astype(np.float32), arrays[deep_names(k)[1]].astype(np.float32))
                        for k in range(1, deep + 1))
         return cls(w1f, b1, w2, b2, w3, b3, layers)
+
+
+def read_arrays(source: Path, wanted: Collection[str]) -> tuple[dict[str, npt.NDArray[np.generic]], list[str]]:
+    """The ``wanted`` arrays that the numpy archive ``source`` holds, and the names of all it holds;
+    only wanted arrays are read. A missing or wrong file is a ``PolicyFileError`` naming it."""
+    try:
+        with _opened(source) as archive:
+            files = list(archive.files)
+            return {name: archive[name] for name in wanted if name in files}, files
+    except PolicyFileError:
+        raise
+    except FileNotFoundError:
+        raise PolicyFileError(f"{source}: no such weights file") from None
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+        raise PolicyFileError(f"{source}: not a numpy .npz of plain arrays ({exc})") from None
 
 
 @contextmanager

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from sdk.learn.errors import LearnEnvError
 from sdk.learn.vector import DehlaVectorEnv
-from sdk.policy_network import PolicyNetwork
+from sdk.policy_ensemble import Policy
 
 MAX_HAND_STEPS = 40
 
@@ -40,7 +40,7 @@ class PairResults:
         return (self.won + self.drawn / 2) / self.pairs
 
 
-def hand_values(network: PolicyNetwork | None, team: int, seeds: npt.NDArray[np.int64], preset: str,
+def hand_values(network: Policy | None, team: int, seeds: npt.NDArray[np.int64], preset: str,
                 seed: int) -> npt.NDArray[np.float32]:
     """Each seed's hand played once, ``network`` (``None``: random play) at ``team``'s seats: its value
     to that team."""
@@ -65,7 +65,7 @@ def hand_values(network: PolicyNetwork | None, team: int, seeds: npt.NDArray[np.
     raise LearnEnvError(f"a hand took more than {MAX_HAND_STEPS} team decisions")
 
 
-def against_random(network: PolicyNetwork | None, pairs: int, preset: str = "dehla-pakad",
+def against_random(network: Policy | None, pairs: int, preset: str = "dehla-pakad",
                    seed: int = 0) -> PairResults:
     """``pairs`` duplicate deal pairs of ``network`` (``None``: random play itself) against random play."""
     seeds = np.random.default_rng(seed).integers(2**62, size=pairs)

@@ -15,6 +15,7 @@ from ladder.versions.base_image import pinned_requirements
 from sample_bots.heuristic.bot import HeuristicBot
 from sdk.learn.train import PROVENANCE_FILE, main
 from sdk.policy_bot import WEIGHTS_FILE
+from sdk.policy_ensemble import PolicyEnsemble, load_policy
 from sdk.policy_network import PolicyNetwork
 from tests.cli_helpers import run_dehla
 from tests.database import database_env
@@ -29,10 +30,15 @@ def test_train_export_submit_and_play(tmp_path: Path, capsys: pytest.CaptureFixt
     untrained = PolicyNetwork.load(folder / WEIGHTS_FILE)
     assert main([str(folder), "--iterations", "1", "--tables", "16", "--hidden", "32", "--teacher-hands", "10",
                  "--imitation-epochs", "2", "--eval-pairs", "20"], teacher=HeuristicBot()) == 0
-    trained = PolicyNetwork.load(folder / WEIGHTS_FILE)
-    assert trained.hidden == 32 and not np.array_equal(trained.w1[:, :8], untrained.w1[:, :8])
+    trained = load_policy(folder / WEIGHTS_FILE)
+    assert isinstance(trained, PolicyEnsemble) and len(trained.members) == 2, "two members by default"
+    first, second = trained.members
+    assert first.hidden == second.hidden == 32 and not np.array_equal(first.w1[:, :8], untrained.w1[:, :8])
+    assert not np.array_equal(first.w2, second.w2), "each member from its own seed"
     provenance = json.loads((folder / PROVENANCE_FILE).read_text())
     assert provenance["against_random"]["pairs"] == 20 and provenance["teacher"] == "HeuristicBot"
+    assert [member["seed"] for member in provenance["members"]] == [0, 1]
+    assert all(member["train_cpu_seconds"] > 0 for member in provenance["members"])
     submitted = run_dehla("submit", str(folder), "--runner", "local", env=env)
     assert submitted.returncode == 0 and "accepted" in submitted.stdout, submitted.stdout + submitted.stderr
     played = run_dehla("match", "pupil", "random", "--deals", "2", "--records", str(tmp_path / "m"), "--json",

@@ -23,6 +23,8 @@ from sdk.learn.evaluation import against_random
 from sdk.learn.imitation import teacher_decisions
 from sdk.learn.train import PROVENANCE_FILE, main
 from sdk.learn.training import Stage, TrainConfig, _falling, train
+from sdk.policy_bot import WEIGHTS_FILE
+from sdk.policy_ensemble import MAX_MEMBERS, load_policy
 from sdk.policy_network import PolicyNetwork
 
 BRIEF = TrainConfig(tables=64, hidden=64, iterations=1, teacher_hands=100, imitation_epochs=20, seed=5)
@@ -92,8 +94,23 @@ def test_the_work_is_fixed_and_the_safety_cap_says_when_it_cut_a_run_short() -> 
 def test_a_cut_short_run_is_recorded_in_its_training_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = scaffold_bot("capped", tmp_path, template=Template.POLICY)
     assert main([str(folder), "--iterations", "2", "--tables", "8", "--hidden", "8", "--max-seconds", "1e-9",
-                 "--eval-pairs", "0"]) == 0
-    assert "warning: the safety cap" in capsys.readouterr().err
+                 "--eval-pairs", "0", "--members", "1"]) == 0
+    assert "warning: member 0: the safety cap" in capsys.readouterr().err
     provenance = json.loads((folder / PROVENANCE_FILE).read_text())
     assert provenance["cut_short"]["iterations_done"] == 0 and provenance["cut_short"]["iterations_planned"] == 2
+    assert provenance["cut_short"]["member"] == 0 and provenance["members"][0]["cut_short"]["iterations_done"] == 0
     assert provenance["config"]["iterations"] == 2 and "train_cpu_seconds" in provenance
+    assert isinstance(load_policy(folder / WEIGHTS_FILE), PolicyNetwork), "one member: a plain network's file"
+
+
+@pytest.mark.parametrize(("members", "message"), [
+    ("0", "invalid choice: 0 (choose from 1, 2, 3, 4, 5, 6, 7, 8)"),
+    (str(MAX_MEMBERS + 1), f"invalid choice: {MAX_MEMBERS + 1} (choose from 1,"),
+    ("two", "invalid int value: 'two'"),
+])
+def test_a_number_of_members_out_of_range_is_refused(tmp_path: Path, members: str, message: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    folder = scaffold_bot("many", tmp_path, template=Template.POLICY)
+    with pytest.raises(SystemExit) as refused:
+        main([str(folder), "--members", members])
+    assert refused.value.code == 2 and f"argument --members: {message}" in capsys.readouterr().err
