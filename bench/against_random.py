@@ -10,9 +10,9 @@ deal for deal (the random seats' draws differ). PLAYER is one of:
 
 - ``heuristic``: the heuristic sample bot (the policy's teacher);
 - ``search`` / ``expert``: the sample bots at MOVE_MS (default 5) a move, their own clock;
-- ``policy:FOLDER``: the exported policy bot of a trained bot folder (``sdk.policy_bot``), which
-  plays the network ``against_random`` plays in the vector environment: the same network on the
-  same deals through the scalar engine and the bot's own encoding (``bench/policy_gap.py``);
+- ``policy:FOLDER``: the exported policy bot of a trained bot folder (``sdk.policy_bot``): the
+  network (or ensemble) ``against_random`` plays in the vector environment, on the same deals
+  through the scalar engine and the bot's own encoding;
 - ``clairvoyant``: ``bench.clairvoyant.ClairvoyantBot``, which sees the true deal (every hand,
   the cards to come) and searches it with greedy playouts and an exact endgame: no bot can see
   what it sees, so it shows how much of the pairs' outcome play can decide at all (its playouts

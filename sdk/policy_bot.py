@@ -1,6 +1,6 @@
 """A bot that plays a trained policy: the seat's view encoded as the learning environments encode
 it (``sdk.encoding``), the network's highest-scoring legal action taken (an ensemble's: the
-highest summed log-probability, ``sdk.policy_ensemble``).
+highest sum of its members' scores, ``sdk.policy_ensemble``).
 
 Numpy only at play time (no learning library). The policy was trained on one-hand episodes,
 whose observations carry no match score (the ``score`` block is zero during a hand), so the bot

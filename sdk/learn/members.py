@@ -3,8 +3,9 @@
 Why processes: a member's training is one core's work (numpy with one BLAS thread, the batched
 engine), so on the 2-core machine the documented run trains two members in the wall time of
 one. The processes are started with ``spawn``: a fresh interpreter, never a fork of a process
-that may hold threads (a test runner's, a caller's). Each member prints its own progress lines,
-prefixed with its number.
+that may hold threads (a test runner's, a caller's); so the teacher is sent to each process and
+must pickle, as the sample bots do. Each member prints its own progress lines, prefixed with its
+number.
 """
 
 from __future__ import annotations
