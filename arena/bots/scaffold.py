@@ -157,8 +157,9 @@ _POLICY_BOT = '''"""{name}: plays the policy in policy.npz. Run it with `dehla m
 
 The weights are untrained until you train them: `python examples/train_policy.py ./{name}` in
 the arena's checkout (see docs/learning.md). The bot encodes each view as the learning
-environments do (sdk.encoding) and plays the network's highest-scoring legal action; numpy is
-all it needs at play time.
+environments do (sdk.encoding) and plays the network's highest-scoring legal action (a trained
+file holds two networks, and their scores are added: sdk.policy_ensemble); numpy is all it needs
+at play time.
 """
 
 from __future__ import annotations
@@ -183,8 +184,9 @@ A bot that plays a trained policy: `bot.py` loads `policy.npz` (plain float32 ar
 numpy and `allow_pickle=False`). As generated the weights are untrained (seed 0).
 
 - `python examples/train_policy.py ./{name}` (in the arena's checkout, the `learn` extra): clones
-  the heuristic sample bot's choices, then trains with PPO on the vector environment, in under 10
-  minutes on two cores, and writes `policy.npz` (and `training.json`, how it was made) here.
+  the heuristic sample bot's choices, then trains with PPO on the vector environment, two networks
+  at once (one a core), in under 10 minutes on two cores, and writes their ensemble to `policy.npz`
+  (and `training.json`, how it was made) here.
 - `pytest test_bot.py`: plays the bot in-process against the random bot.
 - `dehla match ./{name} random --deals 300`: a real refereed match over gRPC.
 - `dehla submit ./{name}`: the ladder's validation matches, then it is rated.
