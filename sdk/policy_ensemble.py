@@ -99,7 +99,7 @@ def load_policy(source: Path) -> PolicyNetwork | PolicyEnsemble:
     arrays, files = read_arrays(source, wanted)
     prefixed = sorted({name.split("_", 1)[0] for name in files if name.startswith(MEMBER_PREFIX)})
     if not prefixed:
-        return PolicyNetwork.load(source)
+        return PolicyNetwork.from_arrays(arrays, str(source))
     plain = [name for name in files if name in NETWORK_NAMES]
     if plain:
         raise PolicyFileError(f"{source}: both a network's arrays ({', '.join(plain)}) and ensemble members' "

@@ -128,12 +128,17 @@ class PolicyNetwork:
     def load(cls, source: Path) -> PolicyNetwork:
         """Read weights written by ``save``; a wrong file is a ``PolicyFileError`` naming it and the problem."""
         deeper = tuple(name for layer in range(1, MAX_DEEP + 2) for name in deep_names(layer))
-        arrays, files = read_arrays(source, WEIGHT_NAMES + CARD_HEAD_NAMES + deeper)
-        missing = [name for name in WEIGHT_NAMES if name not in files]
+        arrays, _ = read_arrays(source, WEIGHT_NAMES + CARD_HEAD_NAMES + deeper)
+        return cls.from_arrays(arrays, str(source))
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, npt.NDArray[np.generic]], where: str) -> PolicyNetwork:
+        """The network of a file's arrays: ``of``, once the arrays every network needs are there."""
+        missing = [name for name in WEIGHT_NAMES if name not in arrays]
         if missing:
-            raise PolicyFileError(f"{source}: no array {', '.join(missing)} (a policy file holds "
+            raise PolicyFileError(f"{where}: no array {', '.join(missing)} (a policy file holds "
                                   f"{', '.join(WEIGHT_NAMES)})")
-        return cls.of(arrays, str(source))
+        return cls.of(arrays, where)
 
     @classmethod
     def of(cls, arrays: dict[str, npt.NDArray[np.generic]], where: str) -> PolicyNetwork:
