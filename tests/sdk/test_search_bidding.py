@@ -3,8 +3,8 @@ deciding seat exactly what the table showed it; its choice is always legal."""
 
 from __future__ import annotations
 
+import math
 import random
-import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -33,5 +33,7 @@ def test_a_sampled_world_looks_the_same_to_the_deciding_seat(seed: int, stop: in
     view = observe_bidding(hand, seat)
     for world in BiddingSampler(view).states(random.Random(seed), 4):
         assert observe_bidding(world, seat) == view
-    chosen = bidding.choose(BiddingView(view, 1.0, 0.0), rng, time.perf_counter() + 0.05, max_worlds=3)
+    # bounded by worlds, not by the clock: under load a 50 ms deadline passed before the first
+    # world and the choice was None (the caller's cue to play the heuristic's move)
+    chosen = bidding.choose(BiddingView(view, 1.0, 0.0), rng, math.inf, max_worlds=2)
     assert chosen in view.legal_actions
