@@ -1,7 +1,8 @@
 """Fixtures of every test: the database the stores live in (tests/database.py), and the
 version cache the workers fill (``ladder/versions/version_cache.py``), one per session. How the
-tests run in parallel, and what is kept apart: ``tests/parallel_run.py``; which tests have a store
-(the PostgreSQL pass runs those): ``tests/store_users.py``."""
+tests run in parallel, and what is kept apart: ``tests/parallel_run.py`` (the longest files
+first: ``tests/file_durations.py``); which tests have a store (the PostgreSQL pass runs those):
+``tests/store_users.py``."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from tests import database
 
-pytest_plugins = ("tests.parallel_run", "tests.store_users")
+pytest_plugins = ("tests.parallel_run", "tests.store_users", "tests.file_durations")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -3,12 +3,13 @@ not do at once.
 
 - Whole files go to a worker (a module's fixtures are built once), and a ``SERIAL`` folder is one
   unit, on one worker in order, handed out first (it is the longest chain); a folder of ``JOINS``
-  runs in another's unit.
+  runs in another's unit. The other files follow, the longest first (``tests/file_durations.py``).
 - The tests marked ``alone`` measure the host (host-wide counters, sub-millisecond timing): they
-  are one unit, handed out last, and each holds the run's room lock exclusive while every other
-  test holds it shared, so that no other test runs meanwhile; the unit keeps the lock from one
-  of its tests to the next. One unit at the end, held throughout, means the other workers drain
-  once, when they have nothing left to do, instead of once per such test.
+  are one unit, handed out last, once every other worker is on its last test, and each holds the
+  run's room lock exclusive while every other test holds it shared, so that no other test runs
+  meanwhile; the unit keeps the lock from one of its tests to the next. One unit at the end, held
+  throughout, means the other workers drain once, when they have nothing left to do, instead of
+  once per such test.
 - Each worker leases sandbox uids from a range of its own.
 
 The controller and its workers share a folder of the run (``RUN_FOLDER_ENV``, made by the
@@ -30,6 +31,7 @@ from typing import Any
 import pytest
 
 from arena.sandbox.uids import DEFAULT_FIRST_UID, DEFAULT_UID_COUNT
+from tests.file_durations import hand_out_order, read_durations
 
 SERIAL: dict[str, str] = {
     "tests/containers/": "podman: one worker builds the base image (a session fixture; two builds at once would "
@@ -110,6 +112,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
     class ByFileSerialFolderAndAlone(LoadScopeScheduling):  # type: ignore[misc]
         alone: frozenset[str] | None = None
+        ordered = False
 
         def _split_scope(self, nodeid: str) -> str:
             if self.alone is None:  # read once, when the workers' collections are all in
@@ -121,14 +124,30 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             return next((folder for folder in SERIAL if joined.startswith(folder)), joined)
 
         def _assign_work_unit(self, node: Any) -> None:
-            # xdist orders the units by their number of tests: the serial folders first, the
-            # `alone` unit last, whatever their sizes.
-            for folder in SERIAL:
-                if folder in self.workqueue:
-                    self.workqueue.move_to_end(folder, last=False)
-            if ALONE_UNIT in self.workqueue:
+            # xdist orders the units by their number of tests; here the serial folders come first,
+            # then the files expected to take longest (tests/file_durations.py), the `alone` unit last.
+            if not self.ordered:
+                counts = {scope: len(unit) for scope, unit in self.workqueue.items()}
+                for scope in hand_out_order(counts, read_durations(), tuple(SERIAL), ALONE_UNIT):
+                    self.workqueue.move_to_end(scope)
+                self.ordered = True
+            elif ALONE_UNIT in self.workqueue:  # a crashed worker's files come back behind it
                 self.workqueue.move_to_end(ALONE_UNIT)
             super()._assign_work_unit(node)
+
+        def _reschedule(self, node: Any) -> None:
+            # The `alone` unit waits until every other worker is on its last test: handed out
+            # sooner, its first test would hold the files queued on the others until it ended. (A
+            # worker holds its last test until it is told the next one or to stop, so "on its
+            # last" is one pending test, not none.)
+            if list(self.workqueue) == [ALONE_UNIT] and any(
+                    self._pending_of(self.assigned_work[other]) > 1 for other in self.nodes if other is not node):
+                return
+            super()._reschedule(node)
+            if not self.workqueue:  # nothing left to hand out: the idle workers may stop
+                for other in self.nodes:
+                    if other is not node:
+                        super()._reschedule(other)
 
     return ByFileSerialFolderAndAlone(config, log)
 

@@ -32,7 +32,7 @@ def record(request):
 '''
 
 SUITE = {
-    "conftest.py": 'pytest_plugins = ("tests.parallel_run",)\n' + RECORDING,
+    "conftest.py": 'pytest_plugins = ("tests.parallel_run", "tests.file_durations")\n' + RECORDING,
     "test_mixed.py": "import pytest\n\n"
                      + "".join(f"def test_plain_{n}():\n    pass\n\n\n" for n in range(6))
                      + '@pytest.mark.alone("host counters")\ndef test_measures():\n    pass\n',
@@ -47,7 +47,9 @@ def test_alone_tests_run_last_on_one_worker_with_no_other_test_beside_them(tmp_p
     for name, text in SUITE.items():
         (tmp_path / name).write_text(text)
     records = tmp_path / "records.jsonl"
-    env = {**os.environ, "RECORDS": str(records), "PYTHONPATH": str(REPO), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    durations = tmp_path / "durations.json"
+    env = {**os.environ, "RECORDS": str(records), "PYTHONPATH": str(REPO), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+           "DEHLA_TEST_DURATIONS_WRITE": str(durations)}
     env.pop("PYTEST_XDIST_WORKER", None)
     env.pop("DEHLA_TEST_RUN_FOLDER", None)
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "xdist", "-n", "3", "-p", "no:cacheprovider",
@@ -68,6 +70,15 @@ def test_alone_tests_run_last_on_one_worker_with_no_other_test_beside_them(tmp_p
     first, last = min(test["start"] for test in alone), max(test["end"] for test in alone)
     between = [test["id"] for test in others if first < test["end"] and test["start"] < last]
     assert between == [], f"ran between the alone tests: {between}"
+    # the unit is handed out once every other worker is on its last test: no worker's queued tests
+    # wait behind it (before, test_other.py's last twenty ran after it)
+    for worker in {test["worker"] for test in others}:
+        after = [test["id"] for test in others if test["worker"] == worker and test["start"] >= last]
+        assert len(after) <= 1, f"{worker} ran {after} after the alone unit"
     # the plain tests of test_mixed.py ran with their file, not held back with its alone test
     mixed = {test["worker"] for test in others if "test_mixed" in test["id"]}
     assert len(mixed) == 1
+    # the controller wrote each file's seconds for the next run's order, the alone tests apart
+    written = json.loads(durations.read_text())
+    assert sorted(written) == ["test_mixed.py", "test_other.py", "test_third.py"]
+    assert written["test_other.py"] >= 24 * 0.05 and written["test_third.py"] >= 4 * 0.05
