@@ -13,7 +13,8 @@ import pytest
 
 from tests import database
 
-pytest_plugins = ("tests.parallel_run", "tests.store_users", "tests.file_durations")
+# tests.file_durations first: parallel_run imports it, and a plugin imported before it is registered is not rewritten
+pytest_plugins = ("tests.file_durations", "tests.parallel_run", "tests.store_users")
 
 
 def pytest_configure(config: pytest.Config) -> None:
