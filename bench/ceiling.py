@@ -8,8 +8,8 @@ own, which none of them reads), a line per pair as it ends (its deal number and 
 
 Plays PAIRS (default 200) duplicate deal pairs of PRESET (default ``dehla-pakad``) from match
 seed SEED (default 1) for each arm in ARMS (comma-separated, default all but ``replies``,
-``sampled`` and ``consistent``), the arm's team in seats 0 and 2 against ``heuristic`` in 1 and 3, on a table
-whose clock never moves (no time faults; the bots' own budgets stand):
+``sampled``, ``consistent`` and ``ismcts``), the arm's team in seats 0 and 2 against ``heuristic``
+in 1 and 3, on a table whose clock never moves (no time faults; the bots' own budgets stand):
 
 - ``control``: ``heuristic`` itself (must be about 50%: the measurement's control);
 - ``clairvoyant``: ``bench.clairvoyant.ClairvoyantBot``, seeing the true deal, every decision its own;
@@ -22,7 +22,10 @@ whose clock never moves (no time faults; the bots' own budgets stand):
   drawn in proportion to the likelihood of the plays seen (``SampledSearchBot.weigh``);
 - ``consistent``: the same search on ``SAMPLED_WORLDS`` deals consistent with every play and the
   trump call of the heuristic seats under the heuristic's own policy
-  (``bench/consistent_worlds.py``), no clock.
+  (``bench/consistent_worlds.py``), no clock;
+- ``ismcts:N``: the expert's information-set tree search (``sample_bots/expert/tree.py``), N
+  iterations a card decision (default ``ISMCTS_ITERATIONS``) on uniform draws, no clock
+  (``bench/ismcts.py``); ``ismcts:N+consistent``: on ``2 * SAMPLED_WORLDS`` consistent worlds in turn.
 
 An arm ``NAME:TRICKS`` has its clairvoyant solve exactly from TRICKS tricks left (default
 ``bench.clairvoyant.ENDGAME_TRICKS``); ``NAME+model`` (either form) has its playouts let the
@@ -61,6 +64,7 @@ from arena.referee.table import Table
 from arena.referee.table_values import DealPlays, MatchOutcome, TableConfig
 from bench.clairvoyant import ENDGAME_TRICKS, Clairvoyant, ClairvoyantBot, TrueHand, call_options, card_options
 from bench.consistent_worlds import ChainStats
+from bench.ismcts import IsmctsBot
 from bench.sampled_search import SampledSearchBot
 from sample_bots.expert.bot import ExpertBot
 from sample_bots.heuristic.bot import HeuristicBot
@@ -68,8 +72,9 @@ from sample_bots.search.bot import SearchBudget
 from sdk.bot import Bot, BotView, DelegatingBot
 
 SAMPLED_WORLDS = 16
+ISMCTS_ITERATIONS = 400
 """Worlds a ``sampled`` seat searches per card decision."""
-ARMS = ("control", "clairvoyant", "cards", "calls", "expert", "replies", "sampled", "consistent")
+ARMS = ("control", "clairvoyant", "cards", "calls", "expert", "replies", "sampled", "consistent", "ismcts")
 
 
 class StillClock:
@@ -189,6 +194,8 @@ def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:
                                         search()),
         "sampled": lambda seat: SampledSearchBot(SAMPLED_WORLDS, search(), seat, weigh=flag == "infer"),
         "consistent": lambda seat: SampledSearchBot(SAMPLED_WORLDS, search(), seat, consistent=True),
+        "ismcts": lambda seat: IsmctsBot(int(tricks) if tricks else ISMCTS_ITERATIONS, seed=seat,
+                                         consistent_worlds=SAMPLED_WORLDS * 2 if flag == "consistent" else 0),
         "replies": lambda seat: Shadowed(ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000),
                                                    heuristic_replies=True), true_hand, search()),
     }
@@ -209,6 +216,12 @@ def run_arm(arm: str, pairs: int, preset: str, seed: int, move_ms: float,
         "lost": sum(s < 0 for s in scores), "share": round(stats.won_share, 4), "mean": round(stats.mean, 3),
         "ci": [round(stats.low, 3), round(stats.high, 3)], "faults": len(outcome.faults),
         "seconds": round(time.perf_counter() - started, 1), "load_average": round(os.getloadavg()[0], 2)}
+    trees = [b for b in (north, south) if isinstance(b, IsmctsBot)]
+    if trees:
+        decisions = sum(b.decisions for b in trees)
+        result["cpu_ms_per_decision"] = round(1000 * sum(b.cpu_seconds for b in trees) / max(1, decisions), 1)
+        result["decisions"] = decisions
+        print(f"  CPU {result['cpu_ms_per_decision']} ms a card decision with a choice ({decisions})", flush=True)
     searchers = [b for b in (north, south) if isinstance(b, SampledSearchBot)]
     if searchers:
         decisions = sum(b.decisions for b in searchers)

@@ -10,9 +10,11 @@ tricks weigh (``sdk.inference.Inference``'s window), for measuring variants agai
 ``--heuristic-replies``: before the endgame, the trick in progress finished with the heuristic's
 cards (each seat on its own view of the imagined world) before each greedy playout
 (``sample_bots/expert/replies.py``; version 22, dropped, kept for ``bench.ceiling``'s ``replies``
-arm). The switches of the variants dropped in session 18 (``--batch``, ``--search-calls``,
-``--blind-playouts``, ``--cautious``, ``--min-advantage``, ``--no-middle-search``) were removed in
-session 20: their rows in docs/bots.md run at commit 269556c.
+arm). ``--tree``: the card play by information-set tree search until the move's deadline
+(``sample_bots/expert/tree.py``; version 23). The switches of the variants dropped in session 18
+(``--batch``, ``--search-calls``, ``--blind-playouts``, ``--cautious``, ``--min-advantage``,
+``--no-middle-search``) were removed in session 20: their rows in docs/bots.md run at commit
+269556c.
 """
 
 import argparse
@@ -35,7 +37,10 @@ parser.add_argument("--window", type=int, default=None,
 parser.add_argument("--heuristic-replies", action="store_true",
                     help="before the last 3 tricks, finish the trick in progress with the heuristic's cards "
                          "before each greedy playout")
+parser.add_argument("--tree", action="store_true",
+                    help="play the cards by information-set tree search (sample_bots/expert/tree.py) until the "
+                         "move's deadline")
 args, rest = parser.parse_known_args()
 budget = budget_for(Level(args.level), args.move_ms, args.confidence)
 run(ExpertBot(args.seed, budget, window=args.window, inference_tricks=args.inference_tricks,
-              heuristic_replies=args.heuristic_replies), rest)
+              heuristic_replies=args.heuristic_replies, tree=args.tree), rest)

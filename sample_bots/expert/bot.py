@@ -33,6 +33,7 @@ from sample_bots.expert.margin import LimitMargin
 from sample_bots.expert.model import heuristic_policy
 from sample_bots.expert.playout import playout
 from sample_bots.expert.replies import finish_trick
+from sample_bots.expert.tree import tree_search
 from sample_bots.search.bot import (
     MAX_WORLDS,
     OutOfTimeError,
@@ -78,8 +79,13 @@ class ExpertBot(SearchBot):
 
     def __init__(self, seed: int = 0, budget: SearchBudget | None = None, model: PlayModel | None = None,
                  window: int | None = None, inference_tricks: int = INFERENCE_TRICKS,
-                 heuristic_replies: bool = False) -> None:
+                 heuristic_replies: bool = False, tree: bool = False) -> None:
         super().__init__(seed, budget)
+        self.tree = tree
+        """The card play by information-set tree search (``sample_bots/expert/tree.py``) until
+        the move's deadline, instead of the comparison of candidates on weighted worlds."""
+        self.tree_iterations: list[int] = []
+        """Per move searched by the tree, its iterations."""
         self.heuristic_replies = heuristic_replies
         """Before the endgame, the trick in progress finished with the heuristic's cards before
         each greedy playout (``sample_bots.expert.replies.finish_trick``; ``bench.ceiling``'s
@@ -105,6 +111,17 @@ class ExpertBot(SearchBot):
         if self.sips_bank:  # the bank moves only under on-reply release
             self.margin.observe(view.per_move, view.bank_left)
         return super().play(view)
+
+    def _search(self, view: BotView, start: float) -> Action:
+        if not self.tree:
+            return super()._search(view, start)
+        legal = view.observation.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        action, iterations = tree_search(view.observation, self.rng, self._deadline(view, start))
+        self.tree_iterations.append(iterations)
+        # no iteration in time: the heuristic's card, as the candidates' search plays then
+        return action if action is not None else self._candidates(view, legal, False)[0]
 
     def _deadline(self, view: BotView, start: float) -> float:
         """The search bot's budget, sipping only the bank above ``BANK_RESERVE``, and never

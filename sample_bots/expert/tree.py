@@ -1,0 +1,95 @@
+"""Information-set Monte Carlo tree search for the card play (single observer: Cowling, Powley
+and Whitehouse, 2012), the expert's ``--tree`` search.
+
+Determinized search (the expert's default) values each candidate on each sampled deal as if the
+deal were known, then averages: it assumes it will see the hidden cards later (strategy fusion).
+Here one tree is grown over the actions from the decision on, each iteration on a new deal from
+the seat's sampler: a node's children are only the actions legal in that iteration's deal, each
+chosen by UCB over the iterations in which it was available; a new action is expanded, then the
+expert's greedy playout finishes the hand, and its value (zero-sum) goes back up the path, each
+node counting it for the team that moved into it. The card played is the root's most visited.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from arena.engine.actions import Action
+from arena.engine.hand import HandState
+from arena.engine.observation import Observation
+from sample_bots.expert.playout import playout
+from sample_bots.search.bot import reward
+from sdk.sampling import Sampler
+
+EXPLORATION = 1.5
+"""UCB's exploration constant, in the playout's reward (a hand's points, about 1 to 3)."""
+
+
+@dataclass
+class Node:
+    """An action's statistics: ``total`` for the team that chose it."""
+
+    visits: int = 0
+    total: float = 0.0
+    available: int = 0
+    children: dict[Action, Node] = field(default_factory=dict)
+
+    def ucb(self, exploration: float) -> float:
+        return self.total / self.visits + exploration * math.sqrt(math.log(self.available) / self.visits)
+
+
+def iterate(root: Node, state: HandState, rng: random.Random, exploration: float = EXPLORATION) -> None:
+    """One iteration on ``state`` (a sampled deal at the decision; consumed)."""
+    node = root
+    path: list[tuple[Node, int]] = []
+    while not state.is_over:
+        mover = state.to_move
+        assert mover is not None
+        legal = state.legal_actions()
+        untried = [action for action in legal if action not in node.children]
+        for action in legal:
+            child = node.children.get(action)
+            if child is not None:
+                child.available += 1
+        if untried:
+            action = rng.choice(untried)
+            child = node.children[action] = Node(available=1)
+            state.apply(action)
+            path.append((child, mover & 1))
+            break
+        action = max(legal, key=lambda a: node.children[a].ucb(exploration))
+        node = node.children[action]
+        state.apply(action)
+        path.append((node, mover & 1))
+    value = reward(state.rules, state, 0) if state.is_over else playout(state, state.rules, 0)
+    for visited, team in path:
+        visited.visits += 1
+        visited.total += value if team == 0 else -value
+
+
+def most_visited(root: Node, legal: tuple[Action, ...]) -> Action | None:
+    """The legal action tried most often (``None`` before any iteration)."""
+    tried = [action for action in legal if action in root.children]
+    return max(tried, key=lambda a: root.children[a].visits) if tried else None
+
+
+def tree_search(observation: Observation, rng: random.Random, deadline: float, iterations: int | None = None,
+                deals: Callable[[int], HandState] | None = None) -> tuple[Action | None, int]:
+    """The action to play and the iterations run: until ``deadline`` (``perf_counter`` time) or
+    ``iterations``, each on ``deals(i)`` (by default a fresh draw of the seat's sampler)."""
+    if deals is None:
+        sampler = Sampler(observation)
+
+        def deals(_: int) -> HandState:
+            return sampler.state(sampler.sample(rng))
+
+    root = Node()
+    done = 0
+    while (iterations is None or done < iterations) and time.perf_counter() < deadline:
+        iterate(root, deals(done), rng)
+        done += 1
+    return most_visited(root, observation.legal_actions), done

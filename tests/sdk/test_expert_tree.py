@@ -1,0 +1,94 @@
+"""The expert's tree search (``sample_bots/expert/tree.py``, ``--tree``) and the ceiling's arm
+on it (``bench/ismcts.py``): one tree over many sampled deals, each iteration counted once at
+the root, its children only the actions legal in that deal; bounded by its deadline."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+import pytest
+
+from arena.engine.deal import Deal
+from arena.engine.hand import Decision, HandState
+from arena.engine.observation import observe
+from arena.engine.rules import PRESETS, rules_for
+from arena.referee.in_process import play_in_process
+from bench.ceiling import play_table, team_for
+from bench.clairvoyant import TrueHand
+from bench.ismcts import IsmctsBot
+from sample_bots.expert.bot import ExpertBot
+from sample_bots.expert.tree import Node, iterate, tree_search
+from sample_bots.heuristic.bot import HeuristicBot
+from sample_bots.search.bot import SearchBudget
+from sdk.sampling import Sampler
+
+BUDGET_S = 0.01
+
+
+def a_card_decision(seed: int) -> HandState:
+    """A hand of the default preset played at random to a card decision with a choice, in its
+    third trick or later."""
+    rules = rules_for("dehla-pakad")
+    rng = random.Random(seed)
+    state = HandState(rules, Deal.from_seed(rules, seed), 0)
+    while state.decision is not Decision.PLAY or len(state.tricks) < 2 or len(state.legal_actions()) < 2:
+        if state.is_over:
+            state = HandState(rules, Deal.from_seed(rules, rng.randrange(10**6)), 0)
+            continue
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_every_iteration_is_counted_once_at_the_root_among_the_actions_it_could_take() -> None:
+    state = a_card_decision(7)
+    seat = state.to_move
+    assert seat is not None
+    view = observe(state, seat)
+    sampler = Sampler(view)
+    rng = random.Random(1)
+    root = Node()
+    for _ in range(200):
+        iterate(root, sampler.state(sampler.sample(rng)), rng)
+    assert sum(child.visits for child in root.children.values()) == 200
+    assert set(root.children) == set(view.legal_actions)  # the seat's own cards: legal in every deal
+    for child in root.children.values():
+        # each tried; available in every iteration from the one that expanded it
+        assert 0 < child.visits <= child.available <= 200
+        assert all(grandchild.available < child.visits for grandchild in child.children.values())
+
+
+def test_the_search_stops_at_its_iterations_or_its_deadline() -> None:
+    state = a_card_decision(11)
+    seat = state.to_move
+    assert seat is not None
+    view = observe(state, seat)
+    action, done = tree_search(view, random.Random(2), math.inf, iterations=50)
+    assert done == 50 and action in view.legal_actions
+    assert tree_search(view, random.Random(2), time.perf_counter() - 1.0) == (None, 0)
+    started = time.perf_counter()
+    action, done = tree_search(view, random.Random(2), started + 0.02)
+    assert action in view.legal_actions and done > 0
+    assert time.perf_counter() - started < 0.02 + 0.25  # one iteration past the deadline at most
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_expert_with_the_tree_plays_every_preset_without_faults(preset: str) -> None:
+    bots = [ExpertBot(0, SearchBudget(max_per_move=BUDGET_S), tree=True), HeuristicBot(),
+            ExpertBot(2, SearchBudget(max_per_move=BUDGET_S), tree=True), HeuristicBot()]
+    outcome = play_in_process(bots, deals=1, seed=5, preset=preset)
+    assert outcome.status == "done" and not outcome.faults
+    experts = [bots[0], bots[2]]
+    assert any(bot.tree_iterations for bot in experts)  # type: ignore[attr-defined]
+    assert not any(bot.worlds for bot in experts)  # type: ignore[attr-defined]  # not the candidates' search
+
+
+def test_the_arm_plays_deal_pairs_at_the_table_with_its_iterations() -> None:
+    true_hand = TrueHand()
+    north, south = team_for("ismcts:30", true_hand, 50)
+    assert isinstance(north, IsmctsBot) and isinstance(south, IsmctsBot)
+    assert north.iterations == south.iterations == 30
+    outcome = play_table([north, HeuristicBot(), south, HeuristicBot()], true_hand, 1, "dehla-pakad", 3)
+    assert outcome.faults == []
+    assert north.decisions > 0 and north.cpu_seconds > 0
