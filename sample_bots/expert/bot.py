@@ -58,6 +58,11 @@ BANK_RESERVE = 5.0
 """Seconds of bank never sipped: at 50 ms a move the search's sip (a twentieth of the bank, at
 most half a move) drains the bank to about 0.4 s over a few hundred hands, and one stall of the
 machine then times out (seen: version 3 at hand 462 of a 300-deal match)."""
+TREE_MARGIN_START = 0.010
+"""The tree's margin before any evidence: its search stops within an iteration (about 0.1 ms) of
+its deadline, where the candidates' search may finish an exact solve of 18 ms past it, so it
+starts thinner than ``margin.START_SECONDS`` (at 50 ms a move: 36 ms of search, not 16; it
+needs about 200 iterations, some 23 ms of CPU, to gain: ``bench.ceiling``'s ``ismcts`` arms)."""
 SKIP_BELOW = 1e-3
 """A world whose likelihood is below this share of the best one seen is not played out."""
 
@@ -100,7 +105,7 @@ class ExpertBot(SearchBot):
         """Per searched move before the endgame (greedy playouts), the worlds played out."""
         self.effective: list[float] = []
         """Per searched move, the effective number of worlds of the weights (1 / sum of squares)."""
-        self.margin = LimitMargin()
+        self.margin = LimitMargin(start=TREE_MARGIN_START) if tree else LimitMargin()
         """How long before the per-move limit a move plans to end, learnt from the bank."""
 
     def on_match_start(self, start: MatchStart) -> None:

@@ -44,15 +44,17 @@ class LimitMargin:
     per_move: float | None = None
     seconds: float = START_SECONDS
     last_bank: float | None = None
+    start: float = START_SECONDS
+    """The margin before any evidence (at least ``FLOOR`` of the limit)."""
     overs: int = 0
     """Moves seen to go over the limit (bank drops) in this match."""
 
     def reset(self) -> None:
-        self.per_move, self.seconds, self.last_bank, self.overs = None, START_SECONDS, None, 0
+        self.per_move, self.seconds, self.last_bank, self.overs = None, self.start, None, 0
 
     def current(self, per_move: float) -> float:
         """The margin for a move at ``per_move`` (the starting one if the clock is new)."""
-        return self.seconds if per_move == self.per_move else max(START_SECONDS, FLOOR * per_move)
+        return self.seconds if per_move == self.per_move else max(self.start, FLOOR * per_move)
 
     def observe(self, per_move: float, bank_left: float) -> float:
         """Book the previous decision (over the limit if the bank dropped since) and return the

@@ -18,7 +18,8 @@ from arena.referee.in_process import play_in_process
 from bench.ceiling import play_table, team_for
 from bench.clairvoyant import TrueHand
 from bench.ismcts import IsmctsBot
-from sample_bots.expert.bot import ExpertBot
+from sample_bots.expert.bot import TREE_MARGIN_START, ExpertBot
+from sample_bots.expert.margin import START_SECONDS, STEP
 from sample_bots.expert.tree import Node, iterate, tree_search
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.search.bot import SearchBudget
@@ -92,3 +93,12 @@ def test_the_arm_plays_deal_pairs_at_the_table_with_its_iterations() -> None:
     outcome = play_table([north, HeuristicBot(), south, HeuristicBot()], true_hand, 1, "dehla-pakad", 3)
     assert outcome.faults == []
     assert north.decisions > 0 and north.cpu_seconds > 0
+
+
+def test_the_trees_margin_starts_thinner_and_learns_as_the_candidates_search_does() -> None:
+    tree, candidates = ExpertBot(0, tree=True).margin, ExpertBot(0).margin
+    tree.reset()
+    candidates.reset()
+    assert tree.current(0.05) == TREE_MARGIN_START < candidates.current(0.05) == START_SECONDS
+    assert tree.observe(0.05, 30.0) == TREE_MARGIN_START
+    assert tree.observe(0.05, 29.99) == TREE_MARGIN_START + STEP * 0.05  # a move over the limit widens it
