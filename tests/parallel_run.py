@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 
 from arena.sandbox.uids import DEFAULT_FIRST_UID, DEFAULT_UID_COUNT
-from tests.file_durations import hand_out_order, read_durations
+from tests.file_durations import DurationsFileError, hand_out_order, read_durations
 
 SERIAL: dict[str, str] = {
     "tests/containers/": "podman: one worker builds the base image (a session fixture; two builds at once would "
@@ -110,6 +110,12 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
         return None
     from xdist.scheduler import LoadScopeScheduling  # noqa: PLC0415 (xdist's, only where it runs)
 
+    try:
+        durations = read_durations()
+    except DurationsFileError as error:
+        raise pytest.UsageError(f"{error} (DEHLA_TEST_DURATIONS_WRITE writes it anew: tests/file_durations.py)") \
+            from None
+
     class ByFileSerialFolderAndAlone(LoadScopeScheduling):  # type: ignore[misc]
         alone: frozenset[str] | None = None
         ordered = False
@@ -128,7 +134,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             # then the files expected to take longest (tests/file_durations.py), the `alone` unit last.
             if not self.ordered:
                 counts = {scope: len(unit) for scope, unit in self.workqueue.items()}
-                for scope in hand_out_order(counts, read_durations(), tuple(SERIAL), ALONE_UNIT):
+                for scope in hand_out_order(counts, durations, tuple(SERIAL), ALONE_UNIT):
                     self.workqueue.move_to_end(scope)
                 self.ordered = True
             elif ALONE_UNIT in self.workqueue:  # a crashed worker's files come back behind it
