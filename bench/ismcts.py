@@ -13,20 +13,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from arena.engine.actions import Action, DeclineTrump
-from arena.engine.cards import Card, Suit
+from arena.engine.actions import Action
 from arena.engine.hand import HandState
 from bench.clairvoyant import as_answer
 from bench.consistent_worlds import ConsistentWorlds
+from bench.heuristic_calls import HeuristicCalls
 from sample_bots.expert.tree import tree_search
 from sample_bots.heuristic.bot import HeuristicBot, best_trump_suit
-from sdk import MatchStart
-from sdk.bot import Bot, BotView, seeded_rng
+from sdk.bot import Bot, BotView
 from sdk.inference import UnsupportedViewError
 
 
 @dataclass
-class IsmctsBot(Bot):
+class IsmctsBot(HeuristicCalls, Bot):
     """Each card decision with a choice: ``iterations`` of IS-MCTS; the most visited card plays."""
 
     iterations: int = 400
@@ -42,15 +41,6 @@ class IsmctsBot(Bot):
         self.decisions = 0
         self.cpu_seconds = 0.0
         self.generator = ConsistentWorlds(HeuristicBot(), frozenset(), best_trump_suit)
-
-    def on_match_start(self, start: MatchStart) -> None:
-        self.rng = seeded_rng(start, self.seed)
-
-    def call_trump(self, view: BotView) -> Suit | DeclineTrump:
-        return self._heuristic.call_trump(view)
-
-    def hide_trump(self, view: BotView) -> Card:
-        return self._heuristic.hide_trump(view)
 
     def play(self, view: BotView) -> Action:
         legal = view.observation.legal_actions

@@ -20,20 +20,20 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from arena.engine.actions import Action, DeclineTrump, PlayCard, RevealTrump
-from arena.engine.cards import Card, Suit
+from arena.engine.actions import Action, PlayCard, RevealTrump
+from arena.engine.cards import Card
 from bench.clairvoyant import Clairvoyant, as_answer, card_options
 from bench.consistent_worlds import ChainStats, ConsistentWorlds
+from bench.heuristic_calls import HeuristicCalls
 from sample_bots.expert.model import heuristic_policy
 from sample_bots.heuristic.bot import HeuristicBot, best_trump_suit
-from sdk import MatchStart
-from sdk.bot import Bot, BotView, seeded_rng
+from sdk.bot import Bot, BotView
 from sdk.inference import Inference, LikelihoodCache, UnsupportedViewError
 from sdk.sampling import Placement, Sampler
 
 
 @dataclass
-class SampledSearchBot(Bot):
+class SampledSearchBot(HeuristicCalls, Bot):
     """Each legal card valued by ``search`` on ``worlds`` sampled deals; the best mean plays."""
 
     worlds: int = 16
@@ -56,15 +56,6 @@ class SampledSearchBot(Bot):
         """Card decisions whose worlds fell back to uniform (a view the generator cannot replay)."""
         self.cpu_seconds = 0.0
         """CPU (``time.process_time``) of the card decisions with a choice: worlds and search."""
-
-    def on_match_start(self, start: MatchStart) -> None:
-        self.rng = seeded_rng(start, self.seed)
-
-    def call_trump(self, view: BotView) -> Suit | DeclineTrump:
-        return self._heuristic.call_trump(view)
-
-    def hide_trump(self, view: BotView) -> Card:
-        return self._heuristic.hide_trump(view)
 
     def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
         choice = self._heuristic.decide(view)
