@@ -72,8 +72,9 @@ from sample_bots.search.bot import SearchBudget
 from sdk.bot import Bot, BotView, DelegatingBot
 
 SAMPLED_WORLDS = 16
-ISMCTS_ITERATIONS = 400
 """Worlds a ``sampled`` seat searches per card decision."""
+ISMCTS_ITERATIONS = 400
+"""Iterations of an ``ismcts`` seat's tree per card decision."""
 ARMS = ("control", "clairvoyant", "cards", "calls", "expert", "replies", "sampled", "consistent", "ismcts")
 
 

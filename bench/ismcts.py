@@ -13,7 +13,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from arena.engine.actions import Action
+from arena.engine.actions import PlayCard, RevealTrump
+from arena.engine.cards import Card
 from arena.engine.hand import HandState
 from bench.clairvoyant import as_answer
 from bench.consistent_worlds import ConsistentWorlds
@@ -42,7 +43,7 @@ class IsmctsBot(HeuristicCalls, Bot):
         self.cpu_seconds = 0.0
         self.generator = ConsistentWorlds(HeuristicBot(), frozenset(), best_trump_suit)
 
-    def play(self, view: BotView) -> Action:
+    def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
         legal = view.observation.legal_actions
         if len(legal) == 1:
             return as_answer(legal[0])

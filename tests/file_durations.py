@@ -24,6 +24,8 @@ from pathlib import Path
 import pytest
 
 DURATIONS_FILE = Path(__file__).with_name("file_durations.json")
+READ_ENV = "DEHLA_TEST_DURATIONS"
+"""Another file of recorded seconds to read instead (``tests/architecture/test_parallel_run.py``'s own suite)."""
 WRITE_ENV = "DEHLA_TEST_DURATIONS_WRITE"
 
 
@@ -35,8 +37,11 @@ def file_of(nodeid: str) -> str:
     return nodeid.split("::", 1)[0]
 
 
-def read_durations(path: Path = DURATIONS_FILE) -> dict[str, float]:
-    """The recorded seconds per test file; none if nothing was recorded."""
+def read_durations(path: Path | None = None) -> dict[str, float]:
+    """The recorded seconds per test file (``path``, else ``$DEHLA_TEST_DURATIONS``, else
+    ``tests/file_durations.json``); none if nothing was recorded."""
+    if path is None:
+        path = Path(os.environ.get(READ_ENV) or DURATIONS_FILE)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -7,7 +7,8 @@ Here one tree is grown over the actions from the decision on, each iteration on 
 the seat's sampler: a node's children are only the actions legal in that iteration's deal, each
 chosen by UCB over the iterations in which it was available; a new action is expanded, then the
 expert's greedy playout finishes the hand, and its value (zero-sum) goes back up the path, each
-node counting it for the team that moved into it. The card played is the root's most visited.
+node counting it for the team that moved into it. The card played is the root's most visited
+(a card that may go face down is searched face down, as the bot plays it).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from arena.engine.actions import Action
+from arena.engine.actions import DOWN, Action, PlayCard
 from arena.engine.hand import HandState
 from arena.engine.observation import Observation
 from sample_bots.expert.playout import playout
@@ -42,14 +43,24 @@ class Node:
         return self.total / self.visits + exploration * math.sqrt(math.log(self.available) / self.visits)
 
 
-def iterate(root: Node, state: HandState, rng: random.Random, exploration: float = EXPLORATION) -> None:
-    """One iteration on ``state`` (a sampled deal at the decision; consumed)."""
+def root_actions(legal: tuple[Action, ...]) -> tuple[Action, ...]:
+    """The decision's actions as the bot would send them: a card that may go face down once, face
+    down (``BotView.unseen_if_allowed``: such a discard cannot win either way), so that the tree
+    does not split one card's visits between its two forms."""
+    return tuple(action for action in legal
+                 if not (isinstance(action, PlayCard) and not action.face_down and DOWN[action.card] in legal))
+
+
+def iterate(root: Node, state: HandState, rng: random.Random, exploration: float = EXPLORATION,
+            at_root: tuple[Action, ...] | None = None) -> None:
+    """One iteration on ``state`` (a sampled deal at the decision; consumed); ``at_root``: the
+    decision's actions to search (by default every legal one)."""
     node = root
     path: list[tuple[Node, int]] = []
     while not state.is_over:
         mover = state.to_move
         assert mover is not None
-        legal = state.legal_actions()
+        legal = at_root if at_root is not None and node is root else state.legal_actions()
         untried = [action for action in legal if action not in node.children]
         for action in legal:
             child = node.children.get(action)
@@ -87,9 +98,10 @@ def tree_search(observation: Observation, rng: random.Random, deadline: float, i
         def deals(_: int) -> HandState:
             return sampler.state(sampler.sample(rng))
 
+    searched = root_actions(observation.legal_actions)
     root = Node()
     done = 0
     while (iterations is None or done < iterations) and time.perf_counter() < deadline:
-        iterate(root, deals(done), rng)
+        iterate(root, deals(done), rng, at_root=searched)
         done += 1
-    return most_visited(root, observation.legal_actions), done
+    return most_visited(root, searched), done

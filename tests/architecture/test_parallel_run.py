@@ -83,3 +83,28 @@ def test_alone_tests_run_last_on_one_worker_with_no_other_test_beside_them(tmp_p
     assert sorted(written) == ["test_mixed.py", "test_other.py", "test_third.py"]
     # (each test busy for 0.05 s at least; the seconds are rounded to a tenth)
     assert written["test_other.py"] >= 24 * 0.05 - 0.05 and written["test_third.py"] >= 4 * 0.05 - 0.05
+
+
+def test_the_files_go_out_longest_first_by_their_recorded_seconds(tmp_path: Path) -> None:
+    """One worker, so the order it runs the files in is the order they were handed out: by the
+    seconds recorded (the fewest tests first here), not by number of tests (xdist's own order)."""
+    for name, text in SUITE.items():
+        (tmp_path / name).write_text(text)
+    records = tmp_path / "records.jsonl"
+    recorded = tmp_path / "durations.json"
+    recorded.write_text(json.dumps({"test_third.py": 100.0, "test_mixed.py": 50.0, "test_other.py": 1.0}))
+    env = {**os.environ, "RECORDS": str(records), "PYTHONPATH": str(REPO), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+           "DEHLA_TEST_DURATIONS": str(recorded)}
+    env.pop("PYTEST_XDIST_WORKER", None)
+    env.pop("DEHLA_TEST_RUN_FOLDER", None)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "xdist", "-n", "1", "-p", "no:cacheprovider",
+                          "--rootdir", str(tmp_path), str(tmp_path)],
+                         check=False, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    files: list[str] = []
+    for line in records.read_text().splitlines():
+        test = json.loads(line)
+        name = "alone" if "measures" in test["id"] or "timed" in test["id"] else test["id"].split("::")[0]
+        if not files or files[-1] != name:
+            files.append(name)
+    assert files == ["test_third.py", "test_mixed.py", "test_other.py", "alone"]

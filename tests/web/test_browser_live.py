@@ -22,7 +22,9 @@ from tests.web_helpers import serving
 BANK = 1.0
 """Under ``slot-end`` a reply over the 0.1 s slot (a bot starved in a parallel test run: 104 ms
 seen) spends the whole bank and is held to its end: with the default 30 s bank the match took
-37 s instead of 7 (and a second overrun forfeited it), past the bound below in CI."""
+37 s instead of 7 (and a second overrun forfeited it), past the bound below in CI. With 1 s an
+overrun holds the match a second, and a seat's later ones are played by the referee for it
+(``--policy substitute``) instead of forfeiting the match."""
 
 MATCH_SECONDS = 60.0
 """A bound (not a wait) for the bots to start and one deal's two plays to be made at the same
@@ -44,8 +46,8 @@ def served(root: Path) -> Iterator[str]:
 def test_a_match_watched_live_becomes_its_replay(page: Page, root: Path, served: str, artifacts: Path) -> None:
     env = database_env(root) | {"PYTHONUNBUFFERED": "1"}
     match = subprocess.Popen([sys.executable, "-m", "arena", "match", "random", "heuristic", "--deals", "1",
-                              "--per-move", "0.1", "--bank", str(BANK), "--release", "slot-end", "--seed", "11",
-                              "--data", str(root),
+                              "--per-move", "0.1", "--bank", str(BANK), "--policy", "substitute",
+                              "--release", "slot-end", "--seed", "11", "--data", str(root),
                               "--runner", "local"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                              env=env)
     assert match.stdout is not None
