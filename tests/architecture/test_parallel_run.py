@@ -8,12 +8,14 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 
 RECORDING = '''
 import json, os, time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,20 +45,25 @@ SUITE = {
 }
 
 
-def test_alone_tests_run_last_on_one_worker_with_no_other_test_beside_them(tmp_path: Path) -> None:
+def run_suite(folder: Path, workers: int, **env_vars: str) -> list[dict[str, Any]]:
+    """``SUITE`` run by a real ``pytest -n WORKERS`` in ``folder``: the tests in the order they ended."""
     for name, text in SUITE.items():
-        (tmp_path / name).write_text(text)
-    records = tmp_path / "records.jsonl"
-    durations = tmp_path / "durations.json"
+        (folder / name).write_text(text)
+    records = folder / "records.jsonl"
     env = {**os.environ, "RECORDS": str(records), "PYTHONPATH": str(REPO), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-           "DEHLA_TEST_DURATIONS_WRITE": str(durations)}
+           **env_vars}
     env.pop("PYTEST_XDIST_WORKER", None)
     env.pop("DEHLA_TEST_RUN_FOLDER", None)
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "xdist", "-n", "3", "-p", "no:cacheprovider",
-                          "--rootdir", str(tmp_path), str(tmp_path)],
-                         check=False, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "xdist", "-n", str(workers), "-p",
+                          "no:cacheprovider", "--rootdir", str(folder), str(folder)],
+                         check=False, cwd=folder, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
-    ran = [json.loads(line) for line in records.read_text().splitlines()]
+    return [json.loads(line) for line in records.read_text().splitlines()]
+
+
+def test_alone_tests_run_last_on_one_worker_with_no_other_test_beside_them(tmp_path: Path) -> None:
+    durations = tmp_path / "durations.json"
+    ran = run_suite(tmp_path, 3, DEHLA_TEST_DURATIONS_WRITE=str(durations))
     assert len(ran) == 37
     alone = [test for test in ran if "measures" in test["id"] or "timed" in test["id"]]
     others = [test for test in ran if test not in alone]
@@ -88,22 +95,10 @@ def test_alone_tests_run_last_on_one_worker_with_no_other_test_beside_them(tmp_p
 def test_the_files_go_out_longest_first_by_their_recorded_seconds(tmp_path: Path) -> None:
     """One worker, so the order it runs the files in is the order they were handed out: by the
     seconds recorded (the fewest tests first here), not by number of tests (xdist's own order)."""
-    for name, text in SUITE.items():
-        (tmp_path / name).write_text(text)
-    records = tmp_path / "records.jsonl"
     recorded = tmp_path / "durations.json"
     recorded.write_text(json.dumps({"test_third.py": 100.0, "test_mixed.py": 50.0, "test_other.py": 1.0}))
-    env = {**os.environ, "RECORDS": str(records), "PYTHONPATH": str(REPO), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-           "DEHLA_TEST_DURATIONS": str(recorded)}
-    env.pop("PYTEST_XDIST_WORKER", None)
-    env.pop("DEHLA_TEST_RUN_FOLDER", None)
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "xdist", "-n", "1", "-p", "no:cacheprovider",
-                          "--rootdir", str(tmp_path), str(tmp_path)],
-                         check=False, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stdout + run.stderr
     files: list[str] = []
-    for line in records.read_text().splitlines():
-        test = json.loads(line)
+    for test in run_suite(tmp_path, 1, DEHLA_TEST_DURATIONS=str(recorded)):
         name = "alone" if "measures" in test["id"] or "timed" in test["id"] else test["id"].split("::")[0]
         if not files or files[-1] != name:
             files.append(name)
