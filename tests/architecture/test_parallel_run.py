@@ -24,7 +24,7 @@ import pytest
 def record(request):
     start = time.monotonic()
     yield
-    busy_until = time.monotonic() + 0.05  # work, so that a test running beside another one overlaps it
+    busy_until = time.monotonic() + float(os.environ["BUSY"])  # work, so that a test beside another overlaps it
     while time.monotonic() < busy_until:
         pass
     line = {"id": request.node.nodeid, "worker": os.environ.get("PYTEST_XDIST_WORKER"),
@@ -51,7 +51,7 @@ def run_suite(folder: Path, workers: int, **env_vars: str) -> list[dict[str, Any
         (folder / name).write_text(text)
     records = folder / "records.jsonl"
     env = {**os.environ, "RECORDS": str(records), "PYTHONPATH": str(REPO), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-           **env_vars}
+           "BUSY": "0.05", **env_vars}
     env.pop("PYTEST_XDIST_WORKER", None)
     env.pop("DEHLA_TEST_RUN_FOLDER", None)
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "xdist", "-n", str(workers), "-p",
@@ -98,7 +98,7 @@ def test_the_files_go_out_longest_first_by_their_recorded_seconds(tmp_path: Path
     recorded = tmp_path / "durations.json"
     recorded.write_text(json.dumps({"test_third.py": 100.0, "test_mixed.py": 50.0, "test_other.py": 1.0}))
     files: list[str] = []
-    for test in run_suite(tmp_path, 1, DEHLA_TEST_DURATIONS=str(recorded)):
+    for test in run_suite(tmp_path, 1, DEHLA_TEST_DURATIONS=str(recorded), BUSY="0"):  # one worker: no overlap
         name = "alone" if "measures" in test["id"] or "timed" in test["id"] else test["id"].split("::")[0]
         if not files or files[-1] != name:
             files.append(name)
