@@ -10,6 +10,11 @@ handed out, never which tests run or what they check.
   writes, per file, the seconds its tests took (set-up, call and teardown, summed; the ``alone``
   tests apart: they are one unit of their own, always last). Regenerate the hint with
   ``DEHLA_TEST_DURATIONS_WRITE=tests/file_durations.json .venv/bin/python -m pytest -q -n 4``.
+- The PostgreSQL pass reads its own, ``tests/file_durations_postgresql.json``: its files take
+  other times there, and the files whose tests skip on SQLite were recorded at 0 s and went out
+  last (``test_ladder_coordinators.py``: 37 s of one worker at the pass's end). Regenerate it with
+  ``.ci/run``'s PostgreSQL command, ``DEHLA_TEST_DURATIONS_WRITE=tests/file_durations_postgresql.json``
+  before it.
 """
 
 from __future__ import annotations
@@ -23,7 +28,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.database import TEST_DATABASE_ENV
+
 DURATIONS_FILE = Path(__file__).with_name("file_durations.json")
+POSTGRESQL_DURATIONS_FILE = Path(__file__).with_name("file_durations_postgresql.json")
 READ_ENV = "DEHLA_TEST_DURATIONS"
 """Another file of recorded seconds to read instead (``tests/architecture/test_parallel_run.py``'s own suite)."""
 WRITE_ENV = "DEHLA_TEST_DURATIONS_WRITE"
@@ -37,11 +45,19 @@ def file_of(nodeid: str) -> str:
     return nodeid.split("::", 1)[0]
 
 
+def durations_file(environ: Mapping[str, str]) -> Path:
+    """The recorded seconds for a run in ``environ``: ``$DEHLA_TEST_DURATIONS``, else the
+    PostgreSQL pass's or the SQLite run's."""
+    if environ.get(READ_ENV):
+        return Path(environ[READ_ENV])
+    return POSTGRESQL_DURATIONS_FILE if environ.get(TEST_DATABASE_ENV) == "postgresql" else DURATIONS_FILE
+
+
 def read_durations(path: Path | None = None) -> dict[str, float]:
-    """The recorded seconds per test file (``path``, else ``$DEHLA_TEST_DURATIONS``, else
-    ``tests/file_durations.json``); none if nothing was recorded."""
+    """The recorded seconds per test file (``path``, else ``durations_file``'s); none if nothing
+    was recorded."""
     if path is None:
-        path = Path(os.environ.get(READ_ENV) or DURATIONS_FILE)
+        path = durations_file(os.environ)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.file_durations import DurationsFileError, hand_out_order, read_durations
+from tests.file_durations import (
+    DURATIONS_FILE,
+    POSTGRESQL_DURATIONS_FILE,
+    DurationsFileError,
+    durations_file,
+    hand_out_order,
+    read_durations,
+)
 
 UNITS = {"tests/a.py": 10, "tests/serial/": 40, "alone": 5, "tests/b.py": 2, "tests/c.py": 30, "tests/d.py": 3}
 
@@ -40,10 +47,23 @@ def test_a_missing_file_is_no_durations(tmp_path: Path) -> None:
     assert read_durations(tmp_path / "none.json") == {}
 
 
-def test_the_repositorys_durations_are_valid_and_name_test_files() -> None:
-    durations = read_durations()
-    assert durations, "tests/file_durations.json is missing or empty"
+@pytest.mark.parametrize("path", [DURATIONS_FILE, POSTGRESQL_DURATIONS_FILE], ids=lambda p: p.name)
+def test_the_repositorys_durations_are_valid_and_name_test_files(path: Path) -> None:
+    durations = read_durations(path)
+    assert durations, f"{path} is missing or empty"
     assert all(name.startswith("tests/") and name.endswith(".py") for name in durations)
+
+
+def test_each_database_reads_the_seconds_of_its_own_pass() -> None:
+    """A file whose tests skip on SQLite is recorded there at 0 s and would go out last in the
+    PostgreSQL pass; that pass reads the seconds it took there."""
+    assert durations_file({}) == DURATIONS_FILE
+    assert durations_file({"DEHLA_TEST_DATABASE": "postgresql"}) == POSTGRESQL_DURATIONS_FILE
+    assert durations_file({"DEHLA_TEST_DATABASE": "postgresql", "DEHLA_TEST_DURATIONS": "x.json"}) == Path("x.json")
+    sqlite, postgresql = read_durations(DURATIONS_FILE), read_durations(POSTGRESQL_DURATIONS_FILE)
+    skipped_on_sqlite = "tests/ladder/test_ladder_coordinators.py"
+    assert sqlite.get(skipped_on_sqlite, 0.0) == 0.0 < postgresql[skipped_on_sqlite]
+    assert all(name.startswith(("tests/ladder/", "tests/web/", "tests/cluster/")) for name in postgresql)
 
 
 @pytest.mark.parametrize(("text", "says"), [
