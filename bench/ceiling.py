@@ -8,7 +8,7 @@ own, which none of them reads), a line per pair as it ends (its deal number and 
 
 Plays PAIRS (default 200) duplicate deal pairs of PRESET (default ``dehla-pakad``) from match
 seed SEED (default 1) for each arm in ARMS (comma-separated, default all but ``replies``,
-``sampled``, ``consistent`` and ``ismcts``), the arm's team in seats 0 and 2 against ``heuristic``
+``sampled``, ``consistent``, ``ismcts`` and ``tree``), the arm's team in seats 0 and 2 against ``heuristic``
 in 1 and 3, on a table whose clock never moves (no time faults; the bots' own budgets stand):
 
 - ``control``: ``heuristic`` itself (must be about 50%: the measurement's control);
@@ -25,7 +25,12 @@ in 1 and 3, on a table whose clock never moves (no time faults; the bots' own bu
   (``bench/consistent_worlds.py``), no clock;
 - ``ismcts:N``: the expert's information-set tree search (``sample_bots/expert/tree.py``), N
   iterations a card decision (default ``ISMCTS_ITERATIONS``) on uniform draws, no clock
-  (``bench/ismcts.py``); ``ismcts:N+consistent``: on ``2 * SAMPLED_WORLDS`` consistent worlds in turn.
+  (``bench/ismcts.py``); ``ismcts:N+consistent``: on ``2 * SAMPLED_WORLDS`` consistent worlds in turn;
+  ``+prior``: the heuristic's card expanded first and played unless another's mean beats it by one
+  standard error; ``+endgame``: from ``ENDGAME_TRICKS`` tricks left, the ``sampled`` arm's exact
+  solves instead of the tree; ``+cN``: the tree's exploration constant N/10 (flags combine:
+  ``ismcts:200+prior+endgame``);
+- ``tree``: the expert bot's own ``--tree`` search at MOVE_MS a move (its wall clock), no clairvoyance.
 
 An arm ``NAME:TRICKS`` has its clairvoyant solve exactly from TRICKS tricks left (default
 ``bench.clairvoyant.ENDGAME_TRICKS``); ``NAME+model`` (either form) has its playouts let the
@@ -67,6 +72,7 @@ from bench.consistent_worlds import ChainStats
 from bench.ismcts import IsmctsBot
 from bench.sampled_search import SampledSearchBot
 from sample_bots.expert.bot import ExpertBot
+from sample_bots.expert.tree import EXPLORATION
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.search.bot import SearchBudget
 from sdk.bot import Bot, BotView, DelegatingBot
@@ -75,7 +81,7 @@ SAMPLED_WORLDS = 16
 """Worlds a ``sampled`` seat searches per card decision."""
 ISMCTS_ITERATIONS = 400
 """Iterations of an ``ismcts`` seat's tree per card decision."""
-ARMS = ("control", "clairvoyant", "cards", "calls", "expert", "replies", "sampled", "consistent", "ismcts")
+ARMS = ("control", "clairvoyant", "cards", "calls", "expert", "replies", "sampled", "consistent", "ismcts", "tree")
 
 
 class StillClock:
@@ -174,11 +180,21 @@ def play_table(bots: list[Bot], true_hand: TrueHand, pairs: int, preset: str, se
     return outcome
 
 
+def ismcts_bot(seat: int, iterations: int, flags: set[str]) -> IsmctsBot:
+    """An ``ismcts`` seat: ``consistent``, ``prior`` and ``endgame`` as the module says; ``cN``:
+    the tree's exploration constant N/10 (default ``tree.EXPLORATION``)."""
+    explorations = [int(f[1:]) / 10 for f in flags if f[:1] == "c" and f[1:].isdigit()]
+    return IsmctsBot(iterations, seed=seat, consistent_worlds=SAMPLED_WORLDS * 2 if "consistent" in flags else 0,
+                     prior="prior" in flags, endgame_worlds=SAMPLED_WORLDS if "endgame" in flags else 0,
+                     exploration=explorations[0] if explorations else EXPLORATION)
+
+
 def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:
     """Seats 0 and 2 of ``arm``: ``NAME``, ``NAME:TRICKS`` (the clairvoyant's exact solve from
     TRICKS tricks left instead of ``ENDGAME_TRICKS``), and either with ``+model`` (its playouts
     let the heuristic seats play their own cards: ``Clairvoyant.opponents``)."""
     spec, _, flag = arm.partition("+")
+    flags = set(flag.split("+"))
     name, _, tricks = spec.partition(":")
     endgame = int(tricks) if tricks else ENDGAME_TRICKS
 
@@ -195,8 +211,8 @@ def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:
                                         search()),
         "sampled": lambda seat: SampledSearchBot(SAMPLED_WORLDS, search(), seat, weigh=flag == "infer"),
         "consistent": lambda seat: SampledSearchBot(SAMPLED_WORLDS, search(), seat, consistent=True),
-        "ismcts": lambda seat: IsmctsBot(int(tricks) if tricks else ISMCTS_ITERATIONS, seed=seat,
-                                         consistent_worlds=SAMPLED_WORLDS * 2 if flag == "consistent" else 0),
+        "ismcts": lambda seat: ismcts_bot(seat, int(tricks) if tricks else ISMCTS_ITERATIONS, flags),
+        "tree": lambda seat: ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000), tree=True),
         "replies": lambda seat: Shadowed(ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000),
                                                    heuristic_replies=True), true_hand, search()),
     }

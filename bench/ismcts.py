@@ -2,7 +2,10 @@
 fixed number of iterations a card decision instead of a clock, so that its strength does not
 move with the machine's load; ``+consistent``: the iterations cycle through deals consistent
 with every play of the heuristic seats (``bench.consistent_worlds``, the exact posterior
-against them) instead of fresh uniform draws. Its trump calls are the heuristic's.
+against them) instead of fresh uniform draws; ``prior``: the heuristic's card is expanded first
+and played unless another beats its mean by ``confidence`` standard errors (``override``);
+``endgame_worlds``: from ``ENDGAME_TRICKS`` tricks left, the ``sampled`` arm's exact solves on
+that many uniform worlds instead of the tree. Its trump calls are the heuristic's.
 """
 
 from __future__ import annotations
@@ -13,16 +16,33 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from arena.engine.actions import PlayCard, RevealTrump
+from arena.engine.actions import DOWN, Action, PlayCard, RevealTrump
 from arena.engine.cards import Card
 from arena.engine.hand import HandState
-from bench.clairvoyant import as_answer
+from bench.clairvoyant import ENDGAME_TRICKS, Clairvoyant, as_answer
 from bench.consistent_worlds import ConsistentWorlds
 from bench.heuristic_calls import HeuristicCalls
-from sample_bots.expert.tree import tree_search
+from bench.sampled_search import SampledSearchBot
+from sample_bots.expert.tree import EXPLORATION, Grown, grow, most_visited
 from sample_bots.heuristic.bot import HeuristicBot, best_trump_suit
 from sdk.bot import Bot, BotView
 from sdk.inference import UnsupportedViewError
+
+
+def override(grown: Grown, preferred: Action, confidence: float) -> Action:
+    """``preferred`` (the heuristic's card, searched face down where it may go so) unless the
+    root's action of the best mean beats its mean by ``confidence`` standard errors of the
+    difference (the candidates' search's override rule, on the root's statistics)."""
+    root, searched = grown.root, grown.searched
+    if isinstance(preferred, PlayCard) and preferred not in searched:
+        preferred = DOWN[preferred.card]
+    tried = [action for action in searched if action in root.children]
+    if preferred not in tried:
+        return most_visited(root, searched) or preferred
+    best = max(tried, key=lambda a: root.children[a].mean())
+    mine, theirs = root.children[best], root.children[preferred]
+    spread = math.sqrt(mine.variance_of_mean() + theirs.variance_of_mean())
+    return best if mine.mean() - theirs.mean() > confidence * spread else preferred
 
 
 @dataclass
@@ -34,10 +54,15 @@ class IsmctsBot(HeuristicCalls, Bot):
     consistent_worlds: int = 0
     """Above 0: the iterations cycle through this many consistent deals (uniform draws where the
     view cannot be replayed)."""
+    prior: bool = False
+    confidence: float = 1.0
+    endgame_worlds: int = 0
+    exploration: float = EXPLORATION
     name = "ismcts"
 
     def __post_init__(self) -> None:
         self._heuristic = HeuristicBot()
+        self.endgame = SampledSearchBot(self.endgame_worlds, Clairvoyant(ENDGAME_TRICKS), self.seed)
         self.rng = random.Random(self.seed)
         self.decisions = 0
         self.cpu_seconds = 0.0
@@ -48,7 +73,19 @@ class IsmctsBot(HeuristicCalls, Bot):
         if len(legal) == 1:
             return as_answer(legal[0])
         started = time.process_time()
-        action, _ = tree_search(view.observation, self.rng, math.inf, self.iterations, self._consistent(view))
+        obs = view.observation
+        if self.endgame_worlds and obs.rules.hand_size - len(obs.tricks) <= ENDGAME_TRICKS:
+            self.endgame.rng = self.rng
+            answer = self.endgame.play(view)
+            self.decisions += 1
+            self.cpu_seconds += time.process_time() - started
+            return answer
+        preferred = self._heuristic.decide(view) if self.prior else None
+        grown = grow(obs, self.rng, math.inf, self.iterations, self._consistent(view), preferred, self.exploration)
+        if preferred is not None:
+            action: Action | None = override(grown, preferred, self.confidence)
+        else:
+            action = most_visited(grown.root, grown.searched)
         assert action is not None
         self.decisions += 1
         self.cpu_seconds += time.process_time() - started

@@ -36,11 +36,23 @@ class Node:
 
     visits: int = 0
     total: float = 0.0
+    squares: float = 0.0
+    """The sum of the squared values (for ``override``'s standard errors)."""
     available: int = 0
     children: dict[Action, Node] = field(default_factory=dict)
 
     def ucb(self, exploration: float) -> float:
         return self.total / self.visits + exploration * math.sqrt(math.log(self.available) / self.visits)
+
+    def mean(self) -> float:
+        return self.total / self.visits
+
+    def variance_of_mean(self) -> float:
+        """The squared standard error of ``mean`` (its values as independent draws)."""
+        if self.visits < 2:
+            return math.inf
+        mean = self.mean()
+        return max(0.0, self.squares / self.visits - mean * mean) / (self.visits - 1)
 
 
 def root_actions(legal: tuple[Action, ...]) -> tuple[Action, ...]:
@@ -52,9 +64,10 @@ def root_actions(legal: tuple[Action, ...]) -> tuple[Action, ...]:
 
 
 def iterate(root: Node, state: HandState, rng: random.Random, exploration: float = EXPLORATION,
-            at_root: tuple[Action, ...] | None = None) -> None:
+            at_root: tuple[Action, ...] | None = None, first: Action | None = None) -> None:
     """One iteration on ``state`` (a sampled deal at the decision; consumed); ``at_root``: the
-    decision's actions to search (by default every legal one)."""
+    decision's actions to search (by default every legal one); ``first``: the root's action
+    expanded before the others (the heuristic's card)."""
     node = root
     path: list[tuple[Node, int]] = []
     while not state.is_over:
@@ -67,7 +80,7 @@ def iterate(root: Node, state: HandState, rng: random.Random, exploration: float
             if child is not None:
                 child.available += 1
         if untried:
-            action = rng.choice(untried)
+            action = first if node is root and first in untried else rng.choice(untried)
             child = node.children[action] = Node(available=1)
             state.apply(action)
             path.append((child, mover & 1))
@@ -80,6 +93,7 @@ def iterate(root: Node, state: HandState, rng: random.Random, exploration: float
     for visited, team in path:
         visited.visits += 1
         visited.total += value if team == 0 else -value
+        visited.squares += value * value
 
 
 def most_visited(root: Node, legal: tuple[Action, ...]) -> Action | None:
@@ -88,10 +102,21 @@ def most_visited(root: Node, legal: tuple[Action, ...]) -> Action | None:
     return max(tried, key=lambda a: root.children[a].visits) if tried else None
 
 
-def tree_search(observation: Observation, rng: random.Random, deadline: float, iterations: int | None = None,
-                deals: Callable[[int], HandState] | None = None) -> tuple[Action | None, int]:
-    """The action to play and the iterations run: until ``deadline`` (``perf_counter`` time) or
-    ``iterations``, each on ``deals(i)`` (by default a fresh draw of the seat's sampler)."""
+@dataclass(frozen=True, slots=True)
+class Grown:
+    """A searched decision: its tree, the actions searched at its root, and the iterations run."""
+
+    root: Node
+    searched: tuple[Action, ...]
+    iterations: int
+
+
+def grow(observation: Observation, rng: random.Random, deadline: float, iterations: int | None = None,
+         deals: Callable[[int], HandState] | None = None, first: Action | None = None,
+         exploration: float = EXPLORATION) -> Grown:
+    """The tree of a decision: iterations until ``deadline`` (``perf_counter`` time) or
+    ``iterations``, each on ``deals(i)`` (by default a fresh draw of the seat's sampler);
+    ``first``: the root's action expanded before the others."""
     if deals is None:
         sampler = Sampler(observation)
 
@@ -99,9 +124,18 @@ def tree_search(observation: Observation, rng: random.Random, deadline: float, i
             return sampler.state(sampler.sample(rng))
 
     searched = root_actions(observation.legal_actions)
+    if isinstance(first, PlayCard) and first not in searched:
+        first = DOWN[first.card]  # searched face down, as the bot plays it
     root = Node()
     done = 0
     while (iterations is None or done < iterations) and time.perf_counter() < deadline:
-        iterate(root, deals(done), rng, at_root=searched)
+        iterate(root, deals(done), rng, exploration, searched, first)
         done += 1
-    return most_visited(root, searched), done
+    return Grown(root, searched, done)
+
+
+def tree_search(observation: Observation, rng: random.Random, deadline: float, iterations: int | None = None,
+                deals: Callable[[int], HandState] | None = None) -> tuple[Action | None, int]:
+    """The action to play (the root's most visited) and the iterations run (``grow``'s)."""
+    grown = grow(observation, rng, deadline, iterations, deals)
+    return most_visited(grown.root, grown.searched), grown.iterations

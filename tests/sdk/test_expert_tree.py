@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+import bench.ismcts
 from arena.engine.actions import DOWN, PLAY
 from arena.engine.cards import Card
 from arena.engine.deal import Deal
@@ -18,11 +19,11 @@ from arena.engine.observation import observe
 from arena.engine.rules import PRESETS, rules_for
 from arena.referee.in_process import play_in_process
 from bench.ceiling import play_table, team_for
-from bench.clairvoyant import TrueHand
-from bench.ismcts import IsmctsBot
+from bench.clairvoyant import ENDGAME_TRICKS, TrueHand
+from bench.ismcts import IsmctsBot, override
 from sample_bots.expert.bot import TREE_MARGIN_START, ExpertBot
 from sample_bots.expert.margin import START_SECONDS, STEP
-from sample_bots.expert.tree import Node, iterate, root_actions, tree_search
+from sample_bots.expert.tree import EXPLORATION, Grown, Node, grow, iterate, root_actions, tree_search
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.search.bot import SearchBudget, Solver
 from sdk.sampling import Sampler
@@ -168,3 +169,98 @@ def test_the_trees_margin_starts_thinner_and_learns_as_the_candidates_search_doe
     assert tree.current(0.05) == TREE_MARGIN_START < candidates.current(0.05) == START_SECONDS
     assert tree.observe(0.05, 30.0) == TREE_MARGIN_START
     assert tree.observe(0.05, 29.99) == TREE_MARGIN_START + STEP * 0.05  # a move over the limit widens it
+
+
+def test_the_first_action_is_expanded_before_the_others() -> None:
+    state = a_card_decision(7)
+    seat = state.to_move
+    assert seat is not None
+    view = observe(state, seat)
+    for first in view.legal_actions:
+        grown = grow(view, random.Random(4), math.inf, 1, first=first)
+        assert set(grown.root.children) == {first} and grown.iterations == 1
+
+
+def test_the_exploration_constant_decides_the_roots_selection() -> None:
+    """Every action tried: a well-known action of mean 1 against one tried once at mean 0. Without
+    exploration the iteration takes the better mean; with a large constant, the less known one."""
+    state = a_card_decision(7)
+    legal = state.legal_actions()
+    known, unknown = legal[0], legal[1]
+    for exploration, chosen in ((0.0, known), (10.0, unknown)):
+        root = Node(children={action: Node(visits=1, total=-5.0, available=200) for action in legal})
+        root.children[known] = Node(visits=100, total=100.0, available=200)
+        root.children[unknown] = Node(visits=1, total=0.0, available=200)
+        before = {action: node.visits for action, node in root.children.items()}
+        iterate(root, state.clone(), random.Random(1), exploration)
+        assert [a for a, node in root.children.items() if node.visits != before[a]] == [chosen]
+    # and ``grow`` hands its constant down: the same draws grow another tree
+    view = observe(state, state.to_move)  # type: ignore[arg-type]
+    greedy, broad = (grow(view, random.Random(2), math.inf, 150, exploration=c) for c in (0.0, 10.0))
+    visits = [{a: n.visits for a, n in grown.root.children.items()} for grown in (greedy, broad)]
+    assert visits[0] != visits[1]
+
+
+def test_a_nodes_standard_error_is_that_of_its_values() -> None:
+    node = Node()
+    assert node.variance_of_mean() == math.inf
+    for value in (1.0, 3.0, 2.0, 6.0):
+        node.visits += 1
+        node.total += value
+        node.squares += value * value
+    # mean 3, sample variance (4 + 0 + 1 + 9) / 3, of the mean a quarter of that
+    assert node.mean() == 3.0 and node.variance_of_mean() == pytest.approx(14 / 3 / 4)
+
+
+def _stats(values: list[float]) -> Node:
+    return Node(visits=len(values), total=sum(values), squares=sum(v * v for v in values), available=len(values))
+
+
+def test_the_prior_arm_keeps_the_heuristics_card_unless_another_is_surely_better() -> None:
+    heuristic, other = PLAY[Card.parse("7H")], PLAY[Card.parse("AS")]
+    spread = [0.0, 2.0] * 8  # mean 1, standard error about 0.26
+    close = Grown(Node(children={heuristic: _stats(spread), other: _stats([v + 0.3 for v in spread])}),
+                  (heuristic, other), 32)
+    far = Grown(Node(children={heuristic: _stats(spread), other: _stats([v + 1.0 for v in spread])}),
+                (heuristic, other), 32)
+    assert override(close, heuristic, 1.0) == heuristic  # ahead by 0.3: about 0.8 standard errors
+    assert override(far, heuristic, 1.0) == other
+    assert override(close, heuristic, 0.5) == other
+    # a heuristic's card searched face down is compared in that form
+    down = Grown(Node(children={DOWN[Card.parse("7H")]: _stats(spread), other: _stats(spread)}),
+                 (DOWN[Card.parse("7H")], other), 32)
+    assert override(down, heuristic, 1.0) == DOWN[Card.parse("7H")]
+
+
+def test_the_arms_flags_reach_the_bot() -> None:
+    north, _ = team_for("ismcts:120+prior+endgame+c30", TrueHand(), 50)
+    assert isinstance(north, IsmctsBot)
+    assert (north.iterations, north.prior, north.endgame_worlds, north.exploration) == (120, True, 16, 3.0)
+    plain, _ = team_for("ismcts:80", TrueHand(), 50)
+    assert isinstance(plain, IsmctsBot)
+    assert (plain.prior, plain.endgame_worlds, plain.exploration) == (False, 0, EXPLORATION)
+
+
+def test_the_endgame_arm_searches_the_last_tricks_by_exact_solves_not_the_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    grown_at: list[int] = []
+    real_grow = bench.ismcts.grow
+
+    def counted(observation: object, *args: object, **kwargs: object) -> Grown:
+        grown_at.append(len(observation.tricks))  # type: ignore[attr-defined]
+        return real_grow(observation, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bench.ismcts, "grow", counted)
+    true_hand = TrueHand()
+    north, south = team_for("ismcts:20+endgame", true_hand, 50)
+    assert isinstance(north, IsmctsBot) and isinstance(south, IsmctsBot)
+    outcome = play_table([north, HeuristicBot(), south, HeuristicBot()], true_hand, 1, "dehla-pakad", 3)
+    assert outcome.faults == [] and grown_at
+    hand_size = rules_for("dehla-pakad").hand_size
+    assert max(grown_at) < hand_size - ENDGAME_TRICKS  # the tree only before the endgame
+    assert north.decisions + south.decisions > len(grown_at)  # the endgame's decisions were searched too
+
+
+def test_the_tree_arm_is_the_expert_bot_with_its_tree() -> None:
+    north, south = team_for("tree", TrueHand(), 20)
+    assert isinstance(north, ExpertBot) and isinstance(south, ExpertBot)
+    assert north.tree and south.tree and north.budget.max_per_move == 0.02
