@@ -154,8 +154,9 @@ def open_table(request: Request, registry: Tables, store: StoreDep, viewer: View
 
 
 def _version(view: SeatView) -> str:
-    """What changes the board: a poll that brings the same version gets 204 (htmx swaps nothing)."""
-    return f"{view.phase}.{view.turn}.{view.hands_done}"
+    """What changes the board: a poll that brings the same version gets 204 (htmx swaps nothing).
+    The table's outcome counts: the seat may see the match over before the table has ended."""
+    return f"{view.phase}.{view.turn}.{view.hands_done}.{'ended' if view.outcome else 'on'}"
 
 
 @router.get("/play/{table_id}", response_class=HTMLResponse, include_in_schema=False)
