@@ -25,7 +25,8 @@ in 1 and 3, on a table whose clock never moves (no time faults; the bots' own bu
   (``bench/consistent_worlds.py``), no clock;
 - ``ismcts:N``: the expert's information-set tree search (``sample_bots/expert/tree.py``), N
   iterations a card decision (default ``ISMCTS_ITERATIONS``) on uniform draws, no clock
-  (``bench/ismcts.py``); ``ismcts:N+consistent``: on ``2 * SAMPLED_WORLDS`` consistent worlds in turn;
+  (``bench/ismcts.py``); ``ismcts:N+consistent``: on ``2 * SAMPLED_WORLDS`` consistent worlds in turn
+  (``+consistentM``: M of them);
   ``+prior``: the heuristic's card expanded first and played unless another's mean beats it by one
   standard error; ``+endgame``: from ``ENDGAME_TRICKS`` tricks left, the ``sampled`` arm's exact
   solves instead of the tree; ``+cN``: the tree's exploration constant N/10 (flags combine:
@@ -181,10 +182,13 @@ def play_table(bots: list[Bot], true_hand: TrueHand, pairs: int, preset: str, se
 
 
 def ismcts_bot(seat: int, iterations: int, flags: set[str]) -> IsmctsBot:
-    """An ``ismcts`` seat: ``consistent``, ``prior`` and ``endgame`` as the module says; ``cN``:
-    the tree's exploration constant N/10 (default ``tree.EXPLORATION``)."""
+    """An ``ismcts`` seat: ``consistent``, ``prior`` and ``endgame`` as the module says;
+    ``consistentN``: N consistent worlds in turn; ``cN``: the tree's exploration constant N/10
+    (default ``tree.EXPLORATION``)."""
     explorations = [int(f[1:]) / 10 for f in flags if f[:1] == "c" and f[1:].isdigit()]
-    return IsmctsBot(iterations, seed=seat, consistent_worlds=SAMPLED_WORLDS * 2 if "consistent" in flags else 0,
+    counts = [int(f.removeprefix("consistent") or SAMPLED_WORLDS * 2) for f in flags
+              if f.startswith("consistent") and (f == "consistent" or f.removeprefix("consistent").isdigit())]
+    return IsmctsBot(iterations, seed=seat, consistent_worlds=counts[0] if counts else 0,
                      prior="prior" in flags, endgame_worlds=SAMPLED_WORLDS if "endgame" in flags else 0,
                      exploration=explorations[0] if explorations else EXPLORATION)
 

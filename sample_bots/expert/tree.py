@@ -37,7 +37,7 @@ class Node:
     visits: int = 0
     total: float = 0.0
     squares: float = 0.0
-    """The sum of the squared values (for ``override``'s standard errors)."""
+    """The sum of the squared values (``variance_of_mean``)."""
     available: int = 0
     children: dict[Action, Node] = field(default_factory=dict)
 

@@ -238,7 +238,10 @@ def test_the_arms_flags_reach_the_bot() -> None:
     assert (north.iterations, north.prior, north.endgame_worlds, north.exploration) == (120, True, 16, 3.0)
     plain, _ = team_for("ismcts:80", TrueHand(), 50)
     assert isinstance(plain, IsmctsBot)
-    assert (plain.prior, plain.endgame_worlds, plain.exploration) == (False, 0, EXPLORATION)
+    assert (plain.prior, plain.endgame_worlds, plain.exploration, plain.consistent_worlds) == (False, 0, EXPLORATION, 0)
+    for arm, worlds in (("ismcts:80+consistent", 32), ("ismcts:80+consistent64+c20", 64)):
+        bot, _ = team_for(arm, TrueHand(), 50)
+        assert isinstance(bot, IsmctsBot) and bot.consistent_worlds == worlds
 
 
 def test_the_endgame_arm_searches_the_last_tricks_by_exact_solves_not_the_tree(monkeypatch: pytest.MonkeyPatch) -> None:
