@@ -186,6 +186,11 @@ def ismcts_bot(seat: int, iterations: int, flags: set[str]) -> IsmctsBot:
     ``consistentN``: N consistent worlds in turn; ``cN``: the tree's exploration constant N/10
     (default ``tree.EXPLORATION``)."""
     explorations = [int(f[1:]) / 10 for f in flags if f[:1] == "c" and f[1:].isdigit()]
+    unknown = sorted(f for f in flags - {"", "prior", "endgame", "consistent"}
+                     if not (f[:1] == "c" and f[1:].isdigit())
+                     and not (f.startswith("consistent") and f.removeprefix("consistent").isdigit()))
+    if unknown:
+        raise SystemExit(f"unknown ismcts flag {', '.join(unknown)} (known: prior, endgame, consistent[N], cN)")
     counts = [int(f.removeprefix("consistent") or SAMPLED_WORLDS * 2) for f in flags
               if f.startswith("consistent") and (f == "consistent" or f.removeprefix("consistent").isdigit())]
     return IsmctsBot(iterations, seed=seat, consistent_worlds=counts[0] if counts else 0,

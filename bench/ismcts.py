@@ -47,7 +47,8 @@ def override(grown: Grown, preferred: Action, confidence: float) -> Action:
 
 @dataclass
 class IsmctsBot(HeuristicCalls, Bot):
-    """Each card decision with a choice: ``iterations`` of IS-MCTS; the most visited card plays."""
+    """Each card decision with a choice: ``iterations`` of IS-MCTS; the most visited card plays
+    (``prior``: ``override``'s choice; ``endgame_worlds``: the exact solves' near the end)."""
 
     iterations: int = 400
     seed: int = 0
@@ -55,14 +56,19 @@ class IsmctsBot(HeuristicCalls, Bot):
     """Above 0: the iterations cycle through this many consistent deals (uniform draws where the
     view cannot be replayed)."""
     prior: bool = False
+    """The heuristic's card expanded first and kept unless ``override`` finds another surely better."""
     confidence: float = 1.0
+    """``override``'s standard errors (with ``prior``)."""
     endgame_worlds: int = 0
+    """Above 0: from ``ENDGAME_TRICKS`` tricks left, exact solves on this many uniform worlds."""
     exploration: float = EXPLORATION
+    """The tree's UCB exploration constant."""
     name = "ismcts"
 
     def __post_init__(self) -> None:
         self._heuristic = HeuristicBot()
-        self.endgame = SampledSearchBot(self.endgame_worlds, Clairvoyant(ENDGAME_TRICKS), self.seed)
+        self.endgame = SampledSearchBot(self.endgame_worlds, Clairvoyant(ENDGAME_TRICKS), self.seed) \
+            if self.endgame_worlds else None
         self.rng = random.Random(self.seed)
         self.decisions = 0
         self.cpu_seconds = 0.0
@@ -74,7 +80,7 @@ class IsmctsBot(HeuristicCalls, Bot):
             return as_answer(legal[0])
         started = time.process_time()
         obs = view.observation
-        if self.endgame_worlds and obs.rules.hand_size - len(obs.tricks) <= ENDGAME_TRICKS:
+        if self.endgame is not None and obs.rules.hand_size - len(obs.tricks) <= ENDGAME_TRICKS:
             self.endgame.rng = self.rng
             answer = self.endgame.play(view)
             self.decisions += 1

@@ -11,7 +11,7 @@ import time
 import pytest
 
 import bench.ismcts
-from arena.engine.actions import DOWN, PLAY
+from arena.engine.actions import DOWN, PLAY, Action, PlayCard
 from arena.engine.cards import Card
 from arena.engine.deal import Deal
 from arena.engine.hand import Decision, HandState
@@ -195,7 +195,8 @@ def test_the_exploration_constant_decides_the_roots_selection() -> None:
         iterate(root, state.clone(), random.Random(1), exploration)
         assert [a for a, node in root.children.items() if node.visits != before[a]] == [chosen]
     # and ``grow`` hands its constant down: the same draws grow another tree
-    view = observe(state, state.to_move)  # type: ignore[arg-type]
+    assert state.to_move is not None
+    view = observe(state, state.to_move)
     greedy, broad = (grow(view, random.Random(2), math.inf, 150, exploration=c) for c in (0.0, 10.0))
     visits = [{a: n.visits for a, n in grown.root.children.items()} for grown in (greedy, broad)]
     assert visits[0] != visits[1]
@@ -227,8 +228,9 @@ def test_the_prior_arm_keeps_the_heuristics_card_unless_another_is_surely_better
     assert override(far, heuristic, 1.0) == other
     assert override(close, heuristic, 0.5) == other
     # a heuristic's card searched face down is compared in that form
-    down = Grown(Node(children={DOWN[Card.parse("7H")]: _stats(spread), other: _stats(spread)}),
-                 (DOWN[Card.parse("7H")], other), 32)
+    # (the other card more visited: taken for the heuristic's it would be the fallback's choice)
+    down = Grown(Node(children={DOWN[Card.parse("7H")]: _stats(spread), other: _stats(spread * 2)}),
+                 (DOWN[Card.parse("7H")], other), 48)
     assert override(down, heuristic, 1.0) == DOWN[Card.parse("7H")]
 
 
@@ -242,6 +244,8 @@ def test_the_arms_flags_reach_the_bot() -> None:
     for arm, worlds in (("ismcts:80+consistent", 32), ("ismcts:80+consistent64+c20", 64)):
         bot, _ = team_for(arm, TrueHand(), 50)
         assert isinstance(bot, IsmctsBot) and bot.consistent_worlds == worlds
+    with pytest.raises(SystemExit, match="unknown ismcts flag endgam"):  # a typo is not a plain tree
+        team_for("ismcts:80+endgam", TrueHand(), 50)
 
 
 def test_the_endgame_arm_searches_the_last_tricks_by_exact_solves_not_the_tree(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -261,9 +265,59 @@ def test_the_endgame_arm_searches_the_last_tricks_by_exact_solves_not_the_tree(m
     hand_size = rules_for("dehla-pakad").hand_size
     assert max(grown_at) < hand_size - ENDGAME_TRICKS  # the tree only before the endgame
     assert north.decisions + south.decisions > len(grown_at)  # the endgame's decisions were searched too
+    assert north.endgame is not None and south.endgame is not None
+    assert north.endgame.decisions + south.endgame.decisions > 0  # by the exact solves
 
 
 def test_the_tree_arm_is_the_expert_bot_with_its_tree() -> None:
     north, south = team_for("tree", TrueHand(), 20)
     assert isinstance(north, ExpertBot) and isinstance(south, ExpertBot)
     assert north.tree and south.tree and north.budget.max_per_move == 0.02
+
+
+def face_up_with_a_face_down_twin(legal: list[Action]) -> PlayCard | None:
+    return next((a for a in legal if isinstance(a, PlayCard) and not a.face_down and DOWN[a.card] in legal), None)
+
+
+def test_a_first_card_that_may_go_face_down_is_expanded_face_down() -> None:
+    """``court-piece-double-sir``: a decision where a card may be played face up or face down."""
+    rules = rules_for("court-piece-double-sir")
+    rng = random.Random(3)
+    for seed in range(500):
+        state = HandState(rules, Deal.from_seed(rules, seed), 0)
+        while not state.is_over and (state.decision is not Decision.PLAY
+                                     or face_up_with_a_face_down_twin(state.legal_actions()) is None):
+            state.apply(rng.choice(state.legal_actions()))
+        face_up = None if state.is_over else face_up_with_a_face_down_twin(state.legal_actions())
+        if face_up is None:
+            continue
+        seat = state.to_move
+        assert seat is not None
+        grown = grow(observe(state, seat), random.Random(1), math.inf, 1, first=face_up)
+        assert set(grown.root.children) == {DOWN[face_up.card]}
+        return
+    pytest.fail("no face-down choice in 500 deals")
+
+
+def test_every_iteration_adds_its_squared_value() -> None:
+    state = a_card_decision(7)
+    seat = state.to_move
+    assert seat is not None
+    grown = grow(observe(state, seat), random.Random(5), math.inf, 120)
+    children = list(grown.root.children.values())
+    for child in children:  # the mean of the squares is at least the square of the mean
+        assert child.squares >= child.total ** 2 / child.visits - 1e-9
+    assert any(child.squares > 0 for child in children)
+
+
+def test_the_prior_arm_with_no_override_plays_the_heuristics_cards() -> None:
+    """With an infinite threshold the arm keeps the heuristic's card at every decision, so its
+    match is the four heuristics' own: every deal pair drawn (the control's result)."""
+    true_hand = TrueHand()
+    north, south = (IsmctsBot(40, seed=seat, prior=True, confidence=math.inf) for seat in (0, 2))
+    outcome = play_table([north, HeuristicBot(), south, HeuristicBot()], true_hand, 2, "dehla-pakad", 3)
+    assert outcome.faults == [] and north.decisions > 0
+    assert outcome.deal_scores == [0.0, 0.0]
+    plain = [IsmctsBot(40, seed=seat) for seat in (0, 2)]
+    played = play_table([plain[0], HeuristicBot(), plain[1], HeuristicBot()], TrueHand(), 2, "dehla-pakad", 3)
+    assert played.deal_scores != [0.0, 0.0]  # without the prior the tree's cards differ

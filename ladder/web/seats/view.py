@@ -76,7 +76,8 @@ class SeatView(_Model):
     length: str
     seats: tuple[str, str, str, str]
     phase: str
-    """``starting``, ``your-turn``, ``waiting`` (the bots play), ``hand-over`` or ``finished``."""
+    """``starting``, ``your-turn``, ``waiting`` (the bots play), ``hand-over`` or ``finished``
+    (the seat's match is over; the table may still be ending: wait for ``finished``)."""
     turn: int
     decision: str | None
     seconds_left: float | None
@@ -103,6 +104,7 @@ class SeatView(_Model):
     hands_done: int
     last_result: str | None
     finished: bool
+    """The table has ended (its record written, its bots stopped); ``outcome`` is then set."""
     outcome: str | None
     record_page: str | None
 
