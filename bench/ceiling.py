@@ -52,6 +52,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import sys
 import time
 from collections import defaultdict
@@ -82,6 +83,8 @@ SAMPLED_WORLDS = 16
 """Worlds a ``sampled`` seat searches per card decision."""
 ISMCTS_ITERATIONS = 400
 """Iterations of an ``ismcts`` seat's tree per card decision."""
+ISMCTS_FLAG = re.compile(r"consistent(?P<worlds>\d*)|c(?P<tenths>\d+)")
+"""An ``ismcts`` arm's flags with a number: ``consistent[N]`` and ``cN``."""
 ARMS = ("control", "clairvoyant", "cards", "calls", "expert", "replies", "sampled", "consistent", "ismcts", "tree")
 
 
@@ -185,17 +188,17 @@ def ismcts_bot(seat: int, iterations: int, flags: set[str]) -> IsmctsBot:
     """An ``ismcts`` seat: ``consistent``, ``prior`` and ``endgame`` as the module says;
     ``consistentN``: N consistent worlds in turn; ``cN``: the tree's exploration constant N/10
     (default ``tree.EXPLORATION``)."""
-    explorations = [int(f[1:]) / 10 for f in flags if f[:1] == "c" and f[1:].isdigit()]
-    unknown = sorted(f for f in flags - {"", "prior", "endgame", "consistent"}
-                     if not (f[:1] == "c" and f[1:].isdigit())
-                     and not (f.startswith("consistent") and f.removeprefix("consistent").isdigit()))
-    if unknown:
-        raise SystemExit(f"unknown ismcts flag {', '.join(unknown)} (known: prior, endgame, consistent[N], cN)")
-    counts = [int(f.removeprefix("consistent") or SAMPLED_WORLDS * 2) for f in flags
-              if f.startswith("consistent") and (f == "consistent" or f.removeprefix("consistent").isdigit())]
-    return IsmctsBot(iterations, seed=seat, consistent_worlds=counts[0] if counts else 0,
-                     prior="prior" in flags, endgame_worlds=SAMPLED_WORLDS if "endgame" in flags else 0,
-                     exploration=explorations[0] if explorations else EXPLORATION)
+    consistent, exploration = 0, EXPLORATION
+    for flag in flags - {"", "prior", "endgame"}:
+        found = ISMCTS_FLAG.fullmatch(flag)
+        if found is None:
+            raise SystemExit(f"unknown ismcts flag {flag} (known: prior, endgame, consistent[N], cN)")
+        if found["worlds"] is not None:
+            consistent = int(found["worlds"] or SAMPLED_WORLDS * 2)
+        else:
+            exploration = int(found["tenths"]) / 10
+    return IsmctsBot(iterations, seed=seat, consistent_worlds=consistent, prior="prior" in flags,
+                     endgame_worlds=SAMPLED_WORLDS if "endgame" in flags else 0, exploration=exploration)
 
 
 def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:

@@ -16,14 +16,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from arena.engine.actions import DOWN, Action, PlayCard, RevealTrump
+from arena.engine.actions import Action, PlayCard, RevealTrump
 from arena.engine.cards import Card
 from arena.engine.hand import HandState
 from bench.clairvoyant import ENDGAME_TRICKS, Clairvoyant, as_answer
 from bench.consistent_worlds import ConsistentWorlds
 from bench.heuristic_calls import HeuristicCalls
 from bench.sampled_search import SampledSearchBot
-from sample_bots.expert.tree import EXPLORATION, Grown, grow, most_visited
+from sample_bots.expert.tree import EXPLORATION, Grown, as_searched, grow, most_visited
 from sample_bots.heuristic.bot import HeuristicBot, best_trump_suit
 from sdk.bot import Bot, BotView
 from sdk.inference import UnsupportedViewError
@@ -34,8 +34,7 @@ def override(grown: Grown, preferred: Action, confidence: float) -> Action:
     root's action of the best mean beats its mean by ``confidence`` standard errors of the
     difference (the candidates' search's override rule, on the root's statistics)."""
     root, searched = grown.root, grown.searched
-    if isinstance(preferred, PlayCard) and preferred not in searched:
-        preferred = DOWN[preferred.card]
+    preferred = as_searched(preferred, searched)
     tried = [action for action in searched if action in root.children]
     if preferred not in tried:
         return most_visited(root, searched) or preferred
@@ -83,19 +82,20 @@ class IsmctsBot(HeuristicCalls, Bot):
         if self.endgame is not None and obs.rules.hand_size - len(obs.tricks) <= ENDGAME_TRICKS:
             self.endgame.rng = self.rng
             answer = self.endgame.play(view)
-            self.decisions += 1
-            self.cpu_seconds += time.process_time() - started
-            return answer
-        preferred = self._heuristic.decide(view) if self.prior else None
-        grown = grow(obs, self.rng, math.inf, self.iterations, self._consistent(view), preferred, self.exploration)
-        if preferred is not None:
-            action: Action | None = override(grown, preferred, self.confidence)
         else:
-            action = most_visited(grown.root, grown.searched)
-        assert action is not None
+            answer = as_answer(self._tree_choice(view))
         self.decisions += 1
         self.cpu_seconds += time.process_time() - started
-        return as_answer(action)
+        return answer
+
+    def _tree_choice(self, view: BotView) -> Action:
+        preferred = self._heuristic.decide(view) if self.prior else None
+        grown = grow(view.observation, self.rng, math.inf, self.iterations, self._consistent(view), preferred,
+                     self.exploration)
+        action = override(grown, preferred, self.confidence) if preferred is not None else \
+            most_visited(grown.root, grown.searched)
+        assert action is not None
+        return action
 
     def _consistent(self, view: BotView) -> Callable[[int], HandState] | None:
         """The consistent worlds in turn, or ``None`` (the search's own uniform draws)."""

@@ -63,6 +63,11 @@ def root_actions(legal: tuple[Action, ...]) -> tuple[Action, ...]:
                  if not (isinstance(action, PlayCard) and not action.face_down and DOWN[action.card] in legal))
 
 
+def as_searched(action: Action, searched: tuple[Action, ...]) -> Action:
+    """``action`` as the root searches it: a card that may go face down, face down (``root_actions``)."""
+    return DOWN[action.card] if isinstance(action, PlayCard) and action not in searched else action
+
+
 def iterate(root: Node, state: HandState, rng: random.Random, exploration: float = EXPLORATION,
             at_root: tuple[Action, ...] | None = None, first: Action | None = None) -> None:
     """One iteration on ``state`` (a sampled deal at the decision; consumed); ``at_root``: the
@@ -124,8 +129,8 @@ def grow(observation: Observation, rng: random.Random, deadline: float, iteratio
             return sampler.state(sampler.sample(rng))
 
     searched = root_actions(observation.legal_actions)
-    if isinstance(first, PlayCard) and first not in searched:
-        first = DOWN[first.card]  # searched face down, as the bot plays it
+    if first is not None:
+        first = as_searched(first, searched)
     root = Node()
     done = 0
     while (iterations is None or done < iterations) and time.perf_counter() < deadline:
