@@ -2,10 +2,14 @@
 fixed number of iterations a card decision instead of a clock, so that its strength does not
 move with the machine's load; ``+consistent``: the iterations cycle through deals consistent
 with every play of the heuristic seats (``bench.consistent_worlds``, the exact posterior
-against them) instead of fresh uniform draws; ``prior``: the heuristic's card is expanded first
-and played unless another beats its mean by ``confidence`` standard errors (``override``);
-``endgame_worlds``: from ``ENDGAME_TRICKS`` tricks left, the ``sampled`` arm's exact solves on
-that many uniform worlds instead of the tree. Its trump calls are the heuristic's.
+against them) instead of fresh uniform draws; ``cycled_worlds``: through that many uniform
+draws, drawn once a decision (the control for ``+consistent``'s cycling); ``prior``: the
+heuristic's card is expanded first and played unless another beats its mean by ``confidence``
+standard errors (``override``); ``endgame_worlds``: from ``ENDGAME_TRICKS`` tricks left, the
+``sampled`` arm's exact solves on that many uniform worlds instead of the tree; ``model``:
+inside the tree the other team's seats play the heuristic's card on their own view of the
+iteration's deal (the tree's ``Model``: a known opponent, as the ceiling's ``+model``, here on
+sampled deals), not a choice of the tree. Its trump calls are the heuristic's.
 """
 
 from __future__ import annotations
@@ -19,14 +23,17 @@ from dataclasses import dataclass
 from arena.engine.actions import Action, PlayCard, RevealTrump
 from arena.engine.cards import Card
 from arena.engine.hand import HandState
+from arena.engine.observation import observe
 from bench.clairvoyant import ENDGAME_TRICKS, Clairvoyant, as_answer
 from bench.consistent_worlds import ConsistentWorlds
 from bench.heuristic_calls import HeuristicCalls
 from bench.sampled_search import SampledSearchBot
-from sample_bots.expert.tree import EXPLORATION, Grown, as_searched, grow, most_visited
+from sample_bots.expert.replies import VIEW_CLOCK
+from sample_bots.expert.tree import EXPLORATION, Grown, Model, as_searched, grow, most_visited
 from sample_bots.heuristic.bot import HeuristicBot, best_trump_suit
 from sdk.bot import Bot, BotView
 from sdk.inference import UnsupportedViewError
+from sdk.sampling import Sampler
 
 
 def override(grown: Grown, preferred: Action, confidence: float) -> Action:
@@ -54,6 +61,8 @@ class IsmctsBot(HeuristicCalls, Bot):
     consistent_worlds: int = 0
     """Above 0: the iterations cycle through this many consistent deals (uniform draws where the
     view cannot be replayed)."""
+    cycled_worlds: int = 0
+    """Above 0 (and no ``consistent_worlds``): the iterations cycle through this many uniform draws."""
     prior: bool = False
     """The heuristic's card expanded first and kept unless ``override`` finds another surely better."""
     confidence: float = 1.0
@@ -62,6 +71,8 @@ class IsmctsBot(HeuristicCalls, Bot):
     """Above 0: from ``ENDGAME_TRICKS`` tricks left, exact solves on this many uniform worlds."""
     exploration: float = EXPLORATION
     """The tree's UCB exploration constant."""
+    model: bool = False
+    """The other team's seats play the heuristic's card inside the tree."""
     name = "ismcts"
 
     def __post_init__(self) -> None:
@@ -90,17 +101,29 @@ class IsmctsBot(HeuristicCalls, Bot):
 
     def _tree_choice(self, view: BotView) -> Action:
         preferred = self._heuristic.decide(view) if self.prior else None
-        grown = grow(view.observation, self.rng, math.inf, self.iterations, self._consistent(view), preferred,
-                     self.exploration)
+        grown = grow(view.observation, self.rng, math.inf, self.iterations, self._deals(view), preferred,
+                     self.exploration, self._opponents(view.observation.seat) if self.model else None)
         action = override(grown, preferred, self.confidence) if preferred is not None else \
             most_visited(grown.root, grown.searched)
         assert action is not None
         return action
 
-    def _consistent(self, view: BotView) -> Callable[[int], HandState] | None:
-        """The consistent worlds in turn, or ``None`` (the search's own uniform draws)."""
+    def _opponents(self, me: int) -> Model:
+        """The heuristic's card for the other team's seat to move, on its view of the deal."""
+        heuristic = self._heuristic
+
+        def answer(state: HandState) -> Action | None:
+            seat = state.to_move
+            if seat is None or (seat - me) % 2 == 0:
+                return None
+            return heuristic.decide(BotView(observe(state, seat), *VIEW_CLOCK))
+        return answer
+
+    def _deals(self, view: BotView) -> Callable[[int], HandState] | None:
+        """The consistent worlds in turn, the cycled uniform ones, or ``None`` (the search's own
+        fresh uniform draws)."""
         if not self.consistent_worlds:
-            return None
+            return self._cycled(view) if self.cycled_worlds else None
         me = view.observation.seat
         opponents = frozenset({(me + 1) % 4, (me + 3) % 4})
         if self.generator.seats != opponents:
@@ -109,4 +132,9 @@ class IsmctsBot(HeuristicCalls, Bot):
             sampler, worlds = self.generator.draw(view, self.consistent_worlds, self.rng)
         except UnsupportedViewError:
             return None
+        return lambda iteration: sampler.state(worlds[iteration % len(worlds)])
+
+    def _cycled(self, view: BotView) -> Callable[[int], HandState]:
+        sampler = Sampler(view.observation)
+        worlds = [sampler.sample(self.rng) for _ in range(self.cycled_worlds)]
         return lambda iteration: sampler.state(worlds[iteration % len(worlds)])

@@ -68,17 +68,27 @@ def as_searched(action: Action, searched: tuple[Action, ...]) -> Action:
     return DOWN[action.card] if isinstance(action, PlayCard) and action not in searched else action
 
 
+Model = Callable[[HandState], Action | None]
+"""A model of the other team's play inside the tree: the action the seat to move in this deal
+plays (its own view of it), or ``None`` where the tree chooses (the searching team's seats)."""
+
+
 def iterate(root: Node, state: HandState, rng: random.Random, exploration: float = EXPLORATION,
-            at_root: tuple[Action, ...] | None = None, first: Action | None = None) -> None:
+            at_root: tuple[Action, ...] | None = None, first: Action | None = None,
+            model: Model | None = None) -> None:
     """One iteration on ``state`` (a sampled deal at the decision; consumed); ``at_root``: the
     decision's actions to search (by default every legal one); ``first``: the root's action
-    expanded before the others (the heuristic's card)."""
+    expanded before the others (the heuristic's card); ``model``: where it answers, the tree
+    follows its action instead of choosing."""
     node = root
     path: list[tuple[Node, int]] = []
     while not state.is_over:
         mover = state.to_move
         assert mover is not None
+        modelled = model(state) if model is not None and node is not root else None
         legal = at_root if at_root is not None and node is root else state.legal_actions()
+        if modelled is not None:
+            legal = (modelled,)
         untried = [action for action in legal if action not in node.children]
         for action in legal:
             child = node.children.get(action)
@@ -118,10 +128,10 @@ class Grown:
 
 def grow(observation: Observation, rng: random.Random, deadline: float, iterations: int | None = None,
          deals: Callable[[int], HandState] | None = None, first: Action | None = None,
-         exploration: float = EXPLORATION) -> Grown:
+         exploration: float = EXPLORATION, model: Model | None = None) -> Grown:
     """The tree of a decision: iterations until ``deadline`` (``perf_counter`` time) or
     ``iterations``, each on ``deals(i)`` (by default a fresh draw of the seat's sampler);
-    ``first``: the root's action expanded before the others."""
+    ``first``: the root's action expanded before the others; ``model``: ``iterate``'s."""
     if deals is None:
         sampler = Sampler(observation)
 
@@ -134,7 +144,7 @@ def grow(observation: Observation, rng: random.Random, deadline: float, iteratio
     root = Node()
     done = 0
     while (iterations is None or done < iterations) and time.perf_counter() < deadline:
-        iterate(root, deals(done), rng, exploration, searched, first)
+        iterate(root, deals(done), rng, exploration, searched, first, model)
         done += 1
     return Grown(root, searched, done)
 

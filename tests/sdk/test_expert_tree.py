@@ -26,6 +26,7 @@ from sample_bots.expert.margin import START_SECONDS, STEP
 from sample_bots.expert.tree import EXPLORATION, Grown, Node, grow, iterate, root_actions, tree_search
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.search.bot import SearchBudget, Solver
+from sdk.bot import BotView
 from sdk.sampling import Sampler
 
 BUDGET_S = 0.01
@@ -241,6 +242,9 @@ def test_the_arms_flags_reach_the_bot() -> None:
     plain, _ = team_for("ismcts:80", TrueHand(), 50)
     assert isinstance(plain, IsmctsBot)
     assert (plain.prior, plain.endgame_worlds, plain.exploration, plain.consistent_worlds) == (False, 0, EXPLORATION, 0)
+    assert (plain.cycled_worlds, plain.model) == (0, False)
+    modelled, _ = team_for("ismcts:80+model+cycled24", TrueHand(), 50)
+    assert isinstance(modelled, IsmctsBot) and (modelled.cycled_worlds, modelled.model) == (24, True)
     for arm, worlds in (("ismcts:80+consistent", 32), ("ismcts:80+consistent64+c20", 64)):
         bot, _ = team_for(arm, TrueHand(), 50)
         assert isinstance(bot, IsmctsBot) and bot.consistent_worlds == worlds
@@ -321,3 +325,55 @@ def test_the_prior_arm_with_no_override_plays_the_heuristics_cards() -> None:
     plain = [IsmctsBot(40, seed=seat) for seat in (0, 2)]
     played = play_table([plain[0], HeuristicBot(), plain[1], HeuristicBot()], TrueHand(), 2, "dehla-pakad", 3)
     assert played.deal_scores != [0.0, 0.0]  # without the prior the tree's cards differ
+
+
+def test_with_a_model_the_other_teams_seats_play_its_card_inside_the_tree() -> None:
+    """On a known deal, the node after each of the root's cards where an opponent moves next has
+    the model's answer as its only child; the searching team's own next seats are still chosen."""
+    state = a_card_decision(7)
+    seat = state.to_move
+    assert seat is not None
+
+    def lowest(deal: HandState) -> Action | None:
+        mover = deal.to_move
+        assert mover is not None
+        return None if (mover - seat) % 2 == 0 else min(deal.legal_actions(), key=str)
+
+    grown = grow(observe(state, seat), random.Random(3), math.inf, 400, lambda _: state.clone(), model=lowest)
+    replies_with_a_choice = 0
+    for action, child in grown.root.children.items():
+        after = state.clone()
+        after.apply(action)
+        if after.is_over or child.visits < 2:
+            continue
+        assert set(child.children) == {lowest(after)}
+        replies_with_a_choice += len(after.legal_actions()) > 1
+    assert replies_with_a_choice > 0  # the model chose where the tree would have had a choice
+
+
+def test_the_cycled_arm_searches_the_same_few_uniform_deals_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot, _ = team_for("ismcts:40+cycled4", TrueHand(), 50)
+    assert isinstance(bot, IsmctsBot)
+    state = a_card_decision(7)
+    assert state.to_move is not None
+    view = BotView(observe(state, state.to_move), 1.0, 30.0)
+    deals = bot._deals(view)
+    assert deals is not None
+    hands = [tuple(deals(i).hand(s) for s in range(4)) for i in range(12)]
+    assert len(set(hands[:4])) == 4 and hands[4:8] == hands[:4] and hands[8:] == hands[:4]
+
+
+def test_the_model_arm_answers_for_the_other_team_only_with_the_heuristics_card() -> None:
+    bot = IsmctsBot(10, model=True)
+    state = a_card_decision(11)
+    me = state.to_move
+    assert me is not None
+    answer = bot._opponents(me)
+    assert answer(state) is None  # the searching seat's own move is the tree's
+    state.apply(state.legal_actions()[0])
+    while not state.is_over:
+        mover = state.to_move
+        assert mover is not None
+        expected = None if (mover - me) % 2 == 0 else HeuristicBot().decide(BotView(observe(state, mover), 1.0, 30.0))
+        assert answer(state) == expected
+        state.apply(state.legal_actions()[0])
