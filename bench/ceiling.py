@@ -26,7 +26,8 @@ in 1 and 3, on a table whose clock never moves (no time faults; the bots' own bu
 - ``ismcts:N``: the expert's information-set tree search (``sample_bots/expert/tree.py``), N
   iterations a card decision (default ``ISMCTS_ITERATIONS``) on uniform draws, no clock
   (``bench/ismcts.py``); ``ismcts:N+consistent``: on ``2 * SAMPLED_WORLDS`` consistent worlds in turn
-  (``+consistentM``: M of them); ``+cycledM``: on M uniform draws in turn (drawn once a decision);
+  (``+consistentM``: M of them; ``+thinK``: their chain keeps one state every K proposals);
+  ``+cycledM``: on M uniform draws in turn (drawn once a decision);
   ``+model``: the heuristic seats play the heuristic's cards inside the tree, on each deal;
   ``+prior``: the heuristic's card expanded first and played unless another's mean beats it by one
   standard error; ``+endgame``: from ``ENDGAME_TRICKS`` tricks left, the ``sampled`` arm's exact
@@ -71,7 +72,7 @@ from arena.referee.stats import mean_interval
 from arena.referee.table import Table
 from arena.referee.table_values import DealPlays, MatchOutcome, TableConfig
 from bench.clairvoyant import ENDGAME_TRICKS, Clairvoyant, ClairvoyantBot, TrueHand, call_options, card_options
-from bench.consistent_worlds import ChainStats
+from bench.consistent_worlds import THIN, ChainStats
 from bench.ismcts import IsmctsBot
 from bench.sampled_search import SampledSearchBot
 from sample_bots.expert.bot import ExpertBot
@@ -84,8 +85,8 @@ SAMPLED_WORLDS = 16
 """Worlds a ``sampled`` seat searches per card decision."""
 ISMCTS_ITERATIONS = 400
 """Iterations of an ``ismcts`` seat's tree per card decision."""
-ISMCTS_FLAG = re.compile(r"consistent(?P<worlds>\d*)|cycled(?P<cycled>\d+)|c(?P<tenths>\d+)")
-"""An ``ismcts`` arm's flags with a number: ``consistent[N]``, ``cycledN`` and ``cN``."""
+ISMCTS_FLAG = re.compile(r"consistent(?P<worlds>\d*)|cycled(?P<cycled>\d+)|thin(?P<thin>\d+)|c(?P<tenths>\d+)")
+"""An ``ismcts`` arm's flags with a number: ``consistent[N]``, ``cycledN``, ``thinN`` and ``cN``."""
 ARMS = ("control", "clairvoyant", "cards", "calls", "expert", "replies", "sampled", "consistent", "ismcts", "tree")
 
 
@@ -187,22 +188,26 @@ def play_table(bots: list[Bot], true_hand: TrueHand, pairs: int, preset: str, se
 
 def ismcts_bot(seat: int, iterations: int, flags: set[str]) -> IsmctsBot:
     """An ``ismcts`` seat: ``consistent``, ``prior``, ``endgame`` and ``model`` as the module says;
-    ``consistentN``: N consistent worlds in turn; ``cycledN``: N uniform worlds in turn; ``cN``:
+    ``consistentN``: N consistent worlds in turn; ``thinN``: their chain keeps one state every N
+    proposals (default ``bench.consistent_worlds.THIN``); ``cycledN``: N uniform worlds in turn; ``cN``:
     the tree's exploration constant N/10 (default ``tree.EXPLORATION``)."""
-    consistent, cycled, exploration = 0, 0, EXPLORATION
+    consistent, cycled, thin, exploration = 0, 0, THIN, EXPLORATION
     for flag in flags - {"", "prior", "endgame", "model"}:
         found = ISMCTS_FLAG.fullmatch(flag)
         if found is None:
-            raise SystemExit(f"unknown ismcts flag {flag} (known: prior, endgame, model, consistent[N], cycledN, cN)")
+            raise SystemExit(f"unknown ismcts flag {flag} "
+                             "(known: prior, endgame, model, consistent[N], cycledN, thinN, cN)")
         if found["worlds"] is not None:
             consistent = int(found["worlds"] or SAMPLED_WORLDS * 2)
         elif found["cycled"] is not None:
             cycled = int(found["cycled"])
+        elif found["thin"] is not None:
+            thin = int(found["thin"])
         else:
             exploration = int(found["tenths"]) / 10
-    return IsmctsBot(iterations, seed=seat, consistent_worlds=consistent, cycled_worlds=cycled, prior="prior" in flags,
-                     endgame_worlds=SAMPLED_WORLDS if "endgame" in flags else 0, exploration=exploration,
-                     model="model" in flags)
+    return IsmctsBot(iterations, seed=seat, consistent_worlds=consistent, cycled_worlds=cycled, thin=thin,
+                     prior="prior" in flags, endgame_worlds=SAMPLED_WORLDS if "endgame" in flags else 0,
+                     exploration=exploration, model="model" in flags)
 
 
 def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:

@@ -49,6 +49,8 @@ from sdk.sampling import Placement, Sampler
 
 JUMP = 0.25
 """The share of the chain's proposals that are fresh uniform draws (``_Space.propose``)."""
+THIN = 6
+"""The chain's proposals a world by default (``ConsistentWorlds.thin``)."""
 MISS = 0.5
 """The ``Agreement`` model's factor for a play the policy would not have made (exact in binary:
 the likelihood is ``MISS ** mismatches``)."""
@@ -119,7 +121,7 @@ class ConsistentWorlds:
     policy: Bot
     seats: frozenset[int]
     call_rule: Callable[[tuple[Card, ...]], Suit] | None = None
-    thin: int = 6
+    thin: int = THIN
     descent_beta: float = 2.0
     stall: int = 300
     """Descent proposals without a new best before a restart from a uniform draw."""

@@ -25,7 +25,7 @@ from arena.engine.cards import Card
 from arena.engine.hand import HandState
 from arena.engine.observation import observe
 from bench.clairvoyant import ENDGAME_TRICKS, Clairvoyant, as_answer
-from bench.consistent_worlds import ConsistentWorlds
+from bench.consistent_worlds import THIN, ConsistentWorlds
 from bench.heuristic_calls import HeuristicCalls
 from bench.sampled_search import SampledSearchBot
 from sample_bots.expert.replies import VIEW_CLOCK
@@ -61,6 +61,8 @@ class IsmctsBot(HeuristicCalls, Bot):
     consistent_worlds: int = 0
     """Above 0: the iterations cycle through this many consistent deals (uniform draws where the
     view cannot be replayed)."""
+    thin: int = THIN
+    """The consistent worlds' chain keeps one state every ``thin`` proposals."""
     cycled_worlds: int = 0
     """Above 0 (and no ``consistent_worlds``): the iterations cycle through this many uniform draws."""
     prior: bool = False
@@ -82,7 +84,7 @@ class IsmctsBot(HeuristicCalls, Bot):
         self.rng = random.Random(self.seed)
         self.decisions = 0
         self.cpu_seconds = 0.0
-        self.generator = ConsistentWorlds(HeuristicBot(), frozenset(), best_trump_suit)
+        self.generator = ConsistentWorlds(HeuristicBot(), frozenset(), best_trump_suit, self.thin)
 
     def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
         legal = view.observation.legal_actions
@@ -127,7 +129,7 @@ class IsmctsBot(HeuristicCalls, Bot):
         me = view.observation.seat
         opponents = frozenset({(me + 1) % 4, (me + 3) % 4})
         if self.generator.seats != opponents:
-            self.generator = ConsistentWorlds(HeuristicBot(), opponents, best_trump_suit)
+            self.generator = ConsistentWorlds(HeuristicBot(), opponents, best_trump_suit, self.thin)
         try:
             sampler, worlds = self.generator.draw(view, self.consistent_worlds, self.rng)
         except UnsupportedViewError:

@@ -245,6 +245,9 @@ def test_the_arms_flags_reach_the_bot() -> None:
     assert (plain.cycled_worlds, plain.model) == (0, False)
     modelled, _ = team_for("ismcts:80+model+cycled24", TrueHand(), 50)
     assert isinstance(modelled, IsmctsBot) and (modelled.cycled_worlds, modelled.model) == (24, True)
+    thinned, _ = team_for("ismcts:80+consistent200+thin2", TrueHand(), 50)
+    assert isinstance(thinned, IsmctsBot) and (thinned.consistent_worlds, thinned.thin) == (200, 2)
+    assert plain.thin == 6 and plain.generator.thin == 6 and IsmctsBot(10, thin=2).generator.thin == 2
     for arm, worlds in (("ismcts:80+consistent", 32), ("ismcts:80+consistent64+c20", 64)):
         bot, _ = team_for(arm, TrueHand(), 50)
         assert isinstance(bot, IsmctsBot) and bot.consistent_worlds == worlds
