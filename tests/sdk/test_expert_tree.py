@@ -332,7 +332,7 @@ def test_the_prior_arm_with_no_override_plays_the_heuristics_cards() -> None:
 
 def test_with_a_model_the_other_teams_seats_play_its_card_inside_the_tree() -> None:
     """On a known deal, the node after each of the root's cards where an opponent moves next has
-    the model's answer as its only child; the searching team's own next seats are still chosen."""
+    the model's answer as its only child (the model answers only for the opponents)."""
     state = a_card_decision(7)
     seat = state.to_move
     assert seat is not None
@@ -354,7 +354,7 @@ def test_with_a_model_the_other_teams_seats_play_its_card_inside_the_tree() -> N
     assert replies_with_a_choice > 0  # the model chose where the tree would have had a choice
 
 
-def test_the_cycled_arm_searches_the_same_few_uniform_deals_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_cycled_arm_searches_the_same_few_uniform_deals_in_turn() -> None:
     bot, _ = team_for("ismcts:40+cycled4", TrueHand(), 50)
     assert isinstance(bot, IsmctsBot)
     state = a_card_decision(7)
