@@ -33,7 +33,7 @@ from sample_bots.expert.tree import EXPLORATION, Grown, Model, as_searched, grow
 from sample_bots.heuristic.bot import HeuristicBot, best_trump_suit
 from sdk.bot import Bot, BotView
 from sdk.inference import UnsupportedViewError
-from sdk.sampling import Sampler
+from sdk.sampling import Placement, Sampler
 
 
 def override(grown: Grown, preferred: Action, confidence: float) -> Action:
@@ -134,9 +134,13 @@ class IsmctsBot(HeuristicCalls, Bot):
             sampler, worlds = self.generator.draw(view, self.consistent_worlds, self.rng)
         except UnsupportedViewError:
             return None
-        return lambda iteration: sampler.state(worlds[iteration % len(worlds)])
+        return in_turn(sampler, worlds)
 
     def _cycled(self, view: BotView) -> Callable[[int], HandState]:
         sampler = Sampler(view.observation)
-        worlds = [sampler.sample(self.rng) for _ in range(self.cycled_worlds)]
-        return lambda iteration: sampler.state(worlds[iteration % len(worlds)])
+        return in_turn(sampler, [sampler.sample(self.rng) for _ in range(self.cycled_worlds)])
+
+
+def in_turn(sampler: Sampler, worlds: list[Placement]) -> Callable[[int], HandState]:
+    """The deal of each iteration: ``worlds`` in turn, over again."""
+    return lambda iteration: sampler.state(worlds[iteration % len(worlds)])

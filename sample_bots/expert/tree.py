@@ -86,9 +86,10 @@ def iterate(root: Node, state: HandState, rng: random.Random, exploration: float
         mover = state.to_move
         assert mover is not None
         modelled = model(state) if model is not None and node is not root else None
-        legal = at_root if at_root is not None and node is root else state.legal_actions()
         if modelled is not None:
-            legal = (modelled,)
+            legal: tuple[Action, ...] = (modelled,)
+        else:
+            legal = at_root if at_root is not None and node is root else state.legal_actions()
         untried = [action for action in legal if action not in node.children]
         for action in legal:
             child = node.children.get(action)
