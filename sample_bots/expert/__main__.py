@@ -10,7 +10,9 @@ tricks weigh (``sdk.inference.Inference``'s window), for measuring variants agai
 ``--heuristic-replies``: before the endgame, the trick in progress finished with the heuristic's
 cards (each seat on its own view of the imagined world) before each greedy playout
 (``sample_bots/expert/replies.py``; version 22, dropped, kept for ``bench.ceiling``'s ``replies``
-arm). ``--tree``: the card play by information-set tree search until the move's deadline
+arm). ``--hand-set``: the heuristic's hand-set numbers for ranking the candidates and calling
+trumps instead of the expert's tuned ones (``sample_bots/expert/weights.py``), as version 11
+played. ``--tree``: the card play by information-set tree search until the move's deadline
 (``sample_bots/expert/tree.py``; version 23). The switches of the variants dropped in session 18
 (``--batch``, ``--search-calls``, ``--blind-playouts``, ``--cautious``, ``--min-advantage``,
 ``--no-middle-search``) were removed in session 20: their rows in docs/bots.md run at commit
@@ -21,6 +23,8 @@ import argparse
 
 from sample_bots.expert.bot import INFERENCE_TRICKS, ExpertBot
 from sample_bots.expert.levels import Level, budget_for
+from sample_bots.expert.weights import expert_weights
+from sample_bots.heuristic.weights import hand_set
 from sdk.server import run
 
 parser = argparse.ArgumentParser(description=__doc__)
@@ -40,7 +44,11 @@ parser.add_argument("--heuristic-replies", action="store_true",
 parser.add_argument("--tree", action="store_true",
                     help="play the cards by information-set tree search (sample_bots/expert/tree.py) until the "
                          "move's deadline")
+parser.add_argument("--hand-set", action="store_true",
+                    help="rank the candidates and call trumps with the heuristic's hand-set numbers, not the "
+                         "expert's tuned ones (sample_bots/expert/weights.py; version 11's)")
 args, rest = parser.parse_known_args()
 budget = budget_for(Level(args.level), args.move_ms, args.confidence)
 run(ExpertBot(args.seed, budget, window=args.window, inference_tricks=args.inference_tricks,
-              heuristic_replies=args.heuristic_replies, tree=args.tree), rest)
+              heuristic_replies=args.heuristic_replies, tree=args.tree,
+              weights=hand_set if args.hand_set else expert_weights), rest)

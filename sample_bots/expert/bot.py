@@ -11,10 +11,12 @@ played out at all (the time goes to likely ones).
 
 Its greedy playouts are the search bot's, faster (``sample_bots/expert/playout.py``: the same
 card at every step), and before the endgame it compares the heuristic's best few classes of
-equivalent cards rather than its best few cards. Everything else (the exact endgame, the
-override rule, the clock but for a bank reserve it never sips and a margin before the per-move
-limit learnt from the bank, ``sample_bots/expert/margin.py``) is the search bot's
-(``sample_bots/search/bot.py``), which stays as it was for comparison.
+equivalent cards rather than its best few cards. Its heuristic (the candidates' ranking, the card
+played when the worlds do not clearly say otherwise, and the trump call) plays with tuned numbers
+(``sample_bots/expert/weights.py``), not the hand-set ones its model of the other seats keeps.
+Everything else (the exact endgame, the override rule, the clock but for a bank reserve it never
+sips and a margin before the per-move limit learnt from the bank, ``sample_bots/expert/margin.py``)
+is the search bot's (``sample_bots/search/bot.py``), which stays as it was for comparison.
 Where a hand cannot be replayed from the view (``sdk.inference.UnsupportedViewError``: chance
 draws, face-down discards not seen) the worlds count equally, as in the search bot.
 """
@@ -34,6 +36,8 @@ from sample_bots.expert.model import heuristic_policy
 from sample_bots.expert.playout import playout
 from sample_bots.expert.replies import finish_trick
 from sample_bots.expert.tree import tree_search
+from sample_bots.expert.weights import expert_weights
+from sample_bots.heuristic.weights import WeightsFor
 from sample_bots.search.bot import (
     MAX_WORLDS,
     OutOfTimeError,
@@ -84,8 +88,8 @@ class ExpertBot(SearchBot):
 
     def __init__(self, seed: int = 0, budget: SearchBudget | None = None, model: PlayModel | None = None,
                  window: int | None = None, inference_tricks: int = INFERENCE_TRICKS,
-                 heuristic_replies: bool = False, tree: bool = False) -> None:
-        super().__init__(seed, budget)
+                 heuristic_replies: bool = False, tree: bool = False, weights: WeightsFor = expert_weights) -> None:
+        super().__init__(seed, budget, weights)
         self.tree = tree
         """The card play by information-set tree search (``sample_bots/expert/tree.py``) until
         the move's deadline, instead of the comparison of candidates on weighted worlds."""

@@ -34,14 +34,11 @@ from arena.engine.cards import SUIT_MASKS, TENS, Card, CardMask, Rank, Suit, car
 from arena.engine.rules import Capture, HandResultRule, Reveal, Rules, SweepLimits, TrumpMethod, TwoTwo
 from arena.engine.seats import Seat
 from sample_bots.heuristic import bidding
+from sample_bots.heuristic.weights import DEFAULT_WEIGHTS, Weights
 from sdk.bot import BiddingView, Bot, BotView
 from sdk.tracker import CardTracker
 
 NO_TRUMP = NO_SUIT
-PILE_KEEP = 0.15
-"""Sweep games: the master trump is also worth this share of the pile already in the centre."""
-EDGE_NO_CLAIM = 0.1
-"""Streak edge when the next trick cannot claim the pile (Court Piece limits)."""
 SHOW_COST = 0.15
 """Hidden trump: what showing our own trump suit gives away, in stakes units."""
 ASK_COST = 0.05
@@ -51,7 +48,7 @@ DECLINE_BELOW = 3
 set trumps (where the rules allow it)."""
 
 _HCP = {Rank.ACE: 4.0, Rank.KING: 3.0, Rank.QUEEN: 2.0, Rank.JACK: 1.0, Rank.TEN: 1.0}
-"""High-card points for judging a trump suit (the ten counts: it is the prize)."""
+"""High-card points for the cut-trump discard (the ten counts: it is the prize)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +73,12 @@ class Values:
         return cls(ten=1.0, trick=0.1 if by_tricks else 0.04, keep_master_trump=0.3,
                    streak_edge=0.35 if sweep else 0.0)
 
+    def scaled(self, weights: Weights) -> Values:
+        """These values with ``weights``' multipliers (the defaults leave them as they are)."""
+        return Values(ten=self.ten, trick=self.trick * weights.trick_scale,
+                      keep_master_trump=self.keep_master_trump * weights.keep_master_scale,
+                      streak_edge=self.streak_edge * weights.streak_edge_scale)
+
 
 class HeuristicBot(Bot):
     """Rule-of-thumb play for every preset; see the module docstring."""
@@ -83,15 +86,18 @@ class HeuristicBot(Bot):
     name = "heuristic"
     version = "1"
 
+    def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.weights = weights
+
     def call_trump(self, view: BotView) -> Suit | DeclineTrump:
-        suit = best_trump_suit(view.hand)
+        suit = best_trump_suit(view.hand, self.weights)
         if view.may_decline and sum(c.suit == suit for c in view.hand) < DECLINE_BELOW:
             # Seed 003: no suit of length on five cards; a later card sets trumps instead.
             return DECLINE
         return suit
 
     def hide_trump(self, view: BotView) -> Card:
-        suit = best_trump_suit(view.hand)
+        suit = best_trump_suit(view.hand, self.weights)
         in_suit = sorted((c for c in view.hand if c.suit == suit), key=lambda c: c.rank)
         # Hide the highest: a card never shown is its owner's last card, and then, as the top
         # trump, it surely takes the last trick (and with it the whole pile under sweep rules).
@@ -110,7 +116,7 @@ class HeuristicBot(Bot):
 
     def play(self, view: BotView) -> Card | PlayCard | RevealTrump:
         legal = view.legal_cards
-        think = Thinking(view)
+        think = Thinking(view, self.weights)
         if view.may_reveal and think.should_reveal():
             return REVEAL
         if len(legal) == 1:
@@ -118,25 +124,30 @@ class HeuristicBot(Bot):
         return view.unseen_if_allowed(think.best_card(legal))
 
 
-def best_trump_suit(hand: tuple[Card, ...]) -> Suit:
-    """The longest, strongest suit of the first cards (a card of length is worth 2.5 points,
-    an ace 4, a king 3, a queen 2, a jack or a ten 1)."""
+def best_trump_suit(hand: tuple[Card, ...], weights: Weights = DEFAULT_WEIGHTS) -> Suit:
+    """The longest, strongest suit of the first cards (by default a card of length is worth 2.5
+    points, an ace 4, a king 3, a queen 2, a jack or a ten 1)."""
+    points = {Rank.ACE: 4.0, Rank.KING: weights.call_king, Rank.QUEEN: weights.call_queen,
+              Rank.JACK: weights.call_jack, Rank.TEN: weights.call_ten}
+
     def score(suit: Suit) -> tuple[float, int]:
         cards = [c for c in hand if c.suit == suit]
-        return 2.5 * len(cards) + sum(_HCP.get(c.rank, 0.0) for c in cards), -int(suit)
+        return weights.call_length * len(cards) + sum(points.get(c.rank, 0.0) for c in cards), -int(suit)
     return max(Suit, key=score)
 
 
 class Thinking:
     """One decision's worth of reasoning over a ``CardTracker``."""
 
-    def __init__(self, view: BotView) -> None:
+    def __init__(self, view: BotView, weights: Weights = DEFAULT_WEIGHTS) -> None:
         obs = view.observation
         self.obs = obs
         self.rules = obs.rules
+        self.w = weights
         self.t = CardTracker.from_view(obs)
         self.me: Seat = obs.seat
-        self.values = Values.for_rules(obs.rules)
+        self.values = Values.for_rules(obs.rules) if weights is DEFAULT_WEIGHTS else \
+            Values.for_rules(obs.rules).scaled(weights)
         self.sweep = obs.rules.capture is Capture.SWEEP
         t = self.t
         self.room = [t.hand_sizes[s] - t.known[s].bit_count() for s in range(4)]
@@ -249,7 +260,7 @@ class Thinking:
             return
         beat = strength * self.p_beats(seat, top, key, led, trump)
         if beat > 0:
-            self._spread(rest, seat, top, key, led, trump, strength * 0.5, weight * beat, out)
+            self._spread(rest, seat, top, key, led, trump, strength * self.w.overtake_strength, weight * beat, out)
         self._spread(rest, holder, top, key, led, trump, strength, weight * (1 - beat), out)
 
     def trick_value(self, card: int, winner: Seat, follow_up: bool) -> float:
@@ -262,11 +273,11 @@ class Thinking:
         total = v.ten * ((trick | t.pile) & TENS).bit_count() + v.trick * (t.pile_tricks + 1)
         if t.last_trick or (winner == t.streak_holder and t.sweep_on_win):
             return side * total
-        edge = v.streak_edge if self.claim_next else EDGE_NO_CLAIM
+        edge = v.streak_edge if self.claim_next else self.w.edge_no_claim
         if winner == self.me:
-            edge += 0.35 if follow_up else 0.0
+            edge += self.w.follow_up_edge if follow_up else 0.0
         elif side < 0:
-            edge += 0.05
+            edge += self.w.opponent_edge
         return side * edge * total
 
     def _claim_next(self) -> bool:
@@ -278,31 +289,31 @@ class Thinking:
 
     def card_cost(self, card: int, trump: int) -> float:
         """What playing ``card`` spends: high cards and trumps are worth keeping."""
-        t = self.t
+        t, w = self.t, self.w
         suit, rank = card // 13, card % 13
-        cost = 0.01 * rank / 12
+        cost = w.rank_cost * rank / 12
         known_trump = trump if trump != NO_TRUMP else (int(t.trump) if t.trump is not None else NO_TRUMP)
         if suit == known_trump:
-            cost += 0.06 + 0.05 * rank / 12
+            cost += w.trump_cost + w.trump_rank_cost * rank / 12
             if t.is_master(card) and not t.last_trick:
                 cost += self.keep_master(t)
         elif t.is_master(card) and rank >= Rank.JACK:
-            cost += 0.05
+            cost += w.master_cost
         if t.led is not None and suit not in (t.led, known_trump):
             # Discard from long suits; keep the short ones (they guard tens and make voids later).
             length = (t.hand & SUIT_MASKS[suit]).bit_count()
-            cost += 0.03 * max(0, 3 - length)
+            cost += w.short_suit_cost * max(0, 3 - length)
         if t.trump_may_be_set_now and t.led is not None and suit != t.led:
-            cost -= 0.08 * (t.hand & SUIT_MASKS[suit]).bit_count() + 0.02 * _suit_hcp(t.hand, suit)
+            cost -= w.cut_length * (t.hand & SUIT_MASKS[suit]).bit_count() + w.cut_points * _suit_hcp(t.hand, suit)
         return cost
 
     def keep_master(self, t: CardTracker) -> float:
         """Cost of spending the master trump: the last trick (or a decisive second) needs it."""
         v = self.values
-        keep = v.keep_master_trump * (0.5 if t.trick_number >= t.tricks_per_hand - 1 else 1.0)
+        keep = v.keep_master_trump * (self.w.last_tricks_keep if t.trick_number >= t.tricks_per_hand - 1 else 1.0)
         if self.sweep:
             pile = v.ten * (t.pile & TENS).bit_count() + v.trick * t.pile_tricks
-            keep += PILE_KEEP * pile
+            keep += self.w.pile_keep * pile
         return keep
 
     def lead_odds(self, card: int, trump: int) -> float:
@@ -320,7 +331,7 @@ class Thinking:
     def follow_up(self, card: int, trump: int) -> bool:
         """After ``card``, does this seat still hold a likely winner to lead next?"""
         rest = self.t.hand & ~(1 << card)
-        return any(self.lead_odds(c, trump) >= 0.75 for c in cards_of(rest))
+        return any(self.lead_odds(c, trump) >= self.w.sure_lead for c in cards_of(rest))
 
     def value(self, card: int, trump: int) -> float:
         """Expected value of playing ``card`` now with ``trump`` in force."""
@@ -340,9 +351,13 @@ class Thinking:
         ten_bit = 1 << (suit * 13 + Rank.TEN)
         bonus = 0.0
         if rank > Rank.TEN and t.hand & ten_bit and t.is_master(card):
-            bonus += 0.12 * self.values.ten
+            bonus += self.w.ace_before_ten * self.values.ten
         if rank == Rank.TEN and not t.is_master(card):
-            bonus -= 0.1 * self.values.ten
+            bonus -= self.w.bare_ten * self.values.ten
+        if self.w.lead_length or self.w.lead_trumps:
+            length = (t.hand & SUIT_MASKS[suit]).bit_count()
+            per_card = self.w.lead_trumps if suit == trump else self.w.lead_length
+            bonus += per_card * (length - 3) * self._stakes_unit()
         return bonus
 
     # ------------------------------------------------------------ decisions

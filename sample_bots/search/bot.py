@@ -35,6 +35,7 @@ from arena.engine.hand import HandState
 from arena.engine.outcome import HandResult
 from arena.engine.rules import Capture, HandResultRule, Rules
 from sample_bots.heuristic.bot import HeuristicBot, Thinking
+from sample_bots.heuristic.weights import WeightsFor, hand_set
 from sample_bots.search import bidding
 from sdk import MatchStart, MoveRelease
 from sdk.bot import BiddingView, Bot, BotView, seeded_rng
@@ -83,9 +84,12 @@ class SearchBot(Bot):
 
     name = "search"
 
-    def __init__(self, seed: int = 0, budget: SearchBudget | None = None) -> None:
+    def __init__(self, seed: int = 0, budget: SearchBudget | None = None,
+                 weights: WeightsFor = hand_set) -> None:
         self.seed = seed
         self.budget = budget or SearchBudget()
+        self.weights = weights
+        """The numbers of the heuristic that ranks the candidates and calls trumps, by the rules."""
         self.rng = random.Random(seed)
         self.move_times: list[float] = []
         self.worlds: list[int] = []
@@ -100,10 +104,10 @@ class SearchBot(Bot):
     def call_trump(self, view: BotView) -> Suit | DeclineTrump:
         """Five cards say little that sampling could improve on: the heuristic's suit (or its
         decline, where the rules allow one)."""
-        return self._heuristic.call_trump(view)
+        return HeuristicBot(self.weights(view.observation.rules)).call_trump(view)
 
     def hide_trump(self, view: BotView) -> Card:
-        return self._heuristic.hide_trump(view)
+        return HeuristicBot(self.weights(view.observation.rules)).hide_trump(view)
 
     def decide_bidding(self, view: BiddingView) -> BiddingAction:
         """Twenty-eight and Twenty-nine: the heuristic's auction and face-down card; in play,
@@ -165,7 +169,7 @@ class SearchBot(Bot):
         """The heuristic's choice first, then its next best cards (in the endgame every card,
         one per class of equivalent cards); a legal reveal is always compared too (the
         heuristic's odds for it are the roughest)."""
-        think = Thinking(view)
+        think = Thinking(view, self.weights(view.observation.rules))
         cards = [a for a in legal if isinstance(a, PlayCard) and not a.face_down]  # the same card twice
         scored = sorted(cards, key=lambda a: (-think.value(a.card, think.active), a.card))
         if endgame:

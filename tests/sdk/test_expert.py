@@ -115,10 +115,16 @@ def test_a_higher_level_thinks_longer_and_sees_more_worlds() -> None:
     assert seen[Level.ONE][1] < seen[Level.THREE][1]
 
 
-def test_level_one_plays_the_heuristics_cards() -> None:
+@pytest.mark.parametrize("hand_set_numbers", [False, True])
+def test_level_one_plays_the_heuristics_cards(hand_set_numbers: bool) -> None:
+    """Its own heuristic's: with the expert's tuned numbers, or with ``--hand-set``'s."""
     from sample_bots.expert.levels import Level, budget_for  # noqa: PLC0415
+    from sample_bots.expert.weights import TUNED_TENS, expert_weights  # noqa: PLC0415
+    from sample_bots.heuristic.weights import DEFAULT_WEIGHTS, hand_set  # noqa: PLC0415
 
-    bots = [ExpertBot(0, budget_for(Level.ONE)), HeuristicBot(), ExpertBot(2, budget_for(Level.ONE)), HeuristicBot()]
+    weights, numbers = (hand_set, DEFAULT_WEIGHTS) if hand_set_numbers else (expert_weights, TUNED_TENS)
+    bots = [ExpertBot(0, budget_for(Level.ONE), weights=weights), HeuristicBot(numbers),
+            ExpertBot(2, budget_for(Level.ONE), weights=weights), HeuristicBot(numbers)]
     outcome = play_in_process(bots, deals=3, seed=4)
     assert outcome.status == "done" and not outcome.faults
     assert list(outcome.deal_scores) == [0] * 3  # both rooms of every deal played alike
@@ -129,10 +135,11 @@ def test_candidates_before_the_endgame_are_the_heuristics_best_classes_of_cards(
     import random  # noqa: PLC0415
 
     from arena.engine.actions import PlayCard  # noqa: PLC0415
+    from sample_bots.expert.weights import expert_weights  # noqa: PLC0415
     from sample_bots.search.bot import SearchBot, _distinct  # noqa: PLC0415
 
     rules = rules_for("dehla-pakad")
-    expert, search = ExpertBot(0), SearchBot(0)
+    expert, search = ExpertBot(0), SearchBot(0, weights=expert_weights)
     differs = 0
     for seed in range(40):
         rng = random.Random(seed)
