@@ -4,7 +4,7 @@
 ``python -m bench.tune_heuristic check WEIGHTS PAIRS PRESET SEED[,SEED...]``
 
 ``tune``: simultaneous perturbation stochastic approximation (SPSA, Spall 1992) over the
-``Weights`` fields in ``TUNED_FIELDS``. Each iteration draws a random sign for every field,
+``Weights`` fields in ``SCALE`` that PRESET uses (``tuned_fields``). Each iteration draws a random sign for every field,
 plays a team with the weights moved a step up (+) and a team moved a step down (-), each in
 seats 0 and 2 against the hand-set heuristic in 1 and 3, on the same PAIRS fresh deal pairs of
 PRESET (match seed SEED, deals numbered on from the last iteration's: no deal is played twice),
@@ -32,7 +32,7 @@ import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from arena.contract.faults import FaultPolicy
@@ -112,14 +112,14 @@ def _signs(scores: list[float]) -> float:
 
 @dataclass
 class Spsa:
-    """The tuner's state: the weights in units of ``SCALE`` from zero, and the iterations run."""
+    """The tuner's state (a run, not a value): the weights in units of ``SCALE`` from zero, and
+    the iterations run."""
 
     preset: str
     seed: int
     pairs: int
     units: dict[str, float]
     iteration: int = 0
-    history: list[dict[str, float]] = field(default_factory=list)
 
     @classmethod
     def start(cls, preset: str, seed: int, pairs: int, weights: Weights = DEFAULT_WEIGHTS) -> Spsa:
@@ -147,9 +147,7 @@ class Spsa:
             low, high = BOUNDS.get(f, (0.0, math.inf))
             self.units[f] = max(low / SCALE[f], min(high / SCALE[f], self.units[f]))
         self.iteration += 1
-        row = {"iteration": k, "plus": round(_signs(plus), 4), "minus": round(_signs(minus), 4)}
-        self.history.append(row)
-        return row
+        return {"iteration": k, "plus": round(_signs(plus), 4), "minus": round(_signs(minus), 4)}
 
 
 def _bounded(name: str, value: float) -> float:

@@ -4,7 +4,7 @@ The expert plays the heuristic's best card unless its worlds clearly say otherwi
 heuristic's judgement is most of its play (session 19: the opening tricks and the call, where its
 search changes nothing, hold most of what it gives up). These numbers were searched for by
 ``bench/tune_heuristic.py`` (duplicate deal pairs against the hand-set heuristic, on the default
-preset; docs/bots.md, version 24); the expert's model of how the *other* seats play keeps the
+preset; docs/bots.md, versions 24 and 24b and "Session 26"); the expert's model of how the *other* seats play keeps the
 hand-set numbers (``sample_bots/expert/model.py``), because that is how the heuristic it models
 plays.
 """

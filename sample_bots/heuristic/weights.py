@@ -63,6 +63,7 @@ class Weights:
     call_length: float = 2.5
     """Trump call: points per card of the suit (an ace is 4)."""
     call_king: float = 3.0
+    """Trump call: points for the suit's king (and below, its queen, jack and ten)."""
     call_queen: float = 2.0
     call_jack: float = 1.0
     call_ten: float = 1.0
