@@ -154,12 +154,13 @@ class Shadowed(DelegatingBot):
 @dataclass(slots=True)
 class DealSlice:
     """A ``PairSource`` of deals ``first`` to ``end - 1``, both plays of each at this table: the
-    pair scores in deal order, each printed as it ends."""
+    pair scores in deal order, each printed as it ends (unless ``quiet``)."""
 
     first: int
     end: int
     scores: list[float] = field(default_factory=list)
     rotations: tuple[int, ...] = (0, 1)
+    quiet: bool = False
 
     def take(self) -> int | None:
         number = self.first + len(self.scores)
@@ -167,7 +168,8 @@ class DealSlice:
 
     def played(self, plays: DealPlays) -> None:
         self.scores.append(sum(plays.hand_values))
-        print(f"  deal {plays.number}: {self.scores[-1]:+g}", flush=True)
+        if not self.quiet:
+            print(f"  deal {plays.number}: {self.scores[-1]:+g}", flush=True)
 
 
 def play_table(bots: list[Bot], true_hand: TrueHand, pairs: int, preset: str, seed: int,

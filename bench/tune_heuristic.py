@@ -42,8 +42,8 @@ from arena.engine.rules import rules_for
 from arena.referee.in_process import InProcessSeat
 from arena.referee.stats import mean_interval
 from arena.referee.table import Table
-from arena.referee.table_values import DealPlays, TableConfig
-from bench.ceiling import StillClock
+from arena.referee.table_values import TableConfig
+from bench.ceiling import DealSlice, StillClock
 from sample_bots.expert.weights import expert_weights
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.heuristic.weights import DEFAULT_WEIGHTS, Weights
@@ -78,22 +78,6 @@ def tuned_fields(preset: str) -> tuple[str, ...]:
     return tuple(f for f in SCALE if f not in only or f in PRESET_FIELDS.get(preset, ()))
 
 
-class QuietSlice:
-    """A ``PairSource`` of deals ``first`` to ``end - 1``, both plays of each: their pair scores."""
-
-    def __init__(self, first: int, end: int) -> None:
-        self.first, self.end = first, end
-        self.scores: list[float] = []
-        self.rotations = (0, 1)
-
-    def take(self) -> int | None:
-        number = self.first + len(self.scores)
-        return number if number < self.end else None
-
-    def played(self, plays: DealPlays) -> None:
-        self.scores.append(sum(plays.hand_values))
-
-
 def pair_scores(weights: Weights, preset: str, seed: int, first: int, pairs: int) -> list[float]:
     """Deals ``first`` to ``first + pairs - 1``: a team with ``weights`` in seats 0 and 2 against
     the hand-set heuristic; each pair's score for the team."""
@@ -101,7 +85,7 @@ def pair_scores(weights: Weights, preset: str, seed: int, first: int, pairs: int
                          match_format=MatchFormat.parse(f"duplicate:{first + pairs}"), seed=seed,
                          time_control=TimeControl(), policy=FaultPolicy.FORFEIT)
     bots = [HeuristicBot(weights), HeuristicBot(), HeuristicBot(weights), HeuristicBot()]
-    source = QuietSlice(first, first + pairs)
+    source = DealSlice(first, first + pairs, quiet=True)
     asyncio.run(Table(config, [InProcessSeat(b) for b in bots], clock=StillClock(), pairs=source).run())
     return source.scores
 
