@@ -54,17 +54,23 @@ SCALE: dict[str, float] = {
     "trump_rank_cost": 0.03, "master_cost": 0.03, "short_suit_cost": 0.02, "ace_before_ten": 0.06,
     "bare_ten": 0.05, "overtake_strength": 0.15, "sure_lead": 0.1, "last_tricks_keep": 0.2,
     "call_length": 0.7, "call_king": 0.7, "call_queen": 0.6, "call_jack": 0.5, "call_ten": 0.7,
-    "lead_length": 0.02, "lead_trumps": 0.02, "edge_no_claim": 0.04, "cut_length": 0.03, "cut_points": 0.01,
+    "lead_length": 0.02, "lead_trumps": 0.02, "lead_master": 0.03, "opponent_beat_scale": 0.1,
+    "partner_beat_scale": 0.1, "trump_short_cost": 0.02, "show_cost": 0.05, "ask_cost": 0.03,
+    "hidden_ruff": 0.15, "edge_no_claim": 0.04, "cut_length": 0.03, "cut_points": 0.01,
 }
 """A field's unit of movement: about a third of its hand-set value (of a plausible one where that
 is zero)."""
 BOUNDS: dict[str, tuple[float, float]] = {"overtake_strength": (0.0, 1.0), "sure_lead": (0.3, 1.0),
                                           "last_tricks_keep": (0.0, 1.0), "lead_length": (-0.3, 0.3),
-                                          "lead_trumps": (-0.3, 0.3)}
+                                          "lead_trumps": (-0.3, 0.3), "lead_master": (-0.3, 0.3),
+                                          "hidden_ruff": (0.0, 1.0)}
 """Where a field must stay (every other field: not below zero)."""
 PRESET_FIELDS: dict[str, tuple[str, ...]] = {
     "dehla-pakad-cut": ("cut_length", "cut_points"),
-    "court-piece-double-sir": ("edge_no_claim",),
+    "court-piece-double-sir": ("edge_no_claim", "hidden_ruff"),
+    "dehla-pakad-hidden": ("hidden_ruff",),
+    "mendikot": ("show_cost", "ask_cost", "hidden_ruff"),
+    "mendikot-closed": ("hidden_ruff",),
 }
 """Fields only some presets use; the rest of ``SCALE`` is tuned on every preset."""
 MAX_STEP = 0.5

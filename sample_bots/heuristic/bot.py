@@ -39,10 +39,6 @@ from sdk.bot import BiddingView, Bot, BotView
 from sdk.tracker import CardTracker
 
 NO_TRUMP = NO_SUIT
-SHOW_COST = 0.15
-"""Hidden trump: what showing our own trump suit gives away, in stakes units."""
-ASK_COST = 0.05
-"""Hidden trump: what asking for the reveal gives away (we commit to a trump if able)."""
 DECLINE_BELOW = 3
 """Seed 003's decline: a caller whose best suit has fewer first-five cards lets a later card
 set trumps (where the rules allow it)."""
@@ -209,7 +205,7 @@ class Thinking:
             if t.trump_may_be_set_now:
                 return 1.0  # the first card off the led suit sets trumps and wins
             if t.hidden_holder is not None and t.trump is None:
-                return 1.0 if seat == t.hidden_holder else 0.55  # a reveal may follow
+                return 1.0 if seat == t.hidden_holder else self.w.hidden_ruff  # a reveal may follow
             return 0.0
         if trump == led:
             return 0.0
@@ -227,6 +223,13 @@ class Thinking:
             return self.p_void(seat, led) * over
         over = self.p_any(seat, higher) if higher else 0.0
         return min(1.0, over + self.p_void(seat, led) * self.p_ruff(seat, led, trump))
+
+    def beat_odds(self, seat: Seat, card: int, key: int, led: int, trump: int) -> float:
+        """``p_beats`` as this seat judges it: scaled by who ``seat`` is (``Weights``' beat
+        scales; the hand-set ones leave it as it is)."""
+        scale = self.w.partner_beat_scale if (seat ^ self.me) & 1 == 0 else self.w.opponent_beat_scale
+        odds = self.p_beats(seat, card, key, led, trump)
+        return odds if scale == 1.0 else min(1.0, scale * odds)
 
     # ------------------------------------------------------------ trick outcomes
     def key_of(self, card: int, trump: int) -> int:
@@ -258,7 +261,7 @@ class Thinking:
         if (seat ^ holder) & 1 == 0:  # the holder's partner does not overtake
             self._spread(rest, holder, top, key, led, trump, strength, weight, out)
             return
-        beat = strength * self.p_beats(seat, top, key, led, trump)
+        beat = strength * self.beat_odds(seat, top, key, led, trump)
         if beat > 0:
             self._spread(rest, seat, top, key, led, trump, strength * self.w.overtake_strength, weight * beat, out)
         self._spread(rest, holder, top, key, led, trump, strength, weight * (1 - beat), out)
@@ -295,6 +298,8 @@ class Thinking:
         known_trump = trump if trump != NO_TRUMP else (int(t.trump) if t.trump is not None else NO_TRUMP)
         if suit == known_trump:
             cost += w.trump_cost + w.trump_rank_cost * rank / 12
+            if w.trump_short_cost:
+                cost += w.trump_short_cost * max(0, 4 - (t.hand & SUIT_MASKS[suit]).bit_count())
             if t.is_master(card) and not t.last_trick:
                 cost += self.keep_master(t)
         elif t.is_master(card) and rank >= Rank.JACK:
@@ -324,7 +329,7 @@ class Thinking:
         key = play_key(card, NO_SUIT, trump)
         keep = 1.0
         for opp in (self.me ^ 1, self.me ^ 3):
-            keep *= 1.0 - self.p_beats(opp, card, key, card // 13, trump)
+            keep *= 1.0 - self.beat_odds(opp, card, key, card // 13, trump)
         self._lead_odds[(card, trump)] = keep
         return keep
 
@@ -354,6 +359,8 @@ class Thinking:
             bonus += self.w.ace_before_ten * self.values.ten
         if rank == Rank.TEN and not t.is_master(card):
             bonus -= self.w.bare_ten * self.values.ten
+        if self.w.lead_master and suit != trump and t.is_master(card):
+            bonus += self.w.lead_master * self._stakes_unit()
         if self.w.lead_length or self.w.lead_trumps:
             length = (t.hand & SUIT_MASKS[suit]).bit_count()
             per_card = self.w.lead_trumps if suit == trump else self.w.lead_length
@@ -385,7 +392,7 @@ class Thinking:
             if t.own_hidden is not None:
                 own |= 1 << t.own_hidden
             revealed = max(self.value(c, trump) for c in cards_of(own))
-            return revealed - SHOW_COST * self._stakes_unit() > plain
+            return revealed - self.w.show_cost * self._stakes_unit() > plain
         # Asking: the suit is unknown; weigh each suit by the unseen cards that could be the one.
         led = t.led
         weights = [(t.unknown & SUIT_MASKS[s]).bit_count() for s in range(4)]
@@ -398,7 +405,7 @@ class Thinking:
                 continue
             options = (t.hand & SUIT_MASKS[s]) or t.hand  # a trump if able, else anything
             expected += weights[s] / total * max(self.value(c, s) for c in cards_of(options))
-        return expected - ASK_COST * self._stakes_unit() > plain
+        return expected - self.w.ask_cost * self._stakes_unit() > plain
 
     def _legal_mask(self) -> CardMask:
         mask = 0

@@ -54,12 +54,26 @@ class Weights:
     """Leading a plain suit, per card held in it beyond three (negative: lead short suits)."""
     lead_trumps: float = 0.0
     """Leading trumps, per trump held beyond three (drawing the opponents' trumps)."""
+    lead_master: float = 0.0
+    """Leading a master card of a plain suit (cashing a sure winner), in stakes units."""
+    opponent_beat_scale: float = 1.0
+    """Multiplies the odds that an opponent can beat the card on top (at most 1)."""
+    partner_beat_scale: float = 1.0
+    """Multiplies the odds that the partner can beat an opponent's card on top (at most 1)."""
+    trump_short_cost: float = 0.0
+    """Cost of spending a trump, per trump short of four in the hand (few trumps are dear)."""
     overtake_strength: float = 0.5
     """How much surer a later seat must be to beat a card already beaten once in the trick."""
     sure_lead: float = 0.75
     """Odds a lead is not beaten from which it counts as a follow-up winner."""
     last_tricks_keep: float = 0.5
     """Share of the master trump's keep left in the hand's last two tricks."""
+    show_cost: float = 0.15
+    """Hidden trump on request: what showing our own trump suit gives away, in stakes units."""
+    ask_cost: float = 0.05
+    """Hidden trump on request: what asking for the reveal gives away (a trump is then due if able)."""
+    hidden_ruff: float = 0.55
+    """Hidden trump not yet shown: the odds that a seat out of the led suit can ruff (a reveal may follow)."""
     call_length: float = 2.5
     """Trump call: points per card of the suit (an ace is 4)."""
     call_king: float = 3.0

@@ -21,8 +21,13 @@ from sample_bots.heuristic.weights import DEFAULT_WEIGHTS, Weights, WeightsFor, 
 from sdk.bot import BotView
 
 PRESET_OF = {"cut_length": "dehla-pakad-cut", "cut_points": "dehla-pakad-cut",
-             "edge_no_claim": "court-piece-double-sir"}
+             "edge_no_claim": "court-piece-double-sir", "show_cost": "mendikot",
+             "ask_cost": "mendikot", "hidden_ruff": "dehla-pakad-hidden"}
 """Fields only one preset's rules use; the others are tried on the default preset."""
+
+FAR = {"overtake_strength": 0.0, "sure_lead": 0.0, "last_tricks_keep": 0.0, "show_cost": -1.0, "ask_cost": -1.0}
+"""Where a number is moved to show it matters, if not to three times its value and more (odds
+and shares down to nothing; a reveal's costs below zero: a dearer reveal is only rarer)."""
 
 
 @cache
@@ -67,8 +72,7 @@ def test_every_number_reaches_some_decision(name: str) -> None:
     """Moving one number far (to three times its value and more) changes at least one decision on
     the positions of its preset: a number the reasoning ignored could not be tuned."""
     value = getattr(DEFAULT_WEIGHTS, name)
-    moved = replace(DEFAULT_WEIGHTS, **{name: 3 * value + 1.0 if name not in ("overtake_strength", "sure_lead",
-                                                                               "last_tricks_keep") else 0.0})
+    moved = replace(DEFAULT_WEIGHTS, **{name: FAR.get(name, 3 * value + 1.0)})
     assert changed_decisions(moved, PRESET_OF.get(name, "dehla-pakad")) > 0, name
 
 
@@ -88,7 +92,14 @@ def test_the_expert_plays_the_card_and_call_of_its_own_numbers_when_it_searches_
     assert all(expert.decide(v) == heuristic.decide(v) for v in views)
 
 
-def test_the_expert_plays_tuned_numbers_where_they_measured_better() -> None:
-    """Its numbers differ from the hand-set ones on the tens games (and so does its play there)."""
-    assert expert_weights(rules_for("dehla-pakad")) != DEFAULT_WEIGHTS
-    assert changed_decisions(expert_weights(rules_for("dehla-pakad")), "dehla-pakad") > 0
+FAMILIES = ("dehla-pakad", "dehla-pakad-cut", "mendikot", "court-piece-double-sir")
+"""A preset of each family of games the expert has numbers of its own for."""
+
+
+@pytest.mark.parametrize("preset", FAMILIES)
+def test_the_expert_plays_tuned_numbers_where_they_measured_better(preset: str) -> None:
+    """Its numbers differ from the hand-set ones on the tens games, the cut game, Mendikot and
+    Court Piece, each family's its own (and so does its play there)."""
+    assert expert_weights(rules_for(preset)) != DEFAULT_WEIGHTS
+    assert changed_decisions(expert_weights(rules_for(preset)), preset) > 0
+    assert len({expert_weights(rules_for(p)) for p in FAMILIES}) == len(FAMILIES)
