@@ -142,8 +142,7 @@ class Thinking:
         self.w = weights
         self.t = CardTracker.from_view(obs)
         self.me: Seat = obs.seat
-        self.values = Values.for_rules(obs.rules) if weights is DEFAULT_WEIGHTS else \
-            Values.for_rules(obs.rules).scaled(weights)
+        self.values = Values.for_rules(obs.rules).scaled(weights)
         self.sweep = obs.rules.capture is Capture.SWEEP
         t = self.t
         self.room = [t.hand_sizes[s] - t.known[s].bit_count() for s in range(4)]
@@ -228,8 +227,8 @@ class Thinking:
         """``p_beats`` as this seat judges it: scaled by who ``seat`` is (``Weights``' beat
         scales; the hand-set ones leave it as it is)."""
         scale = self.w.partner_beat_scale if (seat ^ self.me) & 1 == 0 else self.w.opponent_beat_scale
-        odds = self.p_beats(seat, card, key, led, trump)
-        return odds if scale == 1.0 else min(1.0, scale * odds)
+        odds = scale * self.p_beats(seat, card, key, led, trump)
+        return odds if odds < 1.0 else 1.0
 
     # ------------------------------------------------------------ trick outcomes
     def key_of(self, card: int, trump: int) -> int:
@@ -298,8 +297,7 @@ class Thinking:
         known_trump = trump if trump != NO_TRUMP else (int(t.trump) if t.trump is not None else NO_TRUMP)
         if suit == known_trump:
             cost += w.trump_cost + w.trump_rank_cost * rank / 12
-            if w.trump_short_cost:
-                cost += w.trump_short_cost * max(0, 4 - (t.hand & SUIT_MASKS[suit]).bit_count())
+            cost += w.trump_short_cost * max(0, 4 - (t.hand & SUIT_MASKS[suit]).bit_count())
             if t.is_master(card) and not t.last_trick:
                 cost += self.keep_master(t)
         elif t.is_master(card) and rank >= Rank.JACK:
@@ -359,13 +357,11 @@ class Thinking:
             bonus += self.w.ace_before_ten * self.values.ten
         if rank == Rank.TEN and not t.is_master(card):
             bonus -= self.w.bare_ten * self.values.ten
-        if self.w.lead_master and suit != trump and t.is_master(card):
+        if suit != trump and t.is_master(card):
             bonus += self.w.lead_master * self._stakes_unit()
-        if self.w.lead_length or self.w.lead_trumps:
-            length = (t.hand & SUIT_MASKS[suit]).bit_count()
-            per_card = self.w.lead_trumps if suit == trump else self.w.lead_length
-            bonus += per_card * (length - 3) * self._stakes_unit()
-        return bonus
+        length = (t.hand & SUIT_MASKS[suit]).bit_count()
+        per_card = self.w.lead_trumps if suit == trump else self.w.lead_length
+        return bonus + per_card * (length - 3) * self._stakes_unit()
 
     # ------------------------------------------------------------ decisions
     def best_card(self, legal: tuple[Card, ...]) -> Card:
