@@ -5,14 +5,14 @@ heuristic's judgement is most of its play (session 19: the opening tricks and th
 search changes nothing, hold most of what it gives up). These numbers were searched for by
 ``bench/tune_heuristic.py`` (duplicate deal pairs against the hand-set heuristic: the tens games'
 on the default preset, the others on a preset of their own family; docs/bots.md, versions 24
-to 26, "Session 26" to "Session 28"). The expert's model of how the *other* seats play keeps
+to 25b, "Session 26" and "Session 27"). The expert's model of how the *other* seats play keeps
 the hand-set numbers (``sample_bots/expert/model.py``), because that is how the heuristic it
 models plays (modelling its partner with these instead measured no better: version 25a).
 """
 
 from __future__ import annotations
 
-from arena.engine.rules import HandResultRule, Reveal, Rules, TrumpMethod
+from arena.engine.rules import HandResultRule, Rules, TrumpMethod
 from sample_bots.heuristic.weights import Weights
 
 TUNED_TENS = Weights(
@@ -82,41 +82,6 @@ TUNED_MENDIKOT = Weights(
 numbers (``python -m bench.tune_heuristic tune 300 200 mendikot 301 mk.json``; ``show_cost``,
 ``ask_cost`` and ``hidden_ruff`` are tuned there, the reveal's numbers), rounded to 4 places.
 ``TUNED_TENS`` measured no different from the hand-set numbers on Mendikot."""
-
-TUNED_MENDIKOT_CLOSED = Weights(
-    pile_keep=0.1254,
-    keep_master_scale=0.6284,
-    streak_edge_scale=0.7755,
-    trick_scale=0.637,
-    follow_up_edge=0.3464,
-    opponent_edge=0.0454,
-    rank_cost=0.0262,
-    trump_cost=0.072,
-    trump_rank_cost=0.0847,
-    master_cost=0.0059,
-    short_suit_cost=0.0011,
-    ace_before_ten=0.1554,
-    bare_ten=0.106,
-    lead_length=-0.0646,
-    lead_trumps=0.0021,
-    lead_master=0.0448,
-    opponent_beat_scale=1.1421,
-    partner_beat_scale=0.8629,
-    trump_short_cost=0.0013,
-    overtake_strength=0.5775,
-    sure_lead=0.6259,
-    last_tricks_keep=0.3759,
-    hidden_ruff=0.7561,
-    call_length=2.9505,
-    call_king=2.6894,
-    call_queen=2.2326,
-    call_jack=1.8818,
-    call_ten=1.1702,
-)
-"""Found on ``mendikot-closed`` in one round of 300 iterations, 200 deal pairs each, from
-``TUNED_MENDIKOT`` (``python -m bench.tune_heuristic tune 300 200 mendikot-closed 302 mkc.json
-mk.json``; ``hidden_ruff`` is tuned there, the on-request reveal's two numbers are not: nobody may
-ask), rounded to 4 places."""
 
 TUNED_CUT = Weights(
     pile_keep=0.2159,
@@ -193,9 +158,9 @@ better than ``TUNED_TENS`` on plain ``court-piece``, where a round of its own fo
 
 def expert_weights(rules: Rules) -> Weights:
     """The tuned numbers of the game's family: each measured better than the hand-set ones
-    against ``heuristic`` on its own games (docs/bots.md, "Session 26" to "Session 28")."""
+    against ``heuristic`` on its own games (docs/bots.md, "Session 26" and "Session 27")."""
     if rules.hand_result is HandResultRule.MENDIKOT:
-        return TUNED_MENDIKOT_CLOSED if rules.reveal is Reveal.ON_PLAY else TUNED_MENDIKOT
+        return TUNED_MENDIKOT
     if rules.hand_result is HandResultRule.SEVEN_TRICKS:
         return TUNED_COURT_PIECE
     if rules.trump is TrumpMethod.CUT:
