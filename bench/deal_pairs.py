@@ -1,0 +1,107 @@
+"""Deal-pair scores of finished ``dehla match`` records: pooled, or compared deal by deal.
+
+``python -m bench.deal_pairs pool RECORD [RECORD ...]``
+``python -m bench.deal_pairs paired RECORD_A RECORD_B [RECORD_A2 RECORD_B2 ...]``
+
+``pool``: the deal-pair scores (partnership A's side) of every record together: pairs, won,
+drawn, lost, the share (a drawn pair a half) and the mean per pair with its 95% interval, as
+``dehla match`` prints them for one record. For one change tested on several presets, none
+decided alone (docs/bots.md, session 28).
+
+``paired``: two records of the same deals (the same ``--seed`` and preset), each bot as A against
+the same B: the mean of A's pair score minus B's, deal by deal, over the deals both played, with
+its 95% interval (the deals' own luck cancels, so it is tighter than the two records' intervals).
+More such couples (other seeds) pool their differences.
+
+Only the records' last line (``match_end``) is read, through the record's own line models; a
+record without one, or with a line they refuse, is named in a one-line error. Last line: one
+JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from arena.engine.errors import RecordError
+from arena.referee.match_record_lines import MatchEndLine, read_line
+from arena.referee.stats import mean_interval
+
+
+class DealPairsError(Exception):
+    """A record this tool cannot read scores from (the message names it)."""
+
+
+def deal_scores(path: Path) -> list[float]:
+    """The deal-pair scores of the record at ``path`` (its last ``match_end`` line)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise DealPairsError(f"{path}: cannot read it ({error})") from None
+    for number in range(len(lines), 0, -1):
+        text = lines[number - 1].strip()
+        if not text:
+            continue
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise DealPairsError(f"{path}:{number}: not JSON ({error.msg})") from None
+        if not isinstance(data, dict):
+            raise DealPairsError(f"{path}:{number}: not a record line (a JSON object)")
+        try:
+            line = read_line(data, f"{path}:{number}")
+        except RecordError as error:
+            raise DealPairsError(str(error)) from None
+        if isinstance(line, MatchEndLine):
+            if line.deal_scores is None:
+                raise DealPairsError(f"{path}:{number}: the match_end line has no deal_scores (not a duplicate match)")
+            return list(line.deal_scores)
+        break
+    raise DealPairsError(f"{path}: no match_end line at its end (a match still running, or not a match record)")
+
+
+def summary(scores: list[float]) -> dict[str, object]:
+    stats = mean_interval(scores)
+    return {"pairs": stats.n, "won": sum(s > 0 for s in scores), "drawn": sum(s == 0 for s in scores),
+            "lost": sum(s < 0 for s in scores), "share": round(stats.won_share, 4), "mean": round(stats.mean, 3),
+            "ci": [round(stats.low, 3), round(stats.high, 3)]}
+
+
+def pool(paths: list[Path]) -> dict[str, object]:
+    return {"mode": "pool", "records": len(paths)} | summary([s for p in paths for s in deal_scores(p)])
+
+
+def paired(couples: list[tuple[Path, Path]]) -> dict[str, object]:
+    firsts: list[float] = []
+    seconds: list[float] = []
+    for a, b in couples:
+        first, second = deal_scores(a), deal_scores(b)
+        common = min(len(first), len(second))
+        if common == 0:
+            raise DealPairsError(f"{a} and {b}: no deal in common")
+        firsts += first[:common]
+        seconds += second[:common]
+    if len(firsts) < 2:
+        raise DealPairsError("fewer than 2 deals in common in all")
+    stats = mean_interval([x - y for x, y in zip(firsts, seconds, strict=True)])
+    return {"mode": "paired", "pairs": len(firsts), "a": summary(firsts), "b": summary(seconds),
+            "difference": round(stats.mean, 3), "ci": [round(stats.low, 3), round(stats.high, 3)]}
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 2 or argv[0] not in ("pool", "paired") or (argv[0] == "paired" and len(argv) % 2 == 0):
+        print(__doc__)
+        return 2
+    paths = [Path(p) for p in argv[1:]]
+    try:
+        result = pool(paths) if argv[0] == "pool" else paired(list(zip(paths[::2], paths[1::2], strict=True)))
+    except DealPairsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
