@@ -13,8 +13,9 @@ the same B: the mean of A's pair score minus B's, deal by deal, over the deals b
 its 95% interval (the deals' own luck cancels, so it is tighter than the two records' intervals).
 More such couples (other seeds) pool their differences.
 
-Only the records' last line (``match_end``) is read, through the record's own line models; a
-record without one, or with a line they refuse, is named in a one-line error. Last line: one
+A record is read as the referee reads one (``read_match_record``) and its ``match_end`` line
+through the record's own line model; a record without one, or with a line either refuses, is
+named (with the line's number) in a one-line error. Last line: one
 JSON object.
 """
 
@@ -26,6 +27,7 @@ from pathlib import Path
 
 from arena.engine.errors import RecordError
 from arena.referee.match_record_lines import MatchEndLine, read_line
+from arena.referee.match_recorder import read_match_record
 from arena.referee.stats import mean_interval
 
 
@@ -35,30 +37,19 @@ class DealPairsError(Exception):
 
 def deal_scores(path: Path) -> list[float]:
     """The deal-pair scores of the record at ``path`` (its last ``match_end`` line)."""
+    end: MatchEndLine | None = None
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise DealPairsError(f"{path}: cannot read it ({error})") from None
-    for number in range(len(lines), 0, -1):
-        text = lines[number - 1].strip()
-        if not text:
-            continue
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise DealPairsError(f"{path}:{number}: not JSON ({error.msg})") from None
-        if not isinstance(data, dict):
-            raise DealPairsError(f"{path}:{number}: not a record line (a JSON object)")
-        try:
-            line = read_line(data, f"{path}:{number}")
-        except RecordError as error:
-            raise DealPairsError(str(error)) from None
-        if isinstance(line, MatchEndLine):
-            if line.deal_scores is None:
-                raise DealPairsError(f"{path}:{number}: the match_end line has no deal_scores (not a duplicate match)")
-            return list(line.deal_scores)
-        break
-    raise DealPairsError(f"{path}: no match_end line at its end (a match still running, or not a match record)")
+        for number, data in enumerate(read_match_record(path), start=1):
+            if data["type"] == "match_end":
+                line = read_line(data, f"{path}:{number}")
+                end = line if isinstance(line, MatchEndLine) else end
+    except RecordError as error:
+        raise DealPairsError(str(error)) from None
+    if end is None:
+        raise DealPairsError(f"{path}: no match_end line (a match still running, or not a match record)")
+    if end.deal_scores is None:
+        raise DealPairsError(f"{path}: its match_end has no deal_scores (not a duplicate match)")
+    return list(end.deal_scores)
 
 
 def summary(scores: list[float]) -> dict[str, object]:

@@ -71,5 +71,5 @@ def test_a_tampered_end_is_refused_with_its_line(records: dict[str, tuple[Path, 
     with pytest.raises(DealPairsError, match=rf"bad\.jsonl:{len(lines)}: match_end line"):
         deal_scores(bad)
     bad.write_text("\n".join([*lines[:-1], "[1, 2]"]) + "\n")
-    with pytest.raises(DealPairsError, match="not a record line"):
+    with pytest.raises(DealPairsError, match=rf"bad\.jsonl:{len(lines)}: expected an object"):
         deal_scores(bad)
