@@ -174,10 +174,10 @@ class Spsa:
         return cls(preset, seed, pairs, units, opening_tricks=opening_tricks)
 
     def team(self, units: dict[str, float]) -> Team:
-        rest = replace(DEFAULT_WEIGHTS, **{f: _bounded(f, u * SCALE[f]) for f, u in units.items()
-                                           if not f.startswith(OPENING)})
-        opening = replace(rest, **{f[len(OPENING):]: _bounded(f[len(OPENING):], u * SCALE[f[len(OPENING):]])
-                                   for f, u in units.items() if f.startswith(OPENING)})
+        rest_units = {f: u for f, u in units.items() if not f.startswith(OPENING)}
+        opening_units = {f.removeprefix(OPENING): u for f, u in units.items() if f.startswith(OPENING)}
+        rest = replace(DEFAULT_WEIGHTS, **{f: _bounded(f, u * SCALE[f]) for f, u in rest_units.items()})
+        opening = replace(rest, **{f: _bounded(f, u * SCALE[f]) for f, u in opening_units.items()})
         return Team(rest, opening, self.opening_tricks)
 
     def step(self, pool: ProcessPoolExecutor, rng: random.Random) -> dict[str, float]:
@@ -206,13 +206,9 @@ def _bounded(name: str, value: float) -> float:
     return max(low, min(high, value))
 
 
-def load_weights(path: str) -> Weights:
-    """Weights from a JSON object of field values (a missing field keeps its hand-set value)."""
-    return load_team(path).rest
-
-
 def load_team(path: str) -> Team:
-    """A team from a file ``tune`` writes: its weights, and its opening numbers if it has them."""
+    """A team from a file ``tune`` writes (or a JSON object of field values; a missing field keeps
+    its hand-set value): its weights, and its opening numbers if it has them."""
     raw = json.loads(Path(path).read_text())
     rest = _weights(path, raw.get("weights", raw))
     if "opening" not in raw:
@@ -252,9 +248,8 @@ def tune(iterations: int, pairs: int, preset: str, seed: int, out: str | None,
 
 
 def _value(team: Team, unit: str) -> float:
-    if unit.startswith(OPENING):
-        return float(getattr(team.opening, unit[len(OPENING):]))
-    return float(getattr(team.rest, unit))
+    weights = team.opening if unit.startswith(OPENING) else team.rest
+    return float(getattr(weights, unit.removeprefix(OPENING)))
 
 
 def check(path: str, pairs: int, preset: str, seeds: list[int]) -> dict[str, object]:
