@@ -3,17 +3,37 @@ and compared deal by deal, and a record it cannot read refused by name, line and
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from arena.contract.faults import FaultPolicy
+from arena.engine.match import MatchFormat
+from arena.engine.rules import rules_for
+from arena.referee.deal_pairs import play_deal_pairs
+from arena.referee.in_process import InProcessSeat
+from arena.referee.match_recorder import MatchRecorder
 from arena.referee.stats import mean_interval
+from arena.referee.table_values import TableConfig
 from bench.deal_pairs import DealPairsError, deal_scores, main, paired, pool
 from sample_bots.heuristic.bot import HeuristicBot
-from tests.referee.test_deal_pairs import play
+from sample_bots.random.bot import RandomBot
+from sdk.bot import Bot
 
 DEALS = 4
+
+
+def play(record: Path, make_b: Callable[[], Bot], seed: int) -> list[float]:
+    """A duplicate match of ``DEALS`` deals, the heuristic against ``make_b``'s bots, recorded at
+    ``record``; the deal-pair scores the referee returned."""
+    config = TableConfig("pairs", rules_for(), "dehla-pakad", MatchFormat.parse(f"duplicate:{DEALS}"), seed,
+                         policy=FaultPolicy.FORFEIT)
+    seats = [[InProcessSeat(HeuristicBot()), InProcessSeat(make_b()), InProcessSeat(HeuristicBot()),
+              InProcessSeat(make_b())]]
+    return list(asyncio.run(play_deal_pairs(config, [seats], MatchRecorder(record))).deal_scores)
 
 
 @pytest.fixture(scope="module")
@@ -22,21 +42,22 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, l
     scores the referee returned."""
     folder = tmp_path_factory.mktemp("records")
     out = {}
-    for name, make_b, seed in (("lowest", None, 3), ("heuristic", HeuristicBot, 3), ("other", None, 4)):
+    makers: tuple[tuple[str, Callable[[], Bot], int], ...] = (
+        ("random", RandomBot, 3), ("heuristic", HeuristicBot, 3), ("other", RandomBot, 4))
+    for name, make_b, seed in makers:
         path = folder / f"{name}.jsonl"
-        outcome = play(1, DEALS, path, seed=seed) if make_b is None else play(1, DEALS, path, make_b, seed=seed)
-        out[name] = (path, list(outcome.deal_scores))
+        out[name] = (path, play(path, make_b, seed))
     return out
 
 
 def test_the_scores_are_the_referees(records: dict[str, tuple[Path, list[float]]]) -> None:
     for path, scores in records.values():
         assert deal_scores(path) == scores and len(scores) == DEALS
-    assert any(records["lowest"][1])  # the heuristic against the lowest card wins some pairs
+    assert any(records["random"][1])  # the heuristic against random wins some pairs
 
 
 def test_pool_takes_every_records_pairs(records: dict[str, tuple[Path, list[float]]]) -> None:
-    (a, first), (b, second) = records["lowest"], records["other"]
+    (a, first), (b, second) = records["random"], records["other"]
     stats = mean_interval(first + second)
     result = pool([a, b])
     assert result["pairs"] == 2 * DEALS and result["mean"] == round(stats.mean, 3)
@@ -44,7 +65,7 @@ def test_pool_takes_every_records_pairs(records: dict[str, tuple[Path, list[floa
 
 
 def test_paired_compares_deal_by_deal(records: dict[str, tuple[Path, list[float]]]) -> None:
-    (a, first), (b, second) = records["lowest"], records["heuristic"]
+    (a, first), (b, second) = records["random"], records["heuristic"]
     differences = [x - y for x, y in zip(first, second, strict=True)]
     result = paired([(a, b)])
     assert result["pairs"] == DEALS and result["difference"] == round(mean_interval(differences).mean, 3)
@@ -55,7 +76,7 @@ def test_paired_compares_deal_by_deal(records: dict[str, tuple[Path, list[float]
 def test_a_record_without_its_end_is_refused_by_name(records: dict[str, tuple[Path, list[float]]],
                                                      tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cut = tmp_path / "running.jsonl"
-    cut.write_text("\n".join(records["lowest"][0].read_text().splitlines()[:-1]) + "\n")
+    cut.write_text("\n".join(records["random"][0].read_text().splitlines()[:-1]) + "\n")
     with pytest.raises(DealPairsError, match=r"running\.jsonl: no match_end line"):
         deal_scores(cut)
     assert main(["pool", str(cut)]) == 1
@@ -63,7 +84,7 @@ def test_a_record_without_its_end_is_refused_by_name(records: dict[str, tuple[Pa
 
 
 def test_a_tampered_end_is_refused_with_its_line(records: dict[str, tuple[Path, list[float]]], tmp_path: Path) -> None:
-    lines = records["lowest"][0].read_text().splitlines()
+    lines = records["random"][0].read_text().splitlines()
     end = json.loads(lines[-1])
     end["deal_scores"] = ["<script>"]
     bad = tmp_path / "bad.jsonl"

@@ -3,7 +3,6 @@ named for, the hand-set ones are the bot's default, and the expert ranks with it
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 from functools import cache
 
@@ -19,6 +18,7 @@ from sample_bots.expert.weights import expert_weights
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.heuristic.weights import DEFAULT_WEIGHTS, Weights, WeightsFor, hand_set
 from sdk.bot import BotView
+from tests.heuristic_helpers import positions
 
 PRESET_OF = {"cut_length": "dehla-pakad-cut", "cut_points": "dehla-pakad-cut",
              "edge_no_claim": "court-piece-double-sir", "show_cost": "mendikot",
@@ -28,25 +28,6 @@ PRESET_OF = {"cut_length": "dehla-pakad-cut", "cut_points": "dehla-pakad-cut",
 FAR = {"overtake_strength": 0.0, "sure_lead": 0.0, "last_tricks_keep": 0.0, "show_cost": -1.0, "ask_cost": -1.0}
 """Where a number is moved to show it matters, if not to three times its value and more (odds
 and shares down to nothing; a reveal's costs below zero: a dearer reveal is only rarer)."""
-
-
-@cache
-def positions(preset: str, hands: int = 12) -> tuple[BotView, ...]:
-    """Every decision of ``hands`` seeded hands played by the heuristic with random moves mixed
-    in (so that rarer positions come up too)."""
-    rules = rules_for(preset)
-    views = []
-    for seed in range(hands):
-        rng = random.Random(seed)
-        state = HandState(rules, Deal.from_seed(rules, 100 + seed), seed % 4)
-        while not state.is_over:
-            seat = state.to_move
-            assert seat is not None
-            view = BotView(observe(state, seat), 1.0, 30.0)
-            views.append(view)
-            action = HeuristicBot().decide(view)
-            state.apply(action if rng.random() < 0.8 else rng.choice(state.legal_actions()))
-    return tuple(views)
 
 
 @cache

@@ -10,7 +10,7 @@ from pathlib import Path
 from bench.tune_heuristic import CALL_FIELDS, OPENING, Spsa, Team, load_team, tuned_fields
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.heuristic.weights import DEFAULT_WEIGHTS
-from tests.sdk.test_heuristic_weights import positions
+from tests.heuristic_helpers import positions
 
 OPENING_TRICKS = 4
 OTHER = replace(DEFAULT_WEIGHTS, trump_cost=0.6, master_cost=0.5, bare_ten=0.0, rank_cost=0.3, lead_length=-0.3)
