@@ -50,6 +50,7 @@ from arena.referee.stats import mean_interval
 from arena.referee.table import Table
 from arena.referee.table_values import TableConfig
 from bench.ceiling import DealSlice, StillClock
+from bench.deal_pairs import summary
 from sample_bots.expert.weights import expert_weights
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.heuristic.weights import DEFAULT_WEIGHTS, Weights
@@ -230,8 +231,7 @@ def _weights(path: str, data: dict[str, float]) -> Weights:
 def tune(iterations: int, pairs: int, preset: str, seed: int, out: str | None,
          start: str | None = None, opening_tricks: int = 0) -> dict[str, object]:
     started = time.perf_counter()
-    state = Spsa.start(preset, seed, pairs, load_team(start) if start else Team.plain(DEFAULT_WEIGHTS),
-                       opening_tricks)
+    state = Spsa.start(preset, seed, pairs, load_team(start) if start else None, opening_tricks)
     rng = random.Random(seed)
     with ProcessPoolExecutor(2) as pool:
         for _ in range(iterations):
@@ -260,11 +260,8 @@ def check(path: str, pairs: int, preset: str, seeds: list[int]) -> dict[str, obj
                              (0,) * len(seeds), (pairs,) * len(seeds)))
     scores = [s for run in runs for s in run]
     stats = mean_interval(scores)
-    result = {"mode": "check", "weights": path, "preset": preset, "seeds": seeds, "pairs": stats.n,
-              "won": sum(s > 0 for s in scores), "drawn": sum(s == 0 for s in scores),
-              "lost": sum(s < 0 for s in scores), "share": round(stats.won_share, 4),
-              "mean": round(stats.mean, 3), "ci": [round(stats.low, 3), round(stats.high, 3)],
-              "seconds": round(time.perf_counter() - started, 1), "load_average": round(os.getloadavg()[0], 2)}
+    result = {"mode": "check", "weights": path, "preset": preset, "seeds": seeds} | summary(scores) | {
+        "seconds": round(time.perf_counter() - started, 1), "load_average": round(os.getloadavg()[0], 2)}
     print(f"{preset}: pairs {stats.n} won {result['won']} drawn {result['drawn']} lost {result['lost']} "
           f"share {stats.won_share:.1%} mean {stats.mean:+.3f} CI [{stats.low:+.3f}, {stats.high:+.3f}]", flush=True)
     return result
