@@ -35,6 +35,15 @@ in 1 and 3, on a table whose clock never moves (no time faults; the bots' own bu
   ``ismcts:200+prior+endgame``);
 - ``tree``: the expert bot's own ``--tree`` search at MOVE_MS a move (its wall clock), no clairvoyance.
 
+``+rollout`` (``sampled``, ``consistent``, ``expert``): each candidate's world is finished by
+policy rollouts (``sample_bots/expert/rollout.py``: the team's seats play the expert's tuned
+heuristic, the other team the hand-set one, each on its own view), not greedily; ``+rolloutN``:
+for the first N tricks only (the one in progress counting), greedily after. For ``sampled`` and
+``consistent``: ``+wN`` searches N worlds a decision instead of ``SAMPLED_WORLDS``, ``+zN``
+plays the heuristic's card unless the best mean beats it by N/10 standard errors (world by
+world), and ``+tuned`` (implied by ``+rollout``) has the seat's own heuristic (its card on ties,
+its calls) play the expert's tuned numbers; ``sampled+tuned+w0`` is that heuristic alone.
+
 An arm ``NAME:TRICKS`` has its clairvoyant solve exactly from TRICKS tricks left (default
 ``bench.clairvoyant.ENDGAME_TRICKS``); ``NAME+model`` (either form) has its playouts let the
 heuristic seats play their own cards (``Clairvoyant.opponents``): it knows the opponents' policy
@@ -77,7 +86,9 @@ from bench.ismcts import IsmctsBot
 from bench.sampled_search import SampledSearchBot
 from sample_bots.expert.bot import ExpertBot
 from sample_bots.expert.tree import EXPLORATION
+from sample_bots.expert.weights import expert_weights
 from sample_bots.heuristic.bot import HeuristicBot
+from sample_bots.heuristic.weights import DEFAULT_WEIGHTS
 from sample_bots.search.bot import SearchBudget
 from sdk.bot import Bot, BotView, DelegatingBot
 
@@ -212,7 +223,7 @@ def ismcts_bot(seat: int, iterations: int, flags: set[str]) -> IsmctsBot:
                      exploration=exploration, model="model" in flags)
 
 
-def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:
+def team_for(arm: str, true_hand: TrueHand, move_ms: float, preset: str = "dehla-pakad") -> tuple[Bot, Bot]:
     """Seats 0 and 2 of ``arm``: ``NAME``, ``NAME:TRICKS`` (the clairvoyant's exact solve from
     TRICKS tricks left instead of ``ENDGAME_TRICKS``), and either with ``+model`` (its playouts
     let the heuristic seats play their own cards: ``Clairvoyant.opponents``)."""
@@ -221,7 +232,17 @@ def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:
     name, _, tricks = spec.partition(":")
     endgame = int(tricks) if tricks else ENDGAME_TRICKS
 
+    tuned = expert_weights(rules_for(preset))
+    rollout = next((f for f in flags if f.startswith("rollout")), None)
+    rollout_tricks = 0 if rollout is None else int(rollout[7:] or rules_for(preset).hand_size)
+    own = tuned if "tuned" in flags or rollout is not None else DEFAULT_WEIGHTS
+    confidence = next((int(f[1:]) / 10 for f in flags if re.fullmatch(r"z\d+", f)), None)
+    worlds = next((int(f[1:]) for f in flags if re.fullmatch(r"w\d+", f)), SAMPLED_WORLDS)
+
     def search() -> Clairvoyant:
+        if rollout is not None and name != "expert":
+            return Clairvoyant(endgame, HeuristicBot(), int(rollout[7:]) if rollout[7:] else None,
+                               partners=HeuristicBot(tuned))
         model = flag.startswith("model")
         return Clairvoyant(endgame, HeuristicBot() if model else None, int(flag[5:]) if model and flag[5:] else None)
 
@@ -230,10 +251,12 @@ def team_for(arm: str, true_hand: TrueHand, move_ms: float) -> tuple[Bot, Bot]:
         "clairvoyant": lambda seat: ClairvoyantBot(true_hand, search=search()),
         "cards": lambda seat: ClairvoyantBot(true_hand, calls=False, search=search()),
         "calls": lambda seat: ClairvoyantBot(true_hand, cards=False, search=search()),
-        "expert": lambda seat: Shadowed(ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000)), true_hand,
-                                        search()),
-        "sampled": lambda seat: SampledSearchBot(SAMPLED_WORLDS, search(), seat, weigh=flag == "infer"),
-        "consistent": lambda seat: SampledSearchBot(SAMPLED_WORLDS, search(), seat, consistent=True),
+        "expert": lambda seat: Shadowed(ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000),
+                                                  rollouts=rollout_tricks), true_hand, search()),
+        "sampled": lambda seat: SampledSearchBot(worlds, search(), seat, weigh="infer" in flags,
+                                                weights=own, confidence=confidence),
+        "consistent": lambda seat: SampledSearchBot(worlds, search(), seat, consistent=True, weights=own,
+                                                      confidence=confidence),
         "ismcts": lambda seat: ismcts_bot(seat, int(tricks) if tricks else ISMCTS_ITERATIONS, flags),
         "tree": lambda seat: ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000), tree=True),
         "replies": lambda seat: Shadowed(ExpertBot(seat, SearchBudget(max_per_move=move_ms / 1000),
@@ -246,7 +269,7 @@ def run_arm(arm: str, pairs: int, preset: str, seed: int, move_ms: float,
             first: int | None = None) -> dict[str, object]:
     started = time.perf_counter()
     true_hand = TrueHand()
-    north, south = team_for(arm, true_hand, move_ms)
+    north, south = team_for(arm, true_hand, move_ms, preset)
     outcome = play_table([north, HeuristicBot(), south, HeuristicBot()], true_hand, pairs, preset, seed, first)
     scores = outcome.deal_scores
     stats = mean_interval(scores)

@@ -26,6 +26,7 @@ from arena.engine.hand import Decision, HandState
 from arena.engine.observation import observe
 from arena.engine.rules import Capture
 from sample_bots.expert.playout import greedy_card, playout
+from sample_bots.expert.rollout import rollout
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.search.bot import Solver, reward
 from sdk.bot import Bot, BotView
@@ -89,11 +90,15 @@ class Clairvoyant:
     candidate is valued by what it really leads to against those opponents (the solve still
     assumes perfect opponents: a lower bound on what they allow). ``model_tricks``: only in the
     first this many tricks of a playout (the one in progress counts), the greedy rule for every
-    seat after them."""
+    seat after them. ``partners``: ``team``'s own policy in the playouts too (each seat on its own
+    view of the world, as at a table), so that a playout is a policy rollout, not a greedy
+    perfect-information one: a candidate followed by a policy is valued by what that policy makes
+    of it, and the best such candidate is, in expectation, no worse than the policy's own card."""
 
     endgame_tricks: int = ENDGAME_TRICKS
     opponents: Bot | None = None
     model_tricks: int | None = None
+    partners: Bot | None = None
     solves: int = 0
     playouts: int = 0
 
@@ -104,6 +109,8 @@ class Clairvoyant:
             self.solves += 1
             return Solver(state.rules, team).value(state)
         self.playouts += 1
+        if self.partners is not None:
+            return rollout(state, team, self.partners, self.opponents or self.partners, self.model_tricks)
         if self.opponents is None:
             return playout(state, state.rules, team)
         return self._model_playout(state, team, self.opponents)

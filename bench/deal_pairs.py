@@ -13,6 +13,9 @@ the same B: the mean of A's pair score minus B's, deal by deal, over the deals b
 its 95% interval (the deals' own luck cancels, so it is tighter than the two records' intervals).
 More such couples (other seeds) pool their differences.
 
+Either kind of file may also be the output of ``python -m bench.ceiling A..B ...`` (its ``deal N:
+S`` lines, several slices' outputs concatenated): ``paired`` then compares the deals by number.
+
 A record is read as the referee reads one (``read_match_record``) and its ``match_end`` line
 through the record's own line model; a record without one, or with a line either refuses, is
 named (with the line's number) in a one-line error. Last line: one
@@ -22,6 +25,7 @@ JSON object.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -52,6 +56,35 @@ def deal_scores(path: Path) -> list[float]:
     return list(end.deal_scores)
 
 
+CEILING_DEAL = re.compile(r"  deal (?P<number>\d+): (?P<score>[+-]\d+(?:\.\d+)?)")
+"""A line ``bench.ceiling`` prints as a pair of its slice ends: the deal's number and score."""
+
+
+def numbered_scores(path: Path) -> dict[int, float]:
+    """The deal-pair scores of a record (its deals numbered from 0) or of ``bench.ceiling``'s
+    per-deal lines, by deal number."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as text:
+            first = text.readline()
+    except OSError as error:
+        raise DealPairsError(f"{path}: cannot be read ({error.strerror})") from None
+    if first.startswith("{"):
+        return dict(enumerate(deal_scores(path)))
+    scores: dict[int, float] = {}
+    with path.open(encoding="utf-8", errors="replace") as text:
+        for number, line in enumerate(text, start=1):
+            found = CEILING_DEAL.fullmatch(line.rstrip("\n"))
+            if found is None:
+                continue
+            deal, score = int(found["number"]), float(found["score"])
+            if scores.get(deal, score) != score:
+                raise DealPairsError(f"{path}:{number}: deal {deal} again, with another score")
+            scores[deal] = score
+    if not scores:
+        raise DealPairsError(f"{path}: neither a match record nor bench.ceiling's per-deal lines")
+    return scores
+
+
 def summary(scores: list[float]) -> dict[str, object]:
     stats = mean_interval(scores)
     return {"pairs": stats.n, "won": sum(s > 0 for s in scores), "drawn": sum(s == 0 for s in scores),
@@ -60,19 +93,20 @@ def summary(scores: list[float]) -> dict[str, object]:
 
 
 def pool(paths: list[Path]) -> dict[str, object]:
-    return {"mode": "pool", "records": len(paths)} | summary([s for p in paths for s in deal_scores(p)])
+    return {"mode": "pool", "records": len(paths)} | summary(
+        [s for p in paths for s in numbered_scores(p).values()])
 
 
 def paired(couples: list[tuple[Path, Path]]) -> dict[str, object]:
     firsts: list[float] = []
     seconds: list[float] = []
     for a, b in couples:
-        first, second = deal_scores(a), deal_scores(b)
-        common = min(len(first), len(second))
-        if common == 0:
+        first, second = numbered_scores(a), numbered_scores(b)
+        common = sorted(first.keys() & second.keys())
+        if not common:
             raise DealPairsError(f"{a} and {b}: no deal in common")
-        firsts += first[:common]
-        seconds += second[:common]
+        firsts += [first[deal] for deal in common]
+        seconds += [second[deal] for deal in common]
     if len(firsts) < 2:
         raise DealPairsError("fewer than 2 deals in common in all")
     stats = mean_interval([x - y for x, y in zip(firsts, seconds, strict=True)])

@@ -27,6 +27,7 @@ from bench.consistent_worlds import ChainStats, ConsistentWorlds
 from bench.heuristic_calls import HeuristicCalls
 from sample_bots.expert.model import heuristic_policy
 from sample_bots.heuristic.bot import HeuristicBot, best_trump_suit
+from sample_bots.heuristic.weights import DEFAULT_WEIGHTS, Weights
 from sdk.bot import Bot, BotView
 from sdk.inference import Inference, LikelihoodCache, UnsupportedViewError
 from sdk.sampling import Placement, Sampler
@@ -42,10 +43,15 @@ class SampledSearchBot(HeuristicCalls, Bot):
     weigh: bool = False
     draws: int = 4
     consistent: bool = False
+    weights: Weights = DEFAULT_WEIGHTS
+    """The numbers of its own heuristic: its default card (on ties) and its trump calls."""
+    confidence: float | None = None
+    """Standard errors by which a card's mean must beat the heuristic's card to be played
+    instead (``None``: the best mean plays)."""
     name = "sampled-search"
 
     def __post_init__(self) -> None:
-        self._heuristic = HeuristicBot()
+        self._heuristic = HeuristicBot(self.weights)
         self.rng = random.Random(self.seed)
         self._model = heuristic_policy()
         self._cache = LikelihoodCache()
@@ -63,14 +69,26 @@ class SampledSearchBot(HeuristicCalls, Bot):
             return as_answer(choice)
         started = time.process_time()
         options: list[Action] = card_options(view, choice)
-        totals = [0.0] * len(options)
+        rows: list[tuple[float, ...]] = []
         sampler, placements = self._placements(view)
         for placement in placements:
-            judgement = self.search.judge(sampler.state(placement), options)
-            totals = [t + v for t, v in zip(totals, judgement.values, strict=True)]
+            rows.append(self.search.judge(sampler.state(placement), options).values)
         self.decisions += 1
         self.cpu_seconds += time.process_time() - started
-        return as_answer(options[totals.index(max(totals))])
+        return as_answer(options[self._choose(rows, len(options))])
+
+    def _choose(self, rows: list[tuple[float, ...]], count: int) -> int:
+        """The best mean (the first on ties); with ``confidence``, the heuristic's (the first)
+        unless the best's mean advantage over it, world by world, is ``confidence`` standard
+        errors or more."""
+        totals = [sum(row[i] for row in rows) for i in range(count)]
+        best = totals.index(max(totals))
+        if self.confidence is None or best == 0 or len(rows) < 2:
+            return best
+        gains = [row[best] - row[0] for row in rows]
+        mean = sum(gains) / len(gains)
+        spread = (sum((g - mean) ** 2 for g in gains) / (len(gains) - 1)) ** 0.5
+        return best if mean > self.confidence * spread / len(gains) ** 0.5 else 0
 
     def _placements(self, view: BotView) -> tuple[Sampler, list[Placement]]:
         """The sampler and the ``worlds`` placements to search: uniform, or (``weigh``) drawn

@@ -13,10 +13,12 @@ cards (each seat on its own view of the imagined world) before each greedy playo
 arm). ``--hand-set``: the heuristic's hand-set numbers for ranking the candidates and calling
 trumps instead of the expert's tuned ones (``sample_bots/expert/weights.py``), as version 11
 played. ``--tree``: the card play by information-set tree search until the move's deadline
-(``sample_bots/expert/tree.py``; version 23). The switches of the variants dropped in session 18
-(``--batch``, ``--search-calls``, ``--blind-playouts``, ``--cautious``, ``--min-advantage``,
-``--no-middle-search``) were removed in session 20: their rows in docs/bots.md run at commit
-269556c.
+(``sample_bots/expert/tree.py``; version 23). ``--rollouts N``: before the endgame, each
+candidate's world finished by the seats' own policies for N tricks, then greedily
+(``sample_bots/expert/rollout.py``; variant 27, not adopted at 50 ms a move). The switches of
+the variants dropped in session 18 (``--batch``, ``--search-calls``, ``--blind-playouts``,
+``--cautious``, ``--min-advantage``, ``--no-middle-search``) were removed in session 20: their
+rows in docs/bots.md run at commit 269556c.
 """
 
 import argparse
@@ -47,8 +49,11 @@ parser.add_argument("--tree", action="store_true",
 parser.add_argument("--hand-set", action="store_true",
                     help="rank the candidates and call trumps with the heuristic's hand-set numbers, not the "
                          "expert's tuned ones (sample_bots/expert/weights.py; version 11's)")
+parser.add_argument("--rollouts", type=int, default=0,
+                    help="before the last 3 tricks, finish each world with the seats' policies for N tricks, then "
+                         "greedily (sample_bots/expert/rollout.py; 0, the default: greedy playouts)")
 args, rest = parser.parse_known_args()
 budget = budget_for(Level(args.level), args.move_ms, args.confidence)
 run(ExpertBot(args.seed, budget, window=args.window, inference_tricks=args.inference_tricks,
               heuristic_replies=args.heuristic_replies, tree=args.tree,
-              weights=hand_set if args.hand_set else expert_weights), rest)
+              weights=hand_set if args.hand_set else expert_weights, rollouts=args.rollouts), rest)

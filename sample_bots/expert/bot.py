@@ -35,8 +35,10 @@ from sample_bots.expert.margin import LimitMargin
 from sample_bots.expert.model import heuristic_policy
 from sample_bots.expert.playout import playout
 from sample_bots.expert.replies import finish_trick
+from sample_bots.expert.rollout import rollout
 from sample_bots.expert.tree import tree_search
 from sample_bots.expert.weights import expert_weights
+from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.heuristic.weights import WeightsFor
 from sample_bots.search.bot import (
     MAX_WORLDS,
@@ -88,8 +90,12 @@ class ExpertBot(SearchBot):
 
     def __init__(self, seed: int = 0, budget: SearchBudget | None = None, model: PlayModel | None = None,
                  window: int | None = None, inference_tricks: int = INFERENCE_TRICKS,
-                 heuristic_replies: bool = False, tree: bool = False, weights: WeightsFor = expert_weights) -> None:
+                 heuristic_replies: bool = False, tree: bool = False, weights: WeightsFor = expert_weights,
+                 rollouts: int = 0) -> None:
         super().__init__(seed, budget, weights)
+        self.rollouts = rollouts
+        """Before the endgame, each candidate's world finished by the seats' policies for this
+        many tricks, then greedily (``sample_bots/expert/rollout.py``; 0: greedy throughout)."""
         self.tree = tree
         """The card play by information-set tree search (``sample_bots/expert/tree.py``) until
         the move's deadline, instead of the comparison of candidates on weighted worlds."""
@@ -189,6 +195,7 @@ class ExpertBot(SearchBot):
         if sampler is None:
             sampler = Sampler(obs)
         solver = Solver(rules, team, deadline)
+        partners = HeuristicBot(self.weights(rules))
         rows: list[list[float]] = []
         weights: list[float] = []
         best = 0.0
@@ -217,6 +224,8 @@ class ExpertBot(SearchBot):
                         row.append(solver.value(world))
                     except OutOfTimeError:
                         return Evidence(rows, weights, drawn)
+                elif self.rollouts:
+                    row.append(rollout(world, team, partners, self._heuristic, self.rollouts))
                 else:
                     if self.heuristic_replies:
                         finish_trick(world, self._heuristic)

@@ -18,7 +18,8 @@ from arena.referee.in_process import InProcessSeat
 from arena.referee.match_recorder import MatchRecorder
 from arena.referee.stats import mean_interval
 from arena.referee.table_values import TableConfig
-from bench.deal_pairs import DealPairsError, deal_scores, main, paired, pool
+from bench.ceiling import main as ceiling_main
+from bench.deal_pairs import DealPairsError, deal_scores, main, numbered_scores, paired, pool
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.random.bot import RandomBot
 from sdk.bot import Bot
@@ -94,3 +95,40 @@ def test_a_tampered_end_is_refused_with_its_line(records: dict[str, tuple[Path, 
     bad.write_text("\n".join([*lines[:-1], "[1, 2]"]) + "\n")
     with pytest.raises(DealPairsError, match=rf"bad\.jsonl:{len(lines)}: expected an object"):
         deal_scores(bad)
+
+
+def ceiling_output(folder: Path, slices: str, capsys: pytest.CaptureFixture[str]) -> Path:
+    """What ``python -m bench.ceiling SLICE dehla-pakad 3 sampled+tuned+w0`` prints (the tuned
+    heuristic alone, in process) for each slice, concatenated into one file."""
+    path = folder / f"ceiling-{slices}.log"
+    text = ""
+    for piece in slices.split(","):
+        ceiling_main([piece, "dehla-pakad", "3", "sampled+tuned+w0"])
+        text += capsys.readouterr().out
+    path.write_text(text)
+    return path
+
+
+def test_ceiling_slices_pair_by_deal_number(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    whole = ceiling_output(tmp_path, "0..4", capsys)
+    halves = ceiling_output(tmp_path, "2..4,0..2", capsys)
+    shifted = ceiling_output(tmp_path, "1..4", capsys)
+    scores = numbered_scores(whole)
+    assert sorted(scores) == [0, 1, 2, 3] and numbered_scores(halves) == scores
+    assert any(scores.values())  # the tuned heuristic wins or loses some of these pairs
+    same = paired([(halves, whole)])
+    assert same["pairs"] == 4 and same["difference"] == 0.0
+    assert paired([(shifted, whole)])["pairs"] == 3  # deals 1 to 3 only, each against itself
+    assert paired([(shifted, whole)])["difference"] == 0.0
+    assert pool([whole])["mean"] == round(mean_interval(list(scores.values())).mean, 3)
+
+
+def test_a_ceiling_output_with_a_deal_scored_twice_differently_is_refused(tmp_path: Path) -> None:
+    twice = tmp_path / "twice.log"
+    twice.write_text("  deal 0: +1\n  deal 1: -1\n  deal 0: +2\n")
+    with pytest.raises(DealPairsError, match=r"twice\.log:3: deal 0 again"):
+        numbered_scores(twice)
+    neither = tmp_path / "neither.log"
+    neither.write_text("deal zero: +1\n")
+    with pytest.raises(DealPairsError, match=r"neither\.log: neither a match record"):
+        numbered_scores(neither)
