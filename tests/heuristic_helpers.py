@@ -1,10 +1,12 @@
-"""Shared by the heuristic's tests: the decisions of seeded hands, rarer positions mixed in."""
+"""Shared by the heuristic's tests: the decisions of seeded hands, rarer positions mixed in, and
+a heuristic that notes whom it plays for."""
 
 from __future__ import annotations
 
 import random
 from functools import cache
 
+from arena.engine.actions import Action
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
 from arena.engine.observation import observe
@@ -30,3 +32,15 @@ def positions(preset: str, hands: int = 12) -> tuple[BotView, ...]:
             action = HeuristicBot().decide(view)
             state.apply(action if rng.random() < 0.8 else rng.choice(state.legal_actions()))
     return tuple(views)
+
+
+class Recording(HeuristicBot):
+    """The heuristic, noting the seats it is asked to play for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seats: list[int] = []
+
+    def decide(self, view: BotView) -> Action:
+        self.seats.append(view.observation.seat)
+        return super().decide(view)

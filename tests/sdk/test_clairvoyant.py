@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from arena.engine.actions import Action
 from arena.engine.cards import mask_of
 from arena.engine.deal import Deal
 from arena.engine.hand import HandState
@@ -18,6 +17,7 @@ from bench.sampled_search import SampledSearchBot
 from sample_bots.heuristic.bot import HeuristicBot
 from sdk import HandEnd
 from sdk.bot import BotView
+from tests.heuristic_helpers import Recording
 
 
 class HandChecking(ClairvoyantBot):
@@ -72,18 +72,6 @@ def test_the_control_is_the_real_heuristic() -> None:
     assert measured.deal_scores == plain.deal_scores
     assert [h.tens for h in measured.hands] == [h.tens for h in plain.hands]
     assert sum(t.decisions for t in north.phases.values()) > 0
-
-
-class Recording(HeuristicBot):
-    """The heuristic, noting the seats it is asked to play for."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.seats: list[int] = []
-
-    def decide(self, view: BotView) -> Action:
-        self.seats.append(view.observation.seat)
-        return super().decide(view)
 
 
 @pytest.mark.parametrize("tricks", [None, 1])

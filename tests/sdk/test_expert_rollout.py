@@ -20,18 +20,7 @@ from sample_bots.expert.rollout import rollout
 from sample_bots.heuristic.bot import HeuristicBot
 from sample_bots.search.bot import SearchBudget
 from sdk.bot import BotView
-
-
-class Recording(HeuristicBot):
-    """The heuristic, noting the seats it is asked to play for."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.seats: list[int] = []
-
-    def decide(self, view: BotView) -> Action:
-        self.seats.append(view.observation.seat)
-        return super().decide(view)
+from tests.heuristic_helpers import Recording
 
 
 def _position(preset: str, seed: int) -> HandState:
