@@ -57,7 +57,7 @@ def deal_scores(path: Path) -> list[float]:
 
 
 CEILING_DEAL = re.compile(r"  deal (?P<number>\d+): (?P<score>[+-]\d+(?:\.\d+)?)")
-"""A line ``bench.ceiling`` prints as a pair of its slice ends: the deal's number and score."""
+"""The line ``bench.ceiling`` prints as each pair of a slice ends: the deal's number and score."""
 
 
 def numbered_scores(path: Path) -> dict[int, float]:

@@ -6,8 +6,8 @@ its policy on its own view of the world, as it would at the table: the searching
 expert's own heuristic, the other team the heuristic it models. A candidate is then valued by
 what the policies make of it, and playing the best such candidate is, in expectation, no worse
 than the policy's own card (policy improvement). It costs a heuristic decision a play (about
-0.1 ms), some ten times a greedy play, so it may stop after ``tricks`` tricks and finish
-greedily.
+0.14 ms), so a rollout costs about 13 times a greedy playout (docs/bots.md, "Session 29"): it
+may stop after ``tricks`` tricks and finish greedily.
 """
 
 from __future__ import annotations

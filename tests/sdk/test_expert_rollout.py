@@ -59,6 +59,13 @@ def test_a_rollout_cut_to_no_trick_is_the_greedy_playout(preset: str) -> None:
         assert asked.seats == []
 
 
+class Lowest(HeuristicBot):
+    """The first legal action, whatever it is."""
+
+    def decide(self, view: BotView) -> Action:
+        return view.observation.legal_actions[0]
+
+
 def test_the_policies_decide_the_value() -> None:
     """The same worlds finished by the heuristic against itself and by a team that always plays
     its lowest legal card: the heuristic is the better policy on most of them."""
@@ -73,13 +80,6 @@ def test_the_policies_decide_the_value() -> None:
         better += heuristic > lowest
         worse += heuristic < lowest
     assert better > 3 * worse
-
-
-class Lowest(HeuristicBot):
-    """The first legal action, whatever it is."""
-
-    def decide(self, view: BotView) -> Action:
-        return view.observation.legal_actions[0]
 
 
 def test_the_expert_rolls_out_with_its_model_of_the_other_team() -> None:
