@@ -241,8 +241,7 @@ def team_for(arm: str, true_hand: TrueHand, move_ms: float, preset: str = "dehla
 
     def search() -> Clairvoyant:
         if rollout is not None and name != "expert":
-            return Clairvoyant(endgame, HeuristicBot(), int(rollout[7:]) if rollout[7:] else None,
-                               partners=HeuristicBot(tuned))
+            return Clairvoyant(endgame, HeuristicBot(), rollout_tricks, partners=HeuristicBot(tuned))
         model = flag.startswith("model")
         return Clairvoyant(endgame, HeuristicBot() if model else None, int(flag[5:]) if model and flag[5:] else None)
 

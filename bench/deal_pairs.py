@@ -27,6 +27,8 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Iterable
+from itertools import chain
 from pathlib import Path
 
 from arena.engine.errors import RecordError
@@ -66,20 +68,23 @@ def numbered_scores(path: Path) -> dict[int, float]:
     try:
         with path.open(encoding="utf-8", errors="replace") as text:
             first = text.readline()
+            scores = None if first.startswith("{") else _ceiling_scores(path, chain([first], text))
     except OSError as error:
         raise DealPairsError(f"{path}: cannot be read ({error.strerror})") from None
-    if first.startswith("{"):
-        return dict(enumerate(deal_scores(path)))
+    return dict(enumerate(deal_scores(path))) if scores is None else scores
+
+
+def _ceiling_scores(path: Path, lines: Iterable[str]) -> dict[int, float]:
+    """The ``deal N: S`` lines of a ``bench.ceiling`` output, by deal number."""
     scores: dict[int, float] = {}
-    with path.open(encoding="utf-8", errors="replace") as text:
-        for number, line in enumerate(text, start=1):
-            found = CEILING_DEAL.fullmatch(line.rstrip("\n"))
-            if found is None:
-                continue
-            deal, score = int(found["number"]), float(found["score"])
-            if scores.get(deal, score) != score:
-                raise DealPairsError(f"{path}:{number}: deal {deal} again, with another score")
-            scores[deal] = score
+    for number, line in enumerate(lines, start=1):
+        found = CEILING_DEAL.fullmatch(line.rstrip("\n"))
+        if found is None:
+            continue
+        deal, score = int(found["number"]), float(found["score"])
+        if scores.get(deal, score) != score:
+            raise DealPairsError(f"{path}:{number}: deal {deal} again, with another score")
+        scores[deal] = score
     if not scores:
         raise DealPairsError(f"{path}: neither a match record nor bench.ceiling's per-deal lines")
     return scores

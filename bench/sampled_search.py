@@ -79,8 +79,10 @@ class SampledSearchBot(HeuristicCalls, Bot):
 
     def _choose(self, rows: list[tuple[float, ...]], count: int) -> int:
         """The best mean (the first on ties); with ``confidence``, the heuristic's (the first)
-        unless the best's mean advantage over it, world by world, is ``confidence`` standard
-        errors or more."""
+        unless the best's mean advantage over it, world by world, is more than ``confidence``
+        standard errors. (Not the search bot's ``_choose``, which also overrides at exactly
+        ``confidence``: with discrete scores that boundary is met, swapping the two changed
+        decisions, and session 29's figures were measured with this one.)"""
         totals = [sum(row[i] for row in rows) for i in range(count)]
         best = totals.index(max(totals))
         if self.confidence is None or best == 0 or len(rows) < 2:

@@ -195,7 +195,7 @@ class ExpertBot(SearchBot):
         if sampler is None:
             sampler = Sampler(obs)
         solver = Solver(rules, team, deadline)
-        partners = HeuristicBot(self.weights(rules))
+        partners = HeuristicBot(self.weights(rules)) if self.rollouts else None
         rows: list[list[float]] = []
         weights: list[float] = []
         best = 0.0
@@ -224,7 +224,7 @@ class ExpertBot(SearchBot):
                         row.append(solver.value(world))
                     except OutOfTimeError:
                         return Evidence(rows, weights, drawn)
-                elif self.rollouts:
+                elif partners is not None:
                     row.append(rollout(world, team, partners, self._heuristic, self.rollouts))
                 else:
                     if self.heuristic_replies:
