@@ -39,10 +39,13 @@ def hands(played: ArenaData) -> Hands:
 
 @pytest.fixture(scope="module")
 def sweep(hands: Hands) -> Sweep:
-    """A sweep that took tens off a pile holding an earlier trick (any sweep if none took tens)."""
+    """A sweep that took tens off a pile holding an earlier trick (any sweep if none took tens),
+    before its hand's last trick where one was played (after the last trick every card is known
+    to every seat, and the perspective test has no unseen card left to check)."""
     found = [found for (match_id, number), steps in hands.items() for found in sweeps(match_id, number, steps)]
     assert found, "the played ladder has no sweep to step to"
-    return next((candidate for candidate in found if candidate.tens), found[0])
+    before_last = [c for c in found if c.trick < hands[c.match_id, c.hand][-1].tricks_done] or found
+    return next((candidate for candidate in before_last if candidate.tens), before_last[0])
 
 
 def replay_url(served: str, match_id: int, query: str) -> str:
